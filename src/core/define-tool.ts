@@ -1,0 +1,116 @@
+/**
+ * @module core/define-tool
+ * `defineTool` turns a plain declaration (name, schema, kind, risk, describe, run) into a {@link Tool}.
+ * Built-in tools and host tools use it; tools with unusual needs can implement `Tool` directly.
+ */
+import { resultFromThrown, ToolInputError } from "./errors.js";
+import type {
+  ArgKind,
+  ConfirmationDetails,
+  JsonSchema,
+  OutputCallback,
+  RiskLevel,
+  Tool,
+  ToolInvocation,
+  ToolKind,
+  ToolResult,
+} from "./types.js";
+
+/** What `run` receives besides the parameters. */
+export interface RunContext {
+  signal: AbortSignal;
+  updateOutput?: OutputCallback;
+}
+
+/** A tool's declaration. Everything but `run` is used before the call executes. */
+export interface ToolSpec<P> {
+  name: string;
+  displayName?: string;
+  description: string;
+  parameters: JsonSchema;
+  kind: ToolKind;
+  risk: RiskLevel;
+  argKinds?: Record<string, ArgKind>;
+  outputMode?: "head" | "head-tail";
+  source?: string;
+  /** Semantic checks the schema cannot express; return a message to refuse (`invalid_params`). */
+  check?(params: P): string | undefined;
+  /** One-line summary of a call (R10.2). Default: the display name. */
+  describe?(params: P): string;
+  /** Paths / URLs a call affects (R10.3). Default: none. */
+  locations?(params: P): string[];
+  /** Raises the risk for some arguments (e.g. `rm -rf` in shell). Default: `risk`. */
+  riskFor?(params: P): RiskLevel;
+  /** Extra confirmation details (a diff, the command). Called only when a person is asked. */
+  confirmation?(
+    params: P,
+    signal: AbortSignal,
+  ): Promise<Partial<ConfirmationDetails>> | Partial<ConfirmationDetails>;
+  run(params: P, context: RunContext): Promise<ToolResult>;
+}
+
+/** The confirmation type that fits a tool kind. */
+export function confirmationTypeFor(kind: ToolKind): ConfirmationDetails["type"] {
+  if (kind === "edit" || kind === "delete") return "edit";
+  if (kind === "execute") return "exec";
+  if (kind === "fetch") return "fetch";
+  return "generic";
+}
+
+/**
+ * Declares a tool.
+ * @example
+ * const echo = defineTool<{ text: string }>({
+ *   name: "echo", description: "Echoes text", kind: "think", risk: "low",
+ *   parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+ *   run: async ({ text }) => okResult(text),
+ * });
+ */
+export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool<P> {
+  const { name } = spec;
+  const displayName = spec.displayName ?? name;
+  const tool: Tool<P> = {
+    name,
+    displayName,
+    description: spec.description,
+    parameters: spec.parameters,
+    kind: spec.kind,
+    risk: spec.risk,
+    ...(spec.argKinds ? { argKinds: spec.argKinds } : {}),
+    ...(spec.outputMode ? { outputMode: spec.outputMode } : {}),
+    source: spec.source ?? "builtin",
+    build(params: P): ToolInvocation<P> {
+      const problem = spec.check?.(params);
+      if (problem) throw new ToolInputError(problem);
+      const describe = () => (spec.describe ? spec.describe(params) : displayName);
+      const locations = () => (spec.locations ? spec.locations(params) : []);
+      const risk = () => (spec.riskFor ? spec.riskFor(params) : spec.risk);
+      return {
+        params,
+        getDescription: describe,
+        toolLocations: locations,
+        getRisk: risk,
+        async shouldConfirmExecute(signal: AbortSignal) {
+          if (risk() === "low" && !spec.confirmation) return false;
+          const extra = spec.confirmation ? await spec.confirmation(params, signal) : {};
+          return {
+            toolName: name,
+            description: describe(),
+            risk: risk(),
+            locations: locations(),
+            type: confirmationTypeFor(spec.kind),
+            ...extra,
+          };
+        },
+        async execute(signal: AbortSignal, updateOutput?: OutputCallback) {
+          try {
+            return await spec.run(params, updateOutput ? { signal, updateOutput } : { signal });
+          } catch (error) {
+            return resultFromThrown(error, name, signal);
+          }
+        },
+      };
+    },
+  };
+  return tool;
+}

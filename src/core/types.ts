@@ -1,0 +1,248 @@
+/**
+ * @module core/types
+ * The tool model every part of toolgate speaks: tools, invocations, results, typed errors, and the
+ * interfaces the pipeline is wired with (decider, confirmer, audit sink). Types only.
+ */
+
+/** How dangerous a call is. Ordered: low < medium < high. */
+export type RiskLevel = "low" | "medium" | "high";
+
+/** A policy decision. Ordered by strictness: allow < ask < deny. */
+export type Decision = "allow" | "ask" | "deny";
+
+/** What a tool does, for UIs and default policy (read-only kinds are allowed by the built-in default). */
+export type ToolKind =
+  | "read"
+  | "search"
+  | "think"
+  | "edit"
+  | "delete"
+  | "execute"
+  | "fetch"
+  | "coordinate"
+  | "other";
+
+/** The kinds of tool that only observe. */
+export const READ_ONLY_KINDS: ReadonlySet<ToolKind> = new Set(["read", "search", "think"]);
+
+/**
+ * What an argument means to the policy: `path` arguments are compared as canonical paths, `command`
+ * arguments as parsed shell words, `url` arguments as parsed URLs, `text` as plain strings.
+ */
+export type ArgKind = "path" | "command" | "url" | "text";
+
+/** A JSON Schema (2020-12) object. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** The typed error enumeration (R12.6). Every failure a caller sees carries one of these. */
+export type ToolErrorType =
+  | "invalid_params"
+  | "tool_not_found"
+  | "denied_by_policy"
+  | "file_not_found"
+  | "file_too_large"
+  | "file_exists"
+  | "path_not_allowed"
+  | "edit_failed"
+  | "timeout"
+  | "cancelled"
+  | "network"
+  | "http_error"
+  | "execution_failed"
+  | "invalid_tool"
+  | "internal_error";
+
+/** An error carried in a {@link ToolResult}. `details` holds machine-readable context (path, url, elapsedMs). */
+export interface ToolError {
+  type: ToolErrorType;
+  message: string;
+  details?: {
+    path?: string;
+    url?: string;
+    elapsedMs?: number;
+    status?: number;
+    [key: string]: unknown;
+  };
+}
+
+/** An image or other binary content a tool returns beside its text (MCP tools may). */
+export interface ToolAttachment {
+  type: "image" | "audio" | "resource";
+  mimeType: string;
+  /** base64 data, or a URI for resources. */
+  data?: string;
+  uri?: string;
+}
+
+/** What every tool execution returns (R10.7). Tools never throw to callers: failures set `error`. */
+export interface ToolResult {
+  /** What the model sees. */
+  llmContent: string;
+  /** What a person sees (may be shorter or formatted). */
+  returnDisplay: string;
+  error?: ToolError;
+  attachments?: ToolAttachment[];
+  /** Structured data for hosts (never sent to the model by toolgate itself). */
+  data?: unknown;
+}
+
+/** Details shown to a person who must approve a call (R7.8). */
+export interface ConfirmationDetails {
+  toolName: string;
+  /** Human-readable summary of this call. */
+  description: string;
+  risk: RiskLevel;
+  /** Paths or URLs the call affects. */
+  locations: string[];
+  /** What kind of confirmation UI fits. */
+  type: "edit" | "exec" | "fetch" | "mcp" | "generic";
+  /** A unified diff, for edits. */
+  diff?: string;
+  /** The exact command as it will run, made safe to display, for shell. */
+  command?: string;
+  /** The policy's reason for asking. */
+  reason?: string;
+  /** The rule that decided `ask`, if any. */
+  rule?: string;
+  /** The agent that made the call, when it is a sub-agent. */
+  agent?: string;
+}
+
+/** Streaming callback for tools that produce output incrementally (R9.4, R10.6). */
+export type OutputCallback = (chunk: string) => void;
+
+/** One prepared call of a tool (R10). */
+export interface ToolInvocation<P = Record<string, unknown>> {
+  readonly params: P;
+  /** A one-line human-readable summary (R10.2). */
+  getDescription(): string;
+  /** Paths or URLs the call affects (R10.3). */
+  toolLocations(): string[];
+  /** The risk of this call: the tool's risk, raised by arguments where the tool says so. */
+  getRisk(): RiskLevel;
+  /** The tool's own confirmation details, or `false` when the tool sees nothing to confirm (R10.4). */
+  shouldConfirmExecute(signal: AbortSignal): Promise<ConfirmationDetails | false>;
+  /** Runs the call; respects `signal` (R10.5) and streams through `updateOutput` (R10.6). */
+  execute(signal: AbortSignal, updateOutput?: OutputCallback): Promise<ToolResult>;
+}
+
+/** A declarative tool (R1, R10). */
+export interface Tool<P = Record<string, unknown>> {
+  /** Name given to models; must match {@link TOOL_NAME_PATTERN}. */
+  readonly name: string;
+  readonly displayName: string;
+  readonly description: string;
+  /** JSON Schema 2020-12 for the parameters (an object schema). */
+  readonly parameters: JsonSchema;
+  readonly kind: ToolKind;
+  /** Default risk of a call. */
+  readonly risk: RiskLevel;
+  /** The policy kind of each argument that is not plain text. */
+  readonly argKinds?: Readonly<Record<string, ArgKind>>;
+  /** How long output is shortened: `head` keeps the start, `head-tail` keeps both ends (commands). */
+  readonly outputMode?: "head" | "head-tail";
+  /** Where the tool came from (`builtin`, `mcp:<server>`, `host`). */
+  readonly source?: string;
+  /**
+   * Builds an invocation from parameters the pipeline has already validated against `parameters`.
+   * Throws {@link ToolInputError} for semantic problems the schema cannot express.
+   */
+  build(params: P): ToolInvocation<P>;
+}
+
+/** A call as a model, CLI, MCP client or planner makes it. */
+export interface ToolCall {
+  name: string;
+  args?: unknown;
+  /** A caller's id for the call (echoed in audit records). */
+  id?: string;
+}
+
+/** The set of tools a caller may use. Calls outside it are "tool not found". */
+export interface ToolScope {
+  /** Names the caller may call. */
+  readonly tools: ReadonlySet<string>;
+  /** The agent the scope belongs to (for messages and audit). */
+  readonly agent?: string;
+  readonly depth?: number;
+}
+
+/** A rule reference: which rule decided, and where it was written. */
+export interface RuleRef {
+  /** Stable id, e.g. `policy.toml#3` or `builtin#read-only`. */
+  id: string;
+  /** File the rule came from, or `builtin`. */
+  source: string;
+  /** 1-based position among the file's rules. */
+  index: number;
+}
+
+/** A policy decision for one call, explained. */
+export interface PolicyDecision {
+  decision: Decision;
+  risk: RiskLevel;
+  /** The rule that decided; absent when the default decision applied. */
+  rule?: RuleRef;
+  /** One line saying why. */
+  reason: string;
+  /** Message for the model when denied (a rule's `message`). */
+  message?: string;
+  /** Every rule that matched. */
+  matched?: RuleRef[];
+}
+
+/** What the pipeline asks the policy. */
+export interface DecisionRequest {
+  tool: Tool;
+  invocation: ToolInvocation;
+  /** Validated arguments. */
+  args: Record<string, unknown>;
+  /** The call's risk as the tool computes it. */
+  risk: RiskLevel;
+  scope?: ToolScope;
+}
+
+/** Decides allow / ask / deny for a call. The policy engine implements it. */
+export interface Decider {
+  decide(request: DecisionRequest): Promise<PolicyDecision>;
+}
+
+/** A person's answer to a confirmation request. */
+export interface ConfirmationResponse {
+  approved: boolean;
+  /** Why (shown to the model when refused). */
+  reason?: string;
+  /** The person chose "always" for this exact call in this session. */
+  always?: boolean;
+}
+
+/** Asks a person. The message bus implements it. Rejects (or answers not approved) on timeout/no listener. */
+export interface Confirmer {
+  confirm(details: ConfirmationDetails, signal: AbortSignal): Promise<ConfirmationResponse>;
+}
+
+/** One audit record per call (JSONL). */
+export interface AuditRecord {
+  time: string;
+  tool: string;
+  callId?: string;
+  agent?: string;
+  /** sha256 of the canonical JSON of the arguments (the arguments themselves are not logged). */
+  argsDigest: string;
+  decision: Decision | null;
+  rule: string | null;
+  risk: RiskLevel | null;
+  outcome: "ok" | ToolErrorType;
+  durationMs: number;
+}
+
+export interface AuditSink {
+  write(record: AuditRecord): void;
+}
+
+/** Where toolgate reports warnings (registry replacement, skipped agent entries, ...). */
+export interface Logger {
+  warn(message: string): void;
+  info?(message: string): void;
+  debug?(message: string): void;
+}

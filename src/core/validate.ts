@@ -1,0 +1,151 @@
+/**
+ * @module core/validate
+ * Parameter validation with ajv (JSON Schema 2020-12). Schemas are checked against the meta-schema when a
+ * tool is registered and compiled lazily on the tool's first call, then cached per tool object.
+ * Errors name each failing parameter in plain words.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { JsonSchema, Tool } from "./types.js";
+
+export type ValidationOutcome =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; message: string; problems: string[] };
+
+/** Validates tool parameters. One instance per registry. */
+export class ParamValidator {
+  private readonly ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    useDefaults: true,
+    validateFormats: false,
+  });
+  private readonly compiled = new WeakMap<Tool, ValidateFunction | Error>();
+
+  /** Checks a schema against the 2020-12 meta-schema; returns a problem description or undefined. */
+  schemaProblem(schema: JsonSchema): string | undefined {
+    if (schema === null || typeof schema !== "object" || Array.isArray(schema))
+      return "schema must be an object";
+    if (schema.type !== undefined && schema.type !== "object")
+      return `schema type must be "object", not ${JSON.stringify(schema.type)}`;
+    const { $schema: _ignored, ...rest } = schema;
+    if (!this.ajv.validateSchema(rest)) return this.ajv.errorsText(this.ajv.errors, { dataVar: "schema" });
+    return undefined;
+  }
+
+  /** Validates `args` for `tool`, applying schema defaults to a copy. */
+  validate(tool: Tool, args: unknown): ValidationOutcome {
+    const fn = this.validatorFor(tool);
+    if (fn instanceof Error) return { ok: false, message: fn.message, problems: [fn.message] };
+    if (args === undefined || args === null) args = {};
+    if (typeof args !== "object" || Array.isArray(args)) {
+      const message = `arguments for ${tool.name} must be a JSON object, not ${describeType(args)}`;
+      return { ok: false, message, problems: [message] };
+    }
+    const value = structuredClone(args) as Record<string, unknown>;
+    if (fn(value)) return { ok: true, value };
+    const problems = plainProblems(fn.errors ?? []);
+    return { ok: false, message: `invalid arguments for ${tool.name}: ${problems.join("; ")}`, problems };
+  }
+
+  /** Compiles now (used by tests and by hosts that want to fail early). */
+  compile(tool: Tool): ValidateFunction | Error {
+    return this.validatorFor(tool);
+  }
+
+  private validatorFor(tool: Tool): ValidateFunction | Error {
+    let fn = this.compiled.get(tool);
+    if (!fn) {
+      try {
+        const { $schema: _ignored, ...schema } = tool.parameters;
+        fn = this.ajv.compile(schema);
+      } catch (error) {
+        fn = new Error(`the parameter schema of ${tool.name} does not compile: ${(error as Error).message}`);
+      }
+      this.compiled.set(tool, fn);
+    }
+    return fn;
+  }
+}
+
+function describeType(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  return `a ${typeof value}`;
+}
+
+/** `/edits/0/oldText` → `edits[0].oldText`; the root is "arguments". */
+function paramName(instancePath: string, extra?: string): string {
+  const parts = instancePath.split("/").filter(Boolean);
+  if (extra) parts.push(extra);
+  if (parts.length === 0) return "arguments";
+  return parts.reduce(
+    (acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part),
+    "",
+  );
+}
+
+/** Turns ajv errors into one sentence per failing parameter, without duplicates. */
+export function plainProblems(errors: ErrorObject[]): string[] {
+  const out = new Set<string>();
+  for (const e of errors) {
+    const p = e.params as Record<string, unknown>;
+    switch (e.keyword) {
+      case "required":
+        out.add(`missing required parameter '${paramName(e.instancePath, String(p.missingProperty))}'`);
+        break;
+      case "additionalProperties":
+        out.add(`unknown parameter '${paramName(e.instancePath, String(p.additionalProperty))}'`);
+        break;
+      case "type":
+        out.add(`parameter '${paramName(e.instancePath)}' must be ${article(String(p.type))}`);
+        break;
+      case "enum":
+        out.add(
+          `parameter '${paramName(e.instancePath)}' must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+        );
+        break;
+      case "const":
+        out.add(`parameter '${paramName(e.instancePath)}' must be ${JSON.stringify(p.allowedValue)}`);
+        break;
+      case "minimum":
+      case "maximum":
+      case "exclusiveMinimum":
+      case "exclusiveMaximum":
+        out.add(
+          `parameter '${paramName(e.instancePath)}' must be ${String(p.comparison)} ${String(p.limit)}`,
+        );
+        break;
+      case "minLength":
+        out.add(`parameter '${paramName(e.instancePath)}' must have at least ${String(p.limit)} characters`);
+        break;
+      case "maxLength":
+        out.add(`parameter '${paramName(e.instancePath)}' must have at most ${String(p.limit)} characters`);
+        break;
+      case "minItems":
+        out.add(`parameter '${paramName(e.instancePath)}' must have at least ${String(p.limit)} items`);
+        break;
+      case "maxItems":
+        out.add(`parameter '${paramName(e.instancePath)}' must have at most ${String(p.limit)} items`);
+        break;
+      case "pattern":
+        out.add(`parameter '${paramName(e.instancePath)}' must match the pattern ${String(p.pattern)}`);
+        break;
+      case "anyOf":
+      case "oneOf":
+      case "if":
+        // The branch errors are reported on their own; this summary adds nothing a model can act on.
+        break;
+      default:
+        out.add(`parameter '${paramName(e.instancePath)}' ${e.message ?? "is invalid"}`);
+    }
+  }
+  if (out.size === 0) out.add("arguments do not match the schema");
+  return [...out];
+}
+
+function article(type: string): string {
+  return type
+    .split(",")
+    .map((t) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`))
+    .join(" or ");
+}

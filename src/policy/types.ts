@@ -1,0 +1,40 @@
+/**
+ * @module policy/types
+ * The policy's plug-in points. Each argument kind (text, path, command, url) is a plug-in that prepares a raw
+ * argument (IO allowed: realpath, parsing) and compiles the operators a rule may use on it into pure tests.
+ * The engine knows nothing of paths, shells or URLs: it only calls these.
+ */
+import type { ArgKind, Decision } from "../core/types.js";
+
+/**
+ * What a condition test answers: `true` it holds, `false` it does not, `"ask"` it holds but the rule can at
+ * most ask (a command with constructs a prefix rule cannot vouch for: redirections, substitutions, ...).
+ */
+export type MatchResult = boolean | "ask";
+
+/** What `prepare` may use besides the raw value. */
+export interface PrepareContext {
+  /** The host's allowed roots, canonical. */
+  roots: readonly string[];
+  /** All validated arguments of the call (e.g. shell's `cwd` for a `command`). */
+  args: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A compiled condition: tests a prepared value. `decision` is the decision of the rule being tested, so
+ * multi-part values can be strict for allow/ask (every sub-command must match) and broad for deny (any).
+ * Must be pure: no IO, no clock.
+ */
+export type ConditionTest<V> = (value: V, decision: Decision) => MatchResult;
+
+/** Compiles an operator's operand from the policy file; throws an Error whose message says what is wrong. */
+export type OperatorCompiler<V> = (operand: unknown) => ConditionTest<V>;
+
+/** One argument kind's semantics. */
+export interface ArgKindPlugin<V = unknown> {
+  readonly kind: ArgKind;
+  /** Turns a raw argument into the value operators compare. Never throws: encode failures in the value. */
+  prepare(raw: unknown, context: PrepareContext): Promise<V> | V;
+  /** The operators this kind understands, by file-format name (`glob`, `prefix`, `host`, ...). */
+  readonly operators: Readonly<Record<string, OperatorCompiler<V>>>;
+}
