@@ -1,0 +1,43 @@
+/**
+ * @module core/audit
+ * Audit records: one JSON line per call (time, tool, argument digest, decision, rule, outcome, duration).
+ * Arguments are digested, not logged, so secrets in them do not land in the file.
+ */
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { AuditRecord, AuditSink } from "./types.js";
+
+/** sha256 over JSON with sorted keys, so equal arguments give equal digests. */
+export function argsDigest(args: unknown): string {
+  return `sha256:${createHash("sha256").update(canonicalJson(args)).digest("hex")}`;
+}
+
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+}
+
+/** Appends records to a JSONL file (created with its directory on first write). */
+export class FileAuditSink implements AuditSink {
+  private ready = false;
+  constructor(readonly path: string) {}
+
+  write(record: AuditRecord): void {
+    if (!this.ready) {
+      mkdirSync(dirname(this.path), { recursive: true });
+      this.ready = true;
+    }
+    appendFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  }
+}
+
+/** Keeps records in memory (tests, hosts that forward them elsewhere). */
+export class MemoryAuditSink implements AuditSink {
+  readonly records: AuditRecord[] = [];
+  write(record: AuditRecord): void {
+    this.records.push(record);
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * @module core/execute
+ * The one pipeline every call goes through (DESIGN §1): resolve → build → decide → confirm → execute → shape.
+ * Library, CLI, MCP server, agent loop and planner all call `executeCall`; nothing runs a tool another way.
+ */
+import { argsDigest } from "./audit.js";
+import { errorResult } from "./errors.js";
+import type { ToolRegistry } from "./registry.js";
+import { buildInvocation } from "./steps/build.js";
+import { confirmationDetailsFor, confirmCall } from "./steps/confirm.js";
+import { decideCall } from "./steps/decide.js";
+import { resolveTool } from "./steps/resolve.js";
+import { runInvocation } from "./steps/run.js";
+import { shapeResult } from "./steps/shape.js";
+import { DEFAULT_LIMITS, type TruncationLimits } from "./truncate.js";
+import type {
+  AuditSink,
+  ConfirmationDetails,
+  Confirmer,
+  Decider,
+  Decision,
+  OutputCallback,
+  PolicyDecision,
+  RiskLevel,
+  Tool,
+  ToolCall,
+  ToolResult,
+  ToolScope,
+} from "./types.js";
+
+/** What the pipeline is wired with. */
+export interface PipelineDeps {
+  registry: ToolRegistry;
+  decider: Decider;
+  /** Answers `ask`. Without one, every `ask` is a deny. */
+  confirmer?: Confirmer;
+  audit?: AuditSink;
+  limits?: TruncationLimits;
+}
+
+/** Per-call options. */
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  /** Streaming output for tools that support it (R9.4). */
+  onOutput?: OutputCallback;
+  /** The caller's tool scope (an agent's resolved set). Calls outside it are "tool not found". */
+  scope?: ToolScope;
+  /** Called when a person is about to be asked (UIs show it; the bus carries it). */
+  onConfirmation?: (details: ConfirmationDetails) => void;
+}
+
+/** A ToolResult plus what the pipeline decided. */
+export interface CallResult extends ToolResult {
+  ok: boolean;
+  tool: string;
+  decision: Decision | null;
+  rule: string | null;
+  risk: RiskLevel | null;
+  /** The policy's one-line reason, when the policy was asked. */
+  reason?: string;
+  durationMs: number;
+}
+
+/**
+ * Runs one call through the whole pipeline. Never throws for anything a caller or tool did wrong.
+ * @example const r = await executeCall(deps, { name: "read_file", args: { path: "README.md" } });
+ */
+export async function executeCall(
+  deps: PipelineDeps,
+  call: ToolCall,
+  options: ExecuteOptions = {},
+): Promise<CallResult> {
+  const started = performance.now();
+  const signal = options.signal ?? new AbortController().signal;
+  let decision: PolicyDecision | undefined;
+  let tool: Tool | undefined;
+
+  const finish = (result: ToolResult): CallResult => {
+    const shaped = shapeResult(tool, result, deps.limits ?? DEFAULT_LIMITS);
+    const out: CallResult = {
+      ...shaped,
+      ok: !shaped.error,
+      tool: typeof call.name === "string" ? call.name : "",
+      decision: decision?.decision ?? null,
+      rule: decision?.rule?.id ?? null,
+      risk: decision?.risk ?? null,
+      durationMs: performance.now() - started,
+    };
+    if (decision) out.reason = decision.reason;
+    if (deps.audit) writeAudit(deps.audit, call, out, options.scope);
+    return out;
+  };
+
+  // 1. resolve
+  const resolved = resolveTool(deps.registry, call.name, options.scope);
+  if (!("build" in resolved)) return finish(resolved);
+  tool = resolved;
+
+  // 2. build
+  const built = buildInvocation(deps.registry.validator, tool, call.args);
+  if (!("invocation" in built)) return finish(built);
+  const { invocation, args } = built;
+
+  // 3. decide
+  const request = { tool, invocation, args, risk: invocation.getRisk() };
+  decision = await decideCall(deps.decider, options.scope ? { ...request, scope: options.scope } : request);
+  if (decision.decision === "deny") return finish(denied(tool.name, decision.message ?? decision.reason));
+
+  // 4. confirm
+  if (decision.decision === "ask") {
+    const details = await confirmationDetailsFor(tool, invocation, decision, signal, options.scope);
+    options.onConfirmation?.(details);
+    const answer = await confirmCall(deps.confirmer, details, signal);
+    if (!answer.approved) {
+      if (answer.cancelled)
+        return finish(errorResult("cancelled", `${tool.name} was cancelled while waiting for approval`));
+      return finish(denied(tool.name, answer.reason));
+    }
+  }
+
+  // 5. execute, 6. shape
+  return finish(await runInvocation(tool, invocation, signal, options.onOutput));
+}
+
+function denied(toolName: string, reason: string): ToolResult {
+  return errorResult("denied_by_policy", `${toolName} was denied: ${reason}`);
+}
+
+function writeAudit(sink: AuditSink, call: ToolCall, result: CallResult, scope?: ToolScope): void {
+  try {
+    sink.write({
+      time: new Date().toISOString(),
+      tool: result.tool,
+      ...(call.id ? { callId: call.id } : {}),
+      ...(scope?.agent ? { agent: scope.agent } : {}),
+      argsDigest: argsDigest(call.args ?? {}),
+      decision: result.decision,
+      rule: result.rule,
+      risk: result.risk,
+      outcome: result.error ? result.error.type : "ok",
+      durationMs: Math.round(result.durationMs * 1000) / 1000,
+    });
+  } catch {
+    // An audit sink that fails must not turn a finished call into a crash; the sink reports its own errors.
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * @module core
+ * Public surface of the core: the tool model, registry, validation, truncation and the pipeline.
+ * Anything added here is public.
+ */
+export { argsDigest, canonicalJson, FileAuditSink, MemoryAuditSink } from "./audit.js";
+export { confirmationTypeFor, defineTool, type RunContext, type ToolSpec } from "./define-tool.js";
+export {
+  ConfigError,
+  errorResult,
+  isAbortError,
+  okResult,
+  resultFromThrown,
+  ToolFailure,
+  ToolInputError,
+} from "./errors.js";
+export { type CallResult, type ExecuteOptions, executeCall, type PipelineDeps } from "./execute.js";
+export {
+  compareNames,
+  type RegistryListener,
+  type RegistryOptions,
+  TOOL_NAME_PATTERN,
+  ToolRegistry,
+} from "./registry.js";
+export {
+  countLines,
+  DEFAULT_LIMITS,
+  type TruncateOptions,
+  type Truncation,
+  type TruncationLimits,
+  truncateOutput,
+  truncationIndicator,
+} from "./truncate.js";
+export type {
+  ArgKind,
+  AuditRecord,
+  AuditSink,
+  ConfirmationDetails,
+  ConfirmationResponse,
+  Confirmer,
+  Decider,
+  Decision,
+  DecisionRequest,
+  JsonSchema,
+  Logger,
+  OutputCallback,
+  PolicyDecision,
+  RiskLevel,
+  RuleRef,
+  Tool,
+  ToolAttachment,
+  ToolCall,
+  ToolError,
+  ToolErrorType,
+  ToolInvocation,
+  ToolKind,
+  ToolResult,
+  ToolScope,
+} from "./types.js";
+export { READ_ONLY_KINDS } from "./types.js";
+export { ParamValidator, plainProblems, type ValidationOutcome } from "./validate.js";

@@ -1,0 +1,43 @@
+/**
+ * @module core/steps/build
+ * Step 2: validate the arguments against the tool's schema (ajv, compiled on first use) and build the
+ * invocation. Bad arguments come back as an `invalid_params` result naming each failing parameter.
+ */
+import { errorResult, ToolInputError } from "../errors.js";
+import type { Tool, ToolInvocation, ToolResult } from "../types.js";
+import type { ParamValidator } from "../validate.js";
+
+export interface Built {
+  invocation: ToolInvocation;
+  args: Record<string, unknown>;
+}
+
+export function buildInvocation(validator: ParamValidator, tool: Tool, rawArgs: unknown): Built | ToolResult {
+  let args = rawArgs;
+  if (typeof args === "string") {
+    // Providers send arguments as a JSON string; accept it here so every entry point behaves the same.
+    try {
+      args = args.trim() === "" ? {} : JSON.parse(args);
+    } catch (error) {
+      return errorResult(
+        "invalid_params",
+        `arguments for ${tool.name} are not valid JSON: ${(error as Error).message}`,
+      );
+    }
+  }
+  const outcome = validator.validate(tool, args);
+  if (!outcome.ok) {
+    const type = outcome.message.includes("does not compile") ? "invalid_tool" : "invalid_params";
+    return errorResult(type, outcome.message, { problems: outcome.problems });
+  }
+  try {
+    return { invocation: tool.build(outcome.value), args: outcome.value };
+  } catch (error) {
+    if (error instanceof ToolInputError)
+      return errorResult("invalid_params", `invalid arguments for ${tool.name}: ${error.message}`);
+    return errorResult(
+      "invalid_tool",
+      `${tool.name} could not prepare the call: ${(error as Error).message}`,
+    );
+  }
+}
