@@ -1,0 +1,288 @@
+import { describe, expect, it } from "vitest";
+import { MessageBus } from "../bus/message-bus.js";
+import { MemoryAuditSink } from "./audit.js";
+import { defineTool } from "./define-tool.js";
+import { okResult, ToolFailure } from "./errors.js";
+import { executeCall, type PipelineDeps } from "./execute.js";
+import { ToolRegistry } from "./registry.js";
+import type { Decider, Decision, PolicyDecision, ToolScope } from "./types.js";
+
+/** A decider answering from a table: tool name → decision (default allow). */
+function tableDecider(table: Record<string, Decision>, seen: string[] = []): Decider {
+  return {
+    async decide(req): Promise<PolicyDecision> {
+      seen.push(req.tool.name);
+      const decision = table[req.tool.name] ?? "allow";
+      return {
+        decision,
+        risk: req.risk,
+        reason: `table says ${decision}`,
+        rule: { id: `t#${req.tool.name}`, source: "t", index: 1 },
+      };
+    },
+  };
+}
+
+function setup(decisions: Record<string, Decision> = {}, extra: Partial<PipelineDeps> = {}) {
+  const registry = new ToolRegistry({ logger: { warn: () => undefined } });
+  const ran: string[] = [];
+  registry.register(
+    defineTool<{ text: string }>({
+      name: "echo",
+      description: "Echoes text",
+      kind: "think",
+      risk: "low",
+      parameters: {
+        type: "object",
+        properties: { text: { type: "string" } },
+        required: ["text"],
+        additionalProperties: false,
+      },
+      describe: (p) => `echo ${p.text}`,
+      run: async ({ text }, ctx) => {
+        ran.push(text);
+        ctx.updateOutput?.(`chunk:${text}`);
+        return okResult(text);
+      },
+    }),
+  );
+  registry.register(
+    defineTool<{ path: string }>({
+      name: "write_file",
+      description: "Writes",
+      kind: "edit",
+      risk: "medium",
+      parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      describe: (p) => `write ${p.path}`,
+      locations: (p) => [p.path],
+      confirmation: () => ({ diff: "--- a\n+++ b\n" }),
+      run: async ({ path }) => {
+        ran.push(`write:${path}`);
+        return okResult(`wrote ${path}`);
+      },
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: "boom",
+      description: "Throws",
+      kind: "execute",
+      risk: "high",
+      parameters: { type: "object", properties: {} },
+      run: async () => {
+        throw new Error("kaput");
+      },
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: "missing",
+      description: "Fails on purpose",
+      kind: "read",
+      risk: "low",
+      parameters: { type: "object", properties: {} },
+      run: async () => {
+        throw new ToolFailure("file_not_found", "file not found: /x", { path: "/x" });
+      },
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: "slow",
+      description: "Waits for abort",
+      kind: "execute",
+      risk: "low",
+      parameters: { type: "object", properties: {} },
+      run: (_p, { signal }) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener("abort", () =>
+            reject(Object.assign(new Error("aborted"), { name: "AbortError" })),
+          );
+        }),
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: "big",
+      description: "Prints a lot",
+      kind: "read",
+      risk: "low",
+      parameters: { type: "object", properties: {} },
+      run: async () => okResult("line\n".repeat(10_000)),
+    }),
+  );
+  const seen: string[] = [];
+  const deps: PipelineDeps = { registry, decider: tableDecider(decisions, seen), ...extra };
+  return { deps, ran, seen };
+}
+
+describe("executeCall: the one pipeline", () => {
+  it("runs an allowed call without asking (R7.1) and streams output (R9.4)", async () => {
+    const { deps, ran } = setup();
+    const chunks: string[] = [];
+    const r = await executeCall(
+      deps,
+      { name: "echo", args: { text: "hi" } },
+      { onOutput: (c) => chunks.push(c) },
+    );
+    expect(r).toMatchObject({
+      ok: true,
+      llmContent: "hi",
+      returnDisplay: "hi",
+      decision: "allow",
+      rule: "t#echo",
+    });
+    expect(ran).toEqual(["hi"]);
+    expect(chunks).toEqual(["chunk:hi"]);
+  });
+
+  it("blocks a denied call and returns a typed error (R7.2)", async () => {
+    const { deps, ran } = setup({ echo: "deny" });
+    const r = await executeCall(deps, { name: "echo", args: { text: "hi" } });
+    expect(r.ok).toBe(false);
+    expect(r.error).toEqual({ type: "denied_by_policy", message: "echo was denied: table says deny" });
+    expect(r.decision).toBe("deny");
+    expect(ran).toEqual([]);
+  });
+
+  it("asks through the bus for ask (R7.3) and runs only on an explicit yes", async () => {
+    const bus = new MessageBus();
+    const asked: unknown[] = [];
+    bus.onConfirmation((req) => {
+      asked.push(req.details);
+      return { approved: true };
+    });
+    const { deps, ran } = setup({ write_file: "ask" }, { confirmer: bus });
+    const r = await executeCall(deps, { name: "write_file", args: { path: "/p/a.txt" } });
+    expect(r.ok).toBe(true);
+    expect(ran).toEqual(["write:/p/a.txt"]);
+    expect(asked).toEqual([
+      {
+        toolName: "write_file",
+        description: "write /p/a.txt",
+        risk: "medium",
+        locations: ["/p/a.txt"],
+        type: "edit",
+        diff: "--- a\n+++ b\n",
+        reason: "table says ask",
+        rule: "t#write_file",
+      },
+    ]);
+  });
+
+  it("treats a refusal, no listener, no confirmer and a timeout as deny", async () => {
+    const refusing = new MessageBus();
+    refusing.onConfirmation(() => ({ approved: false, reason: "not today" }));
+    const silent = new MessageBus({ timeoutMs: 10 });
+    silent.onConfirmation(() => undefined);
+    const cases: [PipelineDeps["confirmer"], string][] = [
+      [refusing, "write_file was denied: it was not approved: not today"],
+      [new MessageBus(), "write_file was denied: it was not approved: no one was available to approve it"],
+      [undefined, "write_file was denied: it needs approval and no one was available to approve it"],
+      [silent, "write_file was denied: it was not approved: no answer within 10 ms"],
+    ];
+    for (const [confirmer, message] of cases) {
+      const { deps, ran } = setup({ write_file: "ask" }, confirmer ? { confirmer } : {});
+      const r = await executeCall(deps, { name: "write_file", args: { path: "x" } });
+      expect(r.error).toEqual({ type: "denied_by_policy", message });
+      expect(ran).toEqual([]);
+    }
+  });
+
+  it("refuses unknown tools and tools outside the scope with the same 'tool not found' (no pool listing)", async () => {
+    const { deps, seen } = setup();
+    const scope: ToolScope = { tools: new Set(["echo"]), agent: "researcher", depth: 1 };
+    const outside = await executeCall(deps, { name: "write_file", args: { path: "x" } }, { scope });
+    const unknown = await executeCall(deps, { name: "nope", args: {} });
+    expect(outside.error).toEqual({ type: "tool_not_found", message: 'tool not found: "write_file"' });
+    expect(unknown.error).toEqual({ type: "tool_not_found", message: 'tool not found: "nope"' });
+    expect(outside.llmContent).not.toContain("echo");
+    expect(seen).toEqual([]);
+  });
+
+  it("validates arguments before the policy sees them (R10.1, R12.1)", async () => {
+    const { deps, seen, ran } = setup();
+    const r = await executeCall(deps, { name: "echo", args: { text: 5, other: 1 } });
+    expect(r.error?.type).toBe("invalid_params");
+    expect(r.error?.message).toBe(
+      "invalid arguments for echo: unknown parameter 'other'; parameter 'text' must be a string",
+    );
+    expect(seen).toEqual([]);
+    expect(ran).toEqual([]);
+  });
+
+  it("accepts arguments as a JSON string and refuses malformed JSON", async () => {
+    const { deps } = setup();
+    expect((await executeCall(deps, { name: "echo", args: '{"text":"s"}' })).llmContent).toBe("s");
+    const bad = await executeCall(deps, { name: "echo", args: '{"text":' });
+    expect(bad.error?.type).toBe("invalid_params");
+    expect(bad.error?.message).toMatch(/^arguments for echo are not valid JSON: /);
+  });
+
+  it("turns a thrown error into an execution_failed result (tools never throw to the caller)", async () => {
+    const { deps } = setup();
+    const r = await executeCall(deps, { name: "boom" });
+    expect(r.error).toEqual({ type: "execution_failed", message: "boom failed: kaput" });
+    expect(r.llmContent).toBe("Error (execution_failed): boom failed: kaput");
+  });
+
+  it("keeps the type of a deliberate failure (R12.6)", async () => {
+    const { deps } = setup();
+    const r = await executeCall(deps, { name: "missing" });
+    expect(r.error).toEqual({
+      type: "file_not_found",
+      message: "file not found: /x",
+      details: { path: "/x" },
+    });
+  });
+
+  it("returns a cancellation error when aborted (R12.4)", async () => {
+    const { deps } = setup();
+    const controller = new AbortController();
+    const pending = executeCall(deps, { name: "slow" }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 10);
+    const r = await pending;
+    expect(r.error?.type).toBe("cancelled");
+    const before = await executeCall(
+      deps,
+      { name: "echo", args: { text: "x" } },
+      { signal: AbortSignal.abort() },
+    );
+    expect(before.error?.type).toBe("cancelled");
+  });
+
+  it("truncates large output within the limits", async () => {
+    const { deps } = setup({}, { limits: { maxChars: 1000, maxLines: 100 } });
+    const r = await executeCall(deps, { name: "big" });
+    expect(r.llmContent.length).toBeLessThanOrEqual(1000);
+    expect(r.llmContent).toContain("output truncated");
+  });
+
+  it("fails closed when the decider throws", async () => {
+    const { deps, ran } = setup();
+    deps.decider = {
+      decide: async () => {
+        throw new Error("policy exploded");
+      },
+    };
+    const r = await executeCall(deps, { name: "echo", args: { text: "x" } });
+    expect(r.error?.type).toBe("denied_by_policy");
+    expect(r.error?.message).toContain("the policy could not decide (policy exploded); denied");
+    expect(ran).toEqual([]);
+  });
+
+  it("writes one audit record per call, with a digest instead of the arguments", async () => {
+    const audit = new MemoryAuditSink();
+    const { deps } = setup({ boom: "deny" }, { audit });
+    await executeCall(deps, { name: "echo", args: { text: "secret-value" }, id: "c1" });
+    await executeCall(deps, { name: "boom" });
+    await executeCall(deps, { name: "nope" });
+    expect(audit.records.map((r) => [r.tool, r.callId, r.decision, r.rule, r.outcome])).toEqual([
+      ["echo", "c1", "allow", "t#echo", "ok"],
+      ["boom", undefined, "deny", "t#boom", "denied_by_policy"],
+      ["nope", undefined, null, null, "tool_not_found"],
+    ]);
+    expect(JSON.stringify(audit.records)).not.toContain("secret-value");
+    expect(audit.records[0]!.argsDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
