@@ -1,0 +1,86 @@
+/**
+ * @module mcp/mcp-tool
+ * One tool of an external MCP server as a toolgate {@link Tool}: its schema made acceptable to the registry,
+ * its risk read from annotations (hints only: the kind stays "other", so no policy allows it by kind), and
+ * its calls routed by the routing table's (server, original name), never by parsing the public name.
+ */
+import type {
+  ConfirmationDetails,
+  JsonSchema,
+  RiskLevel,
+  Tool,
+  ToolInvocation,
+  ToolResult,
+} from "../core/types.js";
+import type { McpToolInfo } from "./connection.js";
+import type { McpRoute } from "./naming.js";
+
+/** Calls a routed tool; never throws (failures are results). */
+export type McpCaller = (
+  route: McpRoute,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<ToolResult>;
+
+/** The schema accepted by every object-schema consumer: `$schema` removed, `type: "object"` ensured. */
+export function normalizeInputSchema(schema: unknown): JsonSchema {
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return { type: "object" };
+  const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  if (rest.type !== "object") rest.type = "object";
+  return rest;
+}
+
+/**
+ * Risk from annotations. An untrusted server's hints can lower how loudly a call is shown, never whether
+ * it is asked: `readOnlyHint` (and not destructive) → low; explicitly non-destructive → medium; else high.
+ */
+export function riskFromAnnotations(annotations: McpToolInfo["annotations"]): RiskLevel {
+  if (!annotations) return "high";
+  if (annotations.destructiveHint === true) return "high";
+  if (annotations.readOnlyHint === true) return "low";
+  if (annotations.destructiveHint === false) return "medium";
+  return "high";
+}
+
+/**
+ * Creates the Tool for one MCP tool.
+ * @param name the public name (from the routing table)
+ * @param route where calls go
+ * @param info the tool as the server listed it
+ * @param call performs the call
+ * @param parameters the schema to expose (default: the normalized `inputSchema`)
+ */
+export function createMcpTool(
+  name: string,
+  route: McpRoute,
+  info: McpToolInfo,
+  call: McpCaller,
+  parameters: JsonSchema = normalizeInputSchema(info.inputSchema),
+): Tool {
+  const risk = riskFromAnnotations(info.annotations);
+  const title = info.title ?? info.annotations?.title ?? route.tool;
+  const displayName = `${title} (${route.server})`;
+  const description = info.description?.trim() || `${route.tool} from the MCP server ${route.server}`;
+  return {
+    name,
+    displayName,
+    description,
+    parameters,
+    kind: "other",
+    risk,
+    source: `mcp:${route.server}`,
+    build(params: Record<string, unknown>): ToolInvocation {
+      const summary = `${route.tool} on MCP server ${route.server}`;
+      return {
+        params,
+        getDescription: () => summary,
+        toolLocations: () => [],
+        getRisk: () => risk,
+        async shouldConfirmExecute(): Promise<ConfirmationDetails> {
+          return { toolName: name, description: summary, risk, locations: [], type: "mcp" };
+        },
+        execute: (signal: AbortSignal) => call(route, params, signal),
+      };
+    },
+  };
+}
