@@ -1,0 +1,102 @@
+/**
+ * @module policy/candidates
+ * Which rules can apply to a tool name, found fast: exact names through a map, globs tested once per name,
+ * `*` rules appended. The ordered candidate list (tool-specific rules, then `*` rules) is memoised per name,
+ * so evaluating a call only looks at the rules that name its tool.
+ */
+import picomatch from "picomatch";
+import { TOOL_NAME_PATTERN } from "../core/registry.js";
+import type { CompiledRule } from "./model.js";
+
+/** How a rule's `tool` entry matches names. */
+export type ToolPattern =
+  | { readonly type: "any" }
+  | { readonly type: "exact"; readonly name: string }
+  | { readonly type: "glob"; readonly glob: string; readonly test: (name: string) => boolean };
+
+/**
+ * Classifies one `tool` entry: `*`, an exact tool name, or a glob such as `mcp__github__*`.
+ * @throws Error when the entry is empty, a malformed glob, or neither a tool name nor a glob.
+ */
+export function toolPattern(entry: string): ToolPattern {
+  if (entry === "*") return { type: "any" };
+  if (TOOL_NAME_PATTERN.test(entry)) return { type: "exact", name: entry };
+  if (entry === "") throw new Error("tool name must not be empty");
+  if (!picomatch.scan(entry).isGlob) {
+    throw new Error(
+      `${JSON.stringify(entry)} is neither a tool name (${TOOL_NAME_PATTERN.source}) nor a glob`,
+    );
+  }
+  let re: RegExp;
+  try {
+    re = picomatch.makeRe(entry, { strictBrackets: true, dot: true });
+  } catch (error) {
+    throw new Error(`malformed tool glob ${JSON.stringify(entry)}: ${(error as Error).message}`);
+  }
+  return { type: "glob", glob: entry, test: (name) => re.test(name) };
+}
+
+/** The rules that can apply to one tool name, in evaluation order. */
+export interface Candidates {
+  /** Rules naming the tool exactly or by a glob other than `*`, in file order. */
+  readonly specific: readonly CompiledRule[];
+  /** `*` rules that do not also name the tool specifically, in file order. */
+  readonly any: readonly CompiledRule[];
+  /** Distinct argument names the candidates' conditions read (what the engine must prepare). */
+  readonly args: readonly string[];
+}
+
+/** Past this many distinct names the memo is dropped and rebuilt, so odd callers cannot grow it forever. */
+const MEMO_LIMIT = 8192;
+
+/** The per-name index over a policy's rules. Its memo is the only state; answers never change. */
+export class RuleIndex {
+  readonly #rules: readonly CompiledRule[];
+  readonly #exact = new Map<string, number[]>();
+  readonly #globs: { readonly position: number; readonly test: (name: string) => boolean }[] = [];
+  readonly #any: number[] = [];
+  readonly #memo = new Map<string, Candidates>();
+
+  constructor(rules: readonly CompiledRule[]) {
+    this.#rules = rules;
+    rules.forEach((rule, position) => {
+      for (const entry of rule.tools) {
+        const pattern = toolPattern(entry);
+        if (pattern.type === "any") this.#any.push(position);
+        else if (pattern.type === "glob") this.#globs.push({ position, test: pattern.test });
+        else {
+          const list = this.#exact.get(pattern.name);
+          if (list) list.push(position);
+          else this.#exact.set(pattern.name, [position]);
+        }
+      }
+    });
+  }
+
+  /** The candidate rules for `name`, memoised. */
+  candidates(name: string): Candidates {
+    const hit = this.#memo.get(name);
+    if (hit) return hit;
+    if (this.#memo.size >= MEMO_LIMIT) this.#memo.clear();
+    const built = this.#build(name);
+    this.#memo.set(name, built);
+    return built;
+  }
+
+  #build(name: string): Candidates {
+    const specific = new Set<number>(this.#exact.get(name));
+    for (const glob of this.#globs) if (glob.test(name)) specific.add(glob.position);
+    const any = this.#any.filter((position) => !specific.has(position));
+    const byPosition = (a: number, b: number) => a - b;
+    const specificRules = [...specific].sort(byPosition).map((p) => this.#rules[p]!);
+    const anyRules = [...new Set(any)].sort(byPosition).map((p) => this.#rules[p]!);
+    const args = new Set<string>();
+    for (const rule of specificRules) for (const arg of rule.args) args.add(arg);
+    for (const rule of anyRules) for (const arg of rule.args) args.add(arg);
+    return Object.freeze({
+      specific: Object.freeze(specificRules),
+      any: Object.freeze(anyRules),
+      args: Object.freeze([...args]),
+    });
+  }
+}

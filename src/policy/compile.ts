@@ -1,0 +1,174 @@
+/**
+ * @module policy/compile
+ * Turns validated rules into compiled ones, once: tool entries classified (exact, glob, `*`), every
+ * condition's operand compiled by each argument-kind plug-in that supports its operator (a bad operand fails
+ * here, not at the first call), rule ids and labels fixed, everything frozen.
+ */
+import type { ArgKind, Decision, RuleRef } from "../core/types.js";
+import { RuleIndex, toolPattern } from "./candidates.js";
+import { textPlugin } from "./conditions/text.js";
+import type { CompiledCondition, CompiledPolicy, CompiledRule, PolicySpec, RuleSpec } from "./model.js";
+import { PolicyProblem } from "./problem.js";
+import type { ArgKindPlugin, ConditionTest } from "./types.js";
+
+/** How compiled rules are named. */
+export interface CompileOptions {
+  /** Where the rules came from (a path or `builtin`), kept on the policy. */
+  source: string;
+  /** Prefix of rule ids (`policy.toml` → `policy.toml#3`); default `source`. */
+  label?: string;
+  /** Plug-ins beside the built-in text one (path, command, url). */
+  plugins?: readonly ArgKindPlugin[];
+  /** 1-based line of each rule (by 0-based position), for rule locations. */
+  lineOf?: (position: number) => number | undefined;
+}
+
+/**
+ * The plug-in list a policy uses: the text plug-in first, then the given ones, one per kind.
+ * @throws Error when two plug-ins claim the same kind.
+ */
+export function pluginList(plugins: readonly ArgKindPlugin[] = []): readonly ArgKindPlugin[] {
+  const list: ArgKindPlugin[] = [textPlugin as ArgKindPlugin];
+  for (const plugin of plugins) {
+    if (plugin === textPlugin) continue;
+    if (list.some((p) => p.kind === plugin.kind))
+      throw new Error(`two policy plug-ins for kind "${plugin.kind}"`);
+    list.push(plugin);
+  }
+  return Object.freeze(list);
+}
+
+/** Every operator some plug-in understands, for messages. */
+function knownOperators(plugins: readonly ArgKindPlugin[]): string[] {
+  const names = new Set<string>();
+  for (const plugin of plugins) for (const op of Object.keys(plugin.operators)) names.add(op);
+  return [...names].sort();
+}
+
+function compileConditions(
+  spec: RuleSpec,
+  position: number,
+  plugins: readonly ArgKindPlugin[],
+): CompiledCondition[] {
+  const conditions: CompiledCondition[] = [];
+  for (const [arg, operators] of Object.entries(spec.when ?? {})) {
+    for (const [operator, operand] of Object.entries(operators)) {
+      const supporting = plugins.filter((p) => Object.hasOwn(p.operators, operator));
+      if (supporting.length === 0) {
+        throw new PolicyProblem(
+          `when.${arg}: unknown operator ${JSON.stringify(operator)} (known: ${knownOperators(plugins).join(", ")})`,
+          position,
+          spec.tool,
+          "when",
+        );
+      }
+      const tests: Partial<Record<ArgKind, ConditionTest<unknown>>> = {};
+      for (const plugin of supporting) {
+        try {
+          tests[plugin.kind] = plugin.operators[operator]!(operand) as ConditionTest<unknown>;
+        } catch (error) {
+          const kind = plugin.kind === "text" ? "" : ` (${plugin.kind} arguments)`;
+          throw new PolicyProblem(
+            `when.${arg}.${operator}${kind}: ${(error as Error).message}`,
+            position,
+            spec.tool,
+            "when",
+          );
+        }
+      }
+      conditions.push(Object.freeze({ arg, operator, tests: Object.freeze(tests) }));
+    }
+  }
+  return conditions;
+}
+
+/** `tool "shell", decision allow` — how reasons name a rule. */
+function ruleLabel(spec: RuleSpec): string {
+  const tool = spec.tool.length === 1 ? JSON.stringify(spec.tool[0]) : JSON.stringify(spec.tool);
+  return `tool ${tool}, decision ${spec.decision}`;
+}
+
+/**
+ * Compiles one validated rule. `position` is its 0-based place in its source (ids are 1-based).
+ * @throws PolicyProblem for a bad tool entry, an operator no kind supports, or an operand a kind refuses.
+ */
+export function compileRule(
+  spec: RuleSpec,
+  position: number,
+  plugins: readonly ArgKindPlugin[],
+  options: CompileOptions,
+): CompiledRule {
+  for (const entry of spec.tool) {
+    try {
+      toolPattern(entry);
+    } catch (error) {
+      throw new PolicyProblem((error as Error).message, position, spec.tool, "tool");
+    }
+  }
+  const conditions = compileConditions(spec, position, plugins);
+  const label = options.label ?? options.source;
+  const ref: RuleRef = Object.freeze({
+    id: `${label}#${spec.name ?? position + 1}`,
+    source: options.source,
+    index: position + 1,
+  });
+  const line = options.lineOf?.(position);
+  const rule: CompiledRule = {
+    ref,
+    ...(line === undefined ? {} : { line }),
+    tools: Object.freeze([...spec.tool]),
+    decision: spec.decision,
+    ...(spec.risk ? { risk: spec.risk } : {}),
+    ...(spec.message === undefined ? {} : { message: spec.message }),
+    ...(spec.kind ? { kinds: Object.freeze([...spec.kind]) } : {}),
+    conditions: Object.freeze(conditions),
+    args: Object.freeze([...new Set(conditions.map((c) => c.arg))]),
+    label: ruleLabel(spec),
+    spec: deepFreeze(structuredClone(spec)),
+  };
+  return Object.freeze(rule);
+}
+
+/** Freezes plain data all the way down (rule specs are plain data). */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** Assembles a frozen policy from compiled rules. */
+export function assemblePolicy(
+  source: string,
+  defaultDecision: Decision,
+  rules: readonly CompiledRule[],
+  plugins: readonly ArgKindPlugin[],
+): CompiledPolicy {
+  const frozen = Object.freeze([...rules]);
+  return Object.freeze({ source, defaultDecision, rules: frozen, plugins, index: new RuleIndex(frozen) });
+}
+
+/**
+ * Compiles a validated policy (no example checks: see `checkExamples`).
+ * @throws PolicyProblem for the first rule that does not compile.
+ */
+export function compilePolicy(spec: PolicySpec, options: CompileOptions): CompiledPolicy {
+  const plugins = pluginList(options.plugins);
+  const names = new Map<string, number>();
+  spec.rules.forEach((rule, i) => {
+    if (rule.name === undefined) return;
+    const first = names.get(rule.name);
+    if (first !== undefined) {
+      throw new PolicyProblem(
+        `name ${JSON.stringify(rule.name)} is already used by rule #${first + 1}`,
+        i,
+        rule.tool,
+        "name",
+      );
+    }
+    names.set(rule.name, i);
+  });
+  const rules = spec.rules.map((rule, i) => compileRule(rule, i, plugins, options));
+  return assemblePolicy(options.source, spec.default, rules, plugins);
+}

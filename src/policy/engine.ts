@@ -1,0 +1,79 @@
+/**
+ * @module policy/engine
+ * The `Decider` the pipeline calls: prepares only the arguments some candidate rule reads (through their
+ * kinds' plug-ins, which may do IO such as realpath), then asks the pure `evaluate`. A plug-in that throws
+ * while preparing fails the call closed (deny), never open.
+ */
+import type { ArgKind, Decider, DecisionRequest, PolicyDecision } from "../core/types.js";
+import { pluginList } from "./compile.js";
+import { evaluate } from "./evaluate.js";
+import type { CompiledPolicy, PolicyRecorder, PreparedCall } from "./model.js";
+import type { ArgKindPlugin } from "./types.js";
+
+/** How a `PolicyEngine` is built. */
+export interface PolicyEngineOptions {
+  policy: CompiledPolicy;
+  /** Plug-ins for preparing path, command and url arguments. Default: the ones the policy was compiled with. */
+  plugins?: readonly ArgKindPlugin[];
+  /** The host's allowed roots (canonical), given to `prepare`. Never taken from tool arguments. */
+  roots: readonly string[];
+}
+
+/**
+ * Decides allow / ask / deny for calls, with a compiled policy.
+ * @example
+ * const engine = new PolicyEngine({ policy: await loadPolicyFile(".toolgate/policy.toml", { plugins }), plugins, roots });
+ * const decision = await engine.decide({ tool, invocation, args, risk: invocation.getRisk() });
+ */
+export class PolicyEngine implements Decider {
+  readonly policy: CompiledPolicy;
+  readonly roots: readonly string[];
+  readonly #plugins: ReadonlyMap<ArgKind, ArgKindPlugin>;
+
+  constructor(options: PolicyEngineOptions) {
+    this.policy = options.policy;
+    this.roots = Object.freeze([...options.roots]);
+    const plugins = options.plugins ? pluginList(options.plugins) : options.policy.plugins;
+    this.#plugins = new Map(plugins.map((p) => [p.kind, p]));
+  }
+
+  /** Decides one call; with a recorder, explain events are appended to it. */
+  async decide(request: DecisionRequest, recorder?: PolicyRecorder): Promise<PolicyDecision> {
+    const { tool, args: raw } = request;
+    const needed = this.policy.index.candidates(tool.name).args;
+    const args: Record<string, unknown> = {};
+    for (const arg of needed) {
+      const value = Object.hasOwn(raw, arg) ? raw[arg] : undefined;
+      if (value === undefined) continue;
+      const kind = tool.argKinds?.[arg] ?? "text";
+      const plugin = this.#plugins.get(kind);
+      // Without a plug-in for the kind the raw value is kept; the kind's operators then have no test for
+      // it, which evaluate treats as unknowable (never loosening the outcome).
+      if (plugin === undefined) {
+        args[arg] = value;
+        continue;
+      }
+      try {
+        args[arg] = await plugin.prepare(value, { roots: this.roots, args: raw });
+      } catch (error) {
+        return {
+          decision: "deny",
+          risk: "high",
+          reason: `argument "${arg}" (${kind}) could not be prepared for the policy: ${(error as Error).message}; denied (fail closed)`,
+          matched: [],
+        };
+      }
+    }
+    const call: PreparedCall = {
+      tool: {
+        name: tool.name,
+        kind: tool.kind,
+        risk: tool.risk,
+        ...(tool.argKinds ? { argKinds: tool.argKinds } : {}),
+      },
+      args,
+      risk: request.risk,
+    };
+    return evaluate(this.policy, call, recorder);
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * @module policy/explain
+ * Explain is data (STYLE §7): a recorder collects the events `evaluate` emits, filters pick which to show,
+ * and one renderer turns them into the text `toolgate policy check --explain` prints.
+ */
+import type { PolicyEvent, PolicyRecorder } from "./model.js";
+
+/** A recorder that keeps every event in order. */
+export interface EventLog extends PolicyRecorder {
+  readonly events: PolicyEvent[];
+}
+
+/**
+ * Creates a recorder to pass to `evaluate` or `PolicyEngine.decide`.
+ * @example const log = createRecorder(); evaluate(policy, call, log); console.log(renderExplanation(log.events));
+ */
+export function createRecorder(): EventLog {
+  const events: PolicyEvent[] = [];
+  return {
+    events,
+    record(event) {
+      events.push(event);
+    },
+  };
+}
+
+/** Which events to show: `full` all of them, `matches` only rules that matched and the outcome. */
+export type ExplainFilter = "full" | "matches";
+
+/** Keeps the events `filter` asks for. */
+export function filterEvents(events: readonly PolicyEvent[], filter: ExplainFilter): PolicyEvent[] {
+  if (filter === "full") return [...events];
+  const matched = new Set(events.filter((e) => e.op === "match").map((e) => (e as { rule: string }).rule));
+  return events.filter((e) => {
+    if (e.op === "choose" || e.op === "default") return true;
+    return "rule" in e && matched.has(e.rule);
+  });
+}
+
+function line(event: PolicyEvent): string {
+  switch (event.op) {
+    case "consider":
+      return `rule ${event.rule} (${event.level === "tool" ? "tool-specific" : '"*"'})`;
+    case "skip-kind":
+      return `  | skipped: tool kind ${event.kind} is not one the rule names`;
+    case "condition": {
+      const outcome =
+        typeof event.outcome === "boolean" ? (event.outcome ? "holds" : "fails") : event.outcome;
+      return `  | when.${event.arg}.${event.operator} on a ${event.argKind} argument: ${outcome}`;
+    }
+    case "match":
+      return `  | matched: ${event.decision}`;
+    case "no-match":
+      return "  | did not match";
+    case "choose":
+      return `decision ${event.decision} by rule ${event.rule}: ${event.why}`;
+    case "default":
+      return `no rule matched: default decision ${event.decision}`;
+  }
+}
+
+/**
+ * Renders events as indented lines, one per event: each rule considered, under it its conditions (`| `),
+ * then the decision.
+ */
+export function renderExplanation(events: readonly PolicyEvent[], filter: ExplainFilter = "full"): string {
+  return filterEvents(events, filter).map(line).join("\n");
+}

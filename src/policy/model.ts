@@ -1,0 +1,124 @@
+/**
+ * @module policy/model
+ * The policy's data: rules as written (after validation), rules as compiled (tool patterns indexed,
+ * conditions turned into tests), the prepared call `evaluate` reads, and the explain events it can record.
+ * Types only, apart from nothing: behaviour lives in compile.ts, evaluate.ts and explain.ts.
+ */
+import type { ArgKind, Decision, RiskLevel, RuleRef, ToolKind } from "../core/types.js";
+import type { RuleIndex } from "./candidates.js";
+import type { ArgKindPlugin, ConditionTest, MatchResult } from "./types.js";
+
+/** An example call a rule must (`match`) or must not (`not_match`) match, checked at load. */
+export interface ExampleSpec {
+  /** Tool name; default: the rule's first exact tool name. */
+  tool?: string;
+  /** Tool kind (for rules with `kind`); default: the known tool's kind, else `other`. */
+  kind?: ToolKind;
+  /** Raw arguments, prepared through the argument kinds' plug-ins like a real call's. */
+  args: Record<string, unknown>;
+}
+
+/** One rule as written, validated (file-format names, arrays normalised). */
+export interface RuleSpec {
+  /** Exact names, globs, or `*`. */
+  tool: string[];
+  decision: Decision;
+  /** Argument name → operator → operand. */
+  when?: Record<string, Record<string, unknown>>;
+  risk?: RiskLevel;
+  message?: string;
+  /** Extension: the rule applies only to tools of these kinds. */
+  kind?: ToolKind[];
+  /** Extension: a stable name; the rule's id becomes `<file>#<name>` instead of `<file>#<n>`. */
+  name?: string;
+  match?: ExampleSpec[];
+  not_match?: ExampleSpec[];
+}
+
+/** A whole policy as written, validated. */
+export interface PolicySpec {
+  default: Decision;
+  rules: RuleSpec[];
+}
+
+/** One operator on one argument, compiled by every plug-in that understands the operator. */
+export interface CompiledCondition {
+  readonly arg: string;
+  readonly operator: string;
+  /** The test for each argument kind whose plug-in supports the operator. */
+  readonly tests: Readonly<Partial<Record<ArgKind, ConditionTest<unknown>>>>;
+}
+
+/** One rule, ready to evaluate. Frozen. */
+export interface CompiledRule {
+  readonly ref: RuleRef;
+  /** 1-based line of the rule in its file, when known. */
+  readonly line?: number;
+  readonly tools: readonly string[];
+  readonly decision: Decision;
+  readonly risk?: RiskLevel;
+  readonly message?: string;
+  readonly kinds?: readonly ToolKind[];
+  readonly conditions: readonly CompiledCondition[];
+  /** The distinct argument names the conditions read. */
+  readonly args: readonly string[];
+  /** `tool "shell", decision allow`: how reasons and errors name the rule. */
+  readonly label: string;
+  /** The rule as written (to re-validate, extend or print). */
+  readonly spec: Readonly<RuleSpec>;
+}
+
+/** A compiled policy. Immutable: extending one returns a new one (see `extendPolicy`). */
+export interface CompiledPolicy {
+  /** Where the rules came from (a file path, `builtin`, ...). */
+  readonly source: string;
+  readonly defaultDecision: Decision;
+  readonly rules: readonly CompiledRule[];
+  /** The plug-ins the conditions were compiled with (text first). */
+  readonly plugins: readonly ArgKindPlugin[];
+  /** Rules by tool name; candidate lists are memoised per name. */
+  readonly index: RuleIndex;
+}
+
+/** What `evaluate` knows of the tool. */
+export interface PolicyToolInfo {
+  readonly name: string;
+  readonly kind: ToolKind;
+  readonly risk?: RiskLevel;
+  /** Kinds of arguments that are not plain text. */
+  readonly argKinds?: Readonly<Record<string, ArgKind>>;
+}
+
+/** A call ready for the pure evaluator: arguments already prepared by their kinds' plug-ins. */
+export interface PreparedCall {
+  readonly tool: PolicyToolInfo;
+  /** Prepared values by argument name; a missing argument is absent (its conditions fail). */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The call's risk as the tool computes it. */
+  readonly risk: RiskLevel;
+}
+
+/** What a condition answered, for the explain trace. */
+export type ConditionOutcome = MatchResult | "missing" | "unsupported";
+
+/** One explain event. Built only when a recorder is given. */
+export type PolicyEvent =
+  | { readonly op: "consider"; readonly rule: string; readonly level: "tool" | "any" }
+  | { readonly op: "skip-kind"; readonly rule: string; readonly kind: ToolKind }
+  | {
+      readonly op: "condition";
+      readonly rule: string;
+      readonly arg: string;
+      readonly operator: string;
+      readonly argKind: ArgKind;
+      readonly outcome: ConditionOutcome;
+    }
+  | { readonly op: "match"; readonly rule: string; readonly decision: Decision }
+  | { readonly op: "no-match"; readonly rule: string }
+  | { readonly op: "choose"; readonly rule: string; readonly decision: Decision; readonly why: string }
+  | { readonly op: "default"; readonly decision: Decision };
+
+/** Receives explain events (see `createRecorder`). */
+export interface PolicyRecorder {
+  record(event: PolicyEvent): void;
+}
