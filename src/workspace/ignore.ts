@@ -1,0 +1,118 @@
+/**
+ * @module workspace/ignore
+ * Git ignore rules for discovery (glob, grep, ls, read_many_files): `.gitignore` at every level, the
+ * repository's `.git/info/exclude`, and `.git/` itself always. Deeper files win, like git. Rule files are read
+ * lazily and synchronously, so the checks can run inside a directory walker's callbacks.
+ */
+
+import { readFileSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import { isInsideOrEqual, relativeInside } from "./paths.js";
+
+interface Level {
+  dir: string;
+  rules: Ignore;
+}
+
+/** Finds the top of the git work tree containing `dir` (a folder holding `.git`), if any. */
+export function findGitTop(dir: string): string | undefined {
+  let current = dir;
+  for (;;) {
+    try {
+      statSync(join(current, ".git"));
+      return current;
+    } catch {
+      // not here; keep walking up
+    }
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+function readLines(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The ignore rules that apply below one root. Paths passed in must be canonical and inside the root.
+ * @example const rules = new IgnoreRules("/ws"); rules.isIgnored("/ws/node_modules", true)
+ */
+export class IgnoreRules {
+  /** The folder whose rules apply first: the git work tree's top when the root is inside one, else the root. */
+  readonly top: string;
+  readonly gitTop: string | undefined;
+  private readonly levels = new Map<string, Level | null>();
+  private readonly chains = new Map<string, Level[]>();
+
+  constructor(readonly root: string) {
+    this.gitTop = findGitTop(root);
+    this.top = this.gitTop ?? root;
+  }
+
+  /** The rules of one folder (its `.gitignore`, plus `.git/info/exclude` at the repository top). */
+  private levelOf(dir: string): Level | null {
+    let level = this.levels.get(dir);
+    if (level !== undefined) return level;
+    const texts: string[] = [];
+    if (dir === this.gitTop) {
+      const exclude = readLines(join(dir, ".git", "info", "exclude"));
+      if (exclude) texts.push(exclude);
+    }
+    const own = readLines(join(dir, ".gitignore"));
+    if (own) texts.push(own);
+    level = texts.length === 0 ? null : { dir, rules: ignore().add(texts) };
+    this.levels.set(dir, level);
+    return level;
+  }
+
+  /** Folders with rules from `dir` up to the top, deepest first. */
+  private chainOf(dir: string): Level[] {
+    const cached = this.chains.get(dir);
+    if (cached) return cached;
+    let chain: Level[];
+    if (dir === this.top || !isInsideOrEqual(this.top, dir)) {
+      const own = this.levelOf(dir);
+      chain = own ? [own] : [];
+    } else {
+      const own = this.levelOf(dir);
+      const above = this.chainOf(dirname(dir));
+      chain = own ? [own, ...above] : above;
+    }
+    this.chains.set(dir, chain);
+    return chain;
+  }
+
+  /**
+   * True when `path` (canonical, absolute) is ignored: it is named `.git`, or the deepest rule file that has
+   * an opinion ignores it. Does not look at parent folders: walkers prune ignored folders themselves; use
+   * {@link isIgnoredDeep} for a single path.
+   */
+  isIgnored(path: string, isDir: boolean): boolean {
+    if (basename(path) === ".git") return true;
+    for (const level of this.chainOf(dirname(path))) {
+      const rel = relativeInside(level.dir, path);
+      if (rel === "") continue;
+      const result = level.rules.test(isDir ? `${rel}/` : rel);
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    return false;
+  }
+
+  /** Like {@link isIgnored}, but also true when any folder between the root and `path` is ignored. */
+  isIgnoredDeep(path: string, isDir: boolean): boolean {
+    if (!isInsideOrEqual(this.root, path) || path === this.root) return false;
+    let current = dirname(path);
+    while (current !== this.root && isInsideOrEqual(this.root, current)) {
+      if (this.isIgnored(current, true)) return true;
+      current = dirname(current);
+    }
+    return this.isIgnored(path, isDir);
+  }
+}
