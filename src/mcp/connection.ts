@@ -39,6 +39,8 @@ export interface ConnectionOptions {
   maxMessageBytes?: number;
   /** Longest wait for the health check after a timed-out call (ms). Default 2,000. */
   pingTimeoutMs?: number;
+  /** Longest wait for a server to start and initialize (ms). Default: the larger of its timeout and 30 s. */
+  startTimeoutMs?: number;
 }
 
 const MAX_PAGES = 10_000;
@@ -203,7 +205,9 @@ export class McpConnection {
       );
     };
     try {
-      await client.connect(transport, { timeout: this.config.timeoutMs });
+      await client.connect(transport, {
+        timeout: this.options.startTimeoutMs ?? Math.max(this.config.timeoutMs, 30_000),
+      });
     } catch (error) {
       await transport.close().catch(() => {});
       const message = `could not start: ${(error as Error).message}${this.stderrHint()}`;

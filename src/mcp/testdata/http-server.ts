@@ -1,0 +1,55 @@
+/**
+ * Serves the test MCP server over streamable HTTP on 127.0.0.1 (stateless: one server per request),
+ * refusing requests without the expected bearer token.
+ */
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createTestServer } from "./test-server.mjs";
+
+export interface RunningHttpServer {
+  url: string;
+  /** Requests seen (method and Authorization header). */
+  requests: { method: string; authorization: string | undefined }[];
+  close(): Promise<void>;
+}
+
+export async function startHttpTestServer(
+  token: string,
+  options: { count?: number; pageSize?: number } = {},
+): Promise<RunningHttpServer> {
+  const requests: RunningHttpServer["requests"] = [];
+  const http: HttpServer = createServer(async (req, res) => {
+    requests.push({ method: req.method ?? "", authorization: req.headers.authorization });
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      res.writeHead(401).end("unauthorized");
+      return;
+    }
+    if (req.method !== "POST") {
+      res.writeHead(405).end();
+      return;
+    }
+    const server = createTestServer(options);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
