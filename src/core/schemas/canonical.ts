@@ -63,7 +63,8 @@ function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function compareKeywords(a: string, b: string): number {
+/** Orders schema keywords: {@link KEYWORD_ORDER}, then others alphabetically, `$defs` last. */
+export function compareKeywords(a: string, b: string): number {
   return rank(a) - rank(b) || byCodePoint(a, b);
 }
 
@@ -110,4 +111,21 @@ export function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+/**
+ * How a keyword and its value read inside a description: `format: date-time`, `default: 5`,
+ * `anyOf: [{"type":"string"},...]`. Values are written canonically, so the text does not depend on the
+ * input's key order.
+ */
+export function renderKeyword(key: string, value: unknown): string {
+  if (typeof value === "string" && !/["\n]/.test(value)) return `${key}: ${value}`;
+  const canonical = holdsSubschemas(key, value)
+    ? Array.isArray(value)
+      ? value.map((s) => canonicalSchema(s as SchemaNode))
+      : MAP_SUBSCHEMA.has(key)
+        ? canonicalSchema({ [key]: value })[key as never]
+        : canonicalSchema(value as SchemaNode)
+    : canonicalData(value);
+  return `${key}: ${JSON.stringify(canonical)}`;
 }

@@ -90,12 +90,6 @@ export function forEachSubschema(
   }
 }
 
-/** How a keyword and its value read inside a description: `format: date-time`, `default: 5`. */
-export function renderKeyword(key: string, value: unknown): string {
-  const text = typeof value === "string" && !/["\n]/.test(value) ? value : JSON.stringify(value);
-  return `${key}: ${text}`;
-}
-
 /** Appends notes to a description: `Start time (format: date-time; default: "now")`. */
 export function appendNotes(description: unknown, notes: readonly string[]): string {
   const base = typeof description === "string" ? description.trim() : "";
@@ -110,4 +104,18 @@ export function typesOf(node: JsonSchema): string[] {
   if (typeof t === "string") return [t];
   if (Array.isArray(t)) return t.filter((x): x is string => typeof x === "string");
   return [];
+}
+
+/** The JSON Schema type of a JSON value (`integer` for whole numbers). */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/** The types an `enum` list's values have, in first-seen order (`number` absorbs `integer`). */
+export function enumTypes(values: readonly unknown[]): string[] {
+  const types = [...new Set(values.map(jsonTypeOf))];
+  return types.includes("number") ? types.filter((t) => t !== "integer") : types;
 }
