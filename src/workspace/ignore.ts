@@ -66,7 +66,13 @@ export class IgnoreRules {
     }
     const own = readLines(join(dir, ".gitignore"));
     if (own) texts.push(own);
-    level = texts.length === 0 ? null : { dir, rules: ignore().add(texts) };
+    if (texts.length === 0) level = null;
+    else {
+      // add() splits a string into lines, but takes each array element as one pattern: add texts one by one.
+      const rules = ignore();
+      for (const text of texts) rules.add(text);
+      level = { dir, rules };
+    }
     this.levels.set(dir, level);
     return level;
   }
