@@ -4,6 +4,7 @@
  * Anything added here is public.
  */
 export { argsDigest, canonicalJson, FileAuditSink, MemoryAuditSink } from "./audit.js";
+export { type CheckResult, checkCall } from "./check.js";
 export { confirmationTypeFor, defineTool, type RunContext, type ToolSpec } from "./define-tool.js";
 export {
   ConfigError,

@@ -1,0 +1,121 @@
+/**
+ * @module cli/commands/call
+ * `toolgate call TOOL [ARGS_JSON]` and `toolgate call --batch FILE|-`: calls through the whole pipeline.
+ */
+import { readFile } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import type { CallResult } from "../../core/execute.js";
+import type { ToolCall } from "../../core/types.js";
+import { type CliContext, installApprover } from "../context.js";
+import { EXIT, type ExitCode, exitCodeForError, UsageError, worstExitCode } from "../exit-codes.js";
+
+export const usage = "toolgate call TOOL [ARGS_JSON] [--yes] | toolgate call --batch FILE|- [--yes]";
+
+export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { yes: { type: "boolean", short: "y" }, batch: { type: "string" } },
+    allowPositionals: true,
+  });
+  const gate = await ctx.gate();
+  installApprover(gate, ctx.io, values.yes === true);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    if (values.batch !== undefined) {
+      if (positionals.length > 0) throw new UsageError(`--batch takes no other arguments; usage: ${usage}`);
+      return await runBatch(values.batch, ctx, controller.signal);
+    }
+    const [name, argsText, ...extra] = positionals;
+    if (!name || extra.length > 0) throw new UsageError(`usage: ${usage}`);
+    const args = argsText === undefined ? {} : parseArgsJson(argsText);
+    const result = await gate.execute({ name, args }, { signal: controller.signal });
+    printResult(result, ctx);
+    return exitCodeForError(result.error?.type);
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+}
+
+function parseArgsJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`ARGS_JSON is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+async function runBatch(file: string, ctx: CliContext, signal: AbortSignal): Promise<ExitCode> {
+  const gate = await ctx.gate();
+  const lines =
+    file === "-"
+      ? createInterface({ input: ctx.io.stdin, terminal: false })
+      : (await readFileOrUsage(file)).split(/\r?\n/);
+  const codes: ExitCode[] = [];
+  let n = 0;
+  for await (const line of lines) {
+    n++;
+    if (line.trim() === "") continue;
+    let call: ToolCall;
+    try {
+      const parsed = JSON.parse(line) as { name?: unknown; args?: unknown };
+      if (typeof parsed !== "object" || parsed === null || typeof parsed.name !== "string")
+        throw new Error('each line needs a "name"');
+      call = { name: parsed.name, args: parsed.args ?? {} };
+    } catch (error) {
+      const message = `line ${n}: ${(error as Error).message}`;
+      printResult(usageResult(message), ctx);
+      codes.push(EXIT.usage);
+      continue;
+    }
+    const result = await gate.execute(call, { signal });
+    printResult(result, ctx);
+    codes.push(exitCodeForError(result.error?.type));
+  }
+  return worstExitCode(codes);
+}
+
+async function readFileOrUsage(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `cannot read batch file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
+
+function usageResult(message: string): CallResult {
+  return {
+    ok: false,
+    tool: "",
+    decision: null,
+    rule: null,
+    risk: null,
+    durationMs: 0,
+    llmContent: `Error (invalid_params): ${message}`,
+    returnDisplay: `Error: ${message}`,
+    error: { type: "invalid_params", message },
+  };
+}
+
+function printResult(result: CallResult, ctx: CliContext): void {
+  if (ctx.globals.json) {
+    const out = {
+      ok: result.ok,
+      decision: result.decision,
+      llmContent: result.llmContent,
+      returnDisplay: result.returnDisplay,
+      error: result.error ? { type: result.error.type, message: result.error.message } : null,
+    };
+    ctx.io.stdout(`${JSON.stringify(out)}\n`);
+    return;
+  }
+  if (result.error) {
+    ctx.io.stderr(`toolgate: ${result.error.type}: ${result.error.message}\n`);
+    return;
+  }
+  ctx.io.stdout(result.returnDisplay.endsWith("\n") ? result.returnDisplay : `${result.returnDisplay}\n`);
+}

@@ -1,0 +1,26 @@
+/**
+ * @module cli/commands/tools
+ * `toolgate tools`: the registered tools, sorted by name.
+ */
+import type { CliContext } from "../context.js";
+import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+
+export const usage = "toolgate tools";
+
+export async function runTools(argv: string[], ctx: CliContext): Promise<ExitCode> {
+  if (argv.length > 0) throw new UsageError(`usage: ${usage}`);
+  const gate = await ctx.gate();
+  const tools = gate.registry.list();
+  if (ctx.globals.json) {
+    ctx.io.stdout(
+      `${JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, risk: t.risk })))}\n`,
+    );
+    return EXIT.ok;
+  }
+  const width = Math.max(4, ...tools.map((t) => t.name.length));
+  for (const t of tools) {
+    const summary = t.description.split("\n")[0]!.slice(0, 100);
+    ctx.io.stdout(`${t.name.padEnd(width)}  ${t.risk.padEnd(6)}  ${summary}\n`);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,56 @@
+/**
+ * @module cli/context
+ * Resolves global flags into a gate (ripgrep's "low args → high args"): the workspace root, the policy
+ * and config files, and — for `call` — how `ask` is answered (terminal prompt, `--yes`, or nobody).
+ */
+import { resolve } from "node:path";
+import { createToolgate, type Toolgate } from "../toolgate.js";
+import type { GlobalOptions } from "./globals.js";
+import type { CliIo } from "./io.js";
+import { askOnTerminal } from "./prompt.js";
+
+export interface CliContext {
+  io: CliIo;
+  globals: GlobalOptions;
+  /** The workspace root (absolute, as given). */
+  root: string;
+  /** Creates the gate on first use (commands like `policy validate` never need one). */
+  gate(): Promise<Toolgate>;
+}
+
+export function createContext(io: CliIo, globals: GlobalOptions): CliContext & { close(): Promise<void> } {
+  const root = resolve(io.cwd, globals.workspace ?? ".");
+  let gate: Promise<Toolgate> | undefined;
+  return {
+    io,
+    globals,
+    root,
+    gate() {
+      gate ??= createToolgate({
+        roots: [root],
+        cwd: io.cwd,
+        ...(globals.policy ? { policy: globals.policy } : {}),
+        ...(globals.config ? { config: globals.config } : {}),
+        logger: { warn: (m) => io.stderr(`toolgate: warning: ${m}\n`) },
+      });
+      return gate;
+    },
+    async close() {
+      if (gate) await (await gate).close();
+    },
+  };
+}
+
+/**
+ * Answers `ask`: `--yes` approves (never overriding a deny, which never reaches here); a terminal prompts;
+ * otherwise nobody listens, so the bus refuses.
+ */
+export function installApprover(gate: Toolgate, io: CliIo, yes: boolean): void {
+  if (yes) {
+    gate.bus.onConfirmation(() => ({ approved: true, reason: "--yes" }));
+    return;
+  }
+  if (io.isTTY) {
+    gate.bus.onConfirmation((request) => askOnTerminal(io, request.details, new AbortController().signal));
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * @module cli/io
+ * What a command may touch: output streams, input, the terminal, the environment. Tests pass their own.
+ */
+import type { Readable } from "node:stream";
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  stdin: Readable;
+  /** Whether stdin and stderr are a terminal (interactive approval is possible). */
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** The real process's streams. */
+export function processIo(): CliIo {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    stdin: process.stdin,
+    isTTY: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * @module core/check
+ * The first three steps of the pipeline without running anything: resolve → build → decide. Used by
+ * `toolgate policy check` and hosts that want to know what would happen. Same steps, same answers.
+ */
+import type { PipelineDeps } from "./execute.js";
+import { buildInvocation } from "./steps/build.js";
+import { decideCall } from "./steps/decide.js";
+import { resolveTool } from "./steps/resolve.js";
+import type { DecisionRequest, PolicyDecision, ToolCall, ToolError, ToolScope } from "./types.js";
+
+export type CheckResult = { ok: true; decision: PolicyDecision } | { ok: false; error: ToolError };
+
+/**
+ * Decides a call without executing it. `decide` defaults to `deps.decider.decide` (a host may pass one that
+ * records an explanation).
+ */
+export async function checkCall(
+  deps: Pick<PipelineDeps, "registry" | "decider">,
+  call: ToolCall,
+  options: { scope?: ToolScope; decide?: (request: DecisionRequest) => Promise<PolicyDecision> } = {},
+): Promise<CheckResult> {
+  const resolved = resolveTool(deps.registry, call.name, options.scope);
+  if (!("build" in resolved)) return { ok: false, error: resolved.error! };
+  const built = buildInvocation(deps.registry.validator, resolved, call.args);
+  if (!("invocation" in built)) return { ok: false, error: built.error! };
+  const request: DecisionRequest = {
+    tool: resolved,
+    invocation: built.invocation,
+    args: built.args,
+    risk: built.invocation.getRisk(),
+    ...(options.scope ? { scope: options.scope } : {}),
+  };
+  const decider = options.decide ? { decide: options.decide } : deps.decider;
+  return { ok: true, decision: await decideCall(decider, request) };
+}

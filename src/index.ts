@@ -1,0 +1,39 @@
+/**
+ * @module toolgate
+ * The public API: `createToolgate(options)` and the types a host needs. Anything added here is public
+ * (a test pins this list).
+ */
+
+export { MessageBus } from "./bus/index.js";
+export type { ToolgateConfig } from "./config/index.js";
+export type {
+  ArgKind,
+  ConfirmationDetails,
+  ConfirmationResponse,
+  Decision,
+  JsonSchema,
+  Logger,
+  PolicyDecision,
+  RiskLevel,
+  Tool,
+  ToolCall,
+  ToolError,
+  ToolErrorType,
+  ToolInvocation,
+  ToolKind,
+  ToolResult,
+  ToolScope,
+} from "./core/index.js";
+export {
+  type CallResult,
+  ConfigError,
+  defineTool,
+  type ExecuteOptions,
+  errorResult,
+  okResult,
+  ToolFailure,
+  ToolInputError,
+  ToolRegistry,
+  truncateOutput,
+} from "./core/index.js";
+export { createToolgate, type Toolgate, type ToolgateOptions } from "./toolgate.js";

@@ -1,0 +1,205 @@
+/**
+ * @module toolgate
+ * `createToolgate(options)`: wires the parts into one gate — roots, settings, registry with the built-in
+ * tools, policy (file or built-in default) with its argument plug-ins, message bus, audit — and exposes the
+ * one pipeline. Everything is validated here, at creation, never at first use.
+ */
+import { existsSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, resolve } from "node:path";
+import { MessageBus } from "./bus/index.js";
+import { loadConfigFile, type ToolgateConfig } from "./config/index.js";
+import { FileAuditSink } from "./core/audit.js";
+import { type CheckResult, checkCall } from "./core/check.js";
+import { ConfigError } from "./core/errors.js";
+import { type CallResult, type ExecuteOptions, executeCall, type PipelineDeps } from "./core/execute.js";
+import { ToolRegistry } from "./core/registry.js";
+import { lowerTools, type ProviderName, SchemaCache } from "./core/schemas/index.js";
+import type { AuditSink, Logger, Tool, ToolCall, ToolScope } from "./core/types.js";
+import {
+  builtinDefaultPolicy,
+  type CompiledPolicy,
+  createRecorder,
+  loadPolicyFile,
+  PolicyEngine,
+  parsePolicy,
+  renderExplanation,
+  validateAgainstTools,
+} from "./policy/index.js";
+import { type BuiltinTools, createBuiltinTools, createPolicyPlugins } from "./tools/index.js";
+
+/** Options of {@link createToolgate}. Every path is resolved against `cwd`. */
+export interface ToolgateOptions {
+  /** Allowed roots for file tools and shell `cwd`. Default: `[cwd]`. Fixed by the host, never by a tool. */
+  roots?: string[];
+  /** Directory relative paths are resolved against. Default: `process.cwd()`. */
+  cwd?: string;
+  /**
+   * Policy file. Default: `<first root>/.toolgate/policy.toml` if it exists, else the built-in default
+   * (read-only tools allow, everything else asks). `false` forces the built-in default.
+   */
+  policy?: string | false;
+  /** Policy TOML given inline (instead of a file). */
+  policyText?: string;
+  /** Settings file or object. Default: `<first root>/.toolgate/config.toml` if it exists. */
+  config?: string | ToolgateConfig;
+  /** Register the built-in tools (default true), or only the named ones. */
+  builtins?: boolean | string[];
+  /** Extra tools registered after the built-ins. */
+  tools?: Tool[];
+  /** Where warnings go. Default: stderr. */
+  logger?: Logger;
+  /** Audit sink or JSONL file path. Default: `config.audit.file`, else none. */
+  audit?: string | AuditSink;
+  /** How long an `ask` waits for an answer. Default: `config.confirm.timeout_ms`, else 5 minutes. */
+  confirmTimeoutMs?: number;
+  /** Extra environment variables the shell may pass to commands (still sanitized). */
+  env?: Record<string, string>;
+}
+
+/** A ready gate. */
+export interface Toolgate {
+  readonly roots: readonly string[];
+  readonly registry: ToolRegistry;
+  readonly bus: MessageBus;
+  readonly config: ToolgateConfig;
+  /** The compiled policy in force (`policy.source` says where it came from). */
+  readonly policy: CompiledPolicy;
+  /** The provider's tools payload, cached until the registry changes. */
+  schemas(provider: ProviderName | string, options?: { scope?: ToolScope }): unknown[];
+  /** Runs one call through the pipeline: resolve → validate → policy → confirm → execute → truncate. */
+  execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
+  /** Resolve → validate → policy, without running anything. `explain` adds a rendered trace. */
+  check(
+    call: ToolCall,
+    options?: { scope?: ToolScope; explain?: boolean },
+  ): Promise<CheckResult & { explanation?: string }>;
+  /** Registers a tool (checked against the policy's rules) — same as `registry.register` plus that check. */
+  register(tool: Tool): void;
+  /** Stops background processes and releases resources. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a gate.
+ * @example
+ * const gate = await createToolgate({ roots: [process.cwd()] });
+ * gate.bus.onConfirmation(async () => ({ approved: true }));
+ * const result = await gate.execute({ name: "read_file", args: { path: "README.md" } });
+ */
+export async function createToolgate(options: ToolgateOptions = {}): Promise<Toolgate> {
+  const cwd = options.cwd ?? process.cwd();
+  const logger = options.logger ?? { warn: (m: string) => process.stderr.write(`toolgate: warning: ${m}\n`) };
+  const roots = await canonicalRoots((options.roots ?? [cwd]).map((r) => resolve(cwd, r)));
+  const first = roots[0]!;
+  const config = await resolveConfig(options.config, cwd, first);
+
+  const registry = new ToolRegistry({ logger });
+  const builtins: BuiltinTools = await createBuiltinTools({ roots, config, logger, env: options.env ?? {} });
+  const wanted = options.builtins ?? true;
+  for (const tool of builtins.tools) {
+    if (wanted === true || (Array.isArray(wanted) && wanted.includes(tool.name))) registry.register(tool);
+  }
+  for (const tool of options.tools ?? []) registry.register(tool);
+
+  const plugins = createPolicyPlugins(builtins);
+  const loadOptions = { plugins, roots, tools: registry.list() };
+  const policy = await resolvePolicy(options, cwd, first, loadOptions);
+  const engine = new PolicyEngine({ policy, plugins, roots });
+
+  const bus = new MessageBus({
+    timeoutMs: options.confirmTimeoutMs ?? config.confirm?.timeout_ms ?? 5 * 60_000,
+  });
+  const audit = resolveAudit(options.audit, config, first);
+  const deps: PipelineDeps = {
+    registry,
+    decider: engine,
+    confirmer: bus,
+    ...(audit ? { audit } : {}),
+    limits: { maxChars: config.limits?.max_chars ?? 64_000, maxLines: config.limits?.max_lines ?? 2_000 },
+  };
+  const cache = new SchemaCache(registry);
+
+  return {
+    roots,
+    registry,
+    bus,
+    config,
+    policy,
+    schemas(provider, schemaOptions) {
+      if (!schemaOptions?.scope) return cache.get(provider as ProviderName).tools;
+      const scoped = registry.list().filter((t) => schemaOptions.scope!.tools.has(t.name));
+      return lowerTools(scoped, provider as ProviderName).tools;
+    },
+    execute: (call, executeOptions) => executeCall(deps, call, executeOptions),
+    async check(call, checkOptions = {}) {
+      const scope = checkOptions.scope ? { scope: checkOptions.scope } : {};
+      if (!checkOptions.explain) return checkCall(deps, call, scope);
+      const recorder = createRecorder();
+      const result = await checkCall(deps, call, {
+        ...scope,
+        decide: (request) => engine.decide(request, recorder),
+      });
+      return { ...result, explanation: renderExplanation(recorder.events) };
+    },
+    register(tool) {
+      validateAgainstTools(policy, [tool]);
+      registry.register(tool);
+    },
+    async close() {
+      await builtins.close();
+    },
+  };
+}
+
+async function canonicalRoots(paths: string[]): Promise<string[]> {
+  if (paths.length === 0) throw new ConfigError("at least one workspace root is needed");
+  const out: string[] = [];
+  for (const path of paths) {
+    let canonical: string;
+    try {
+      canonical = await realpath(path);
+    } catch {
+      throw new ConfigError(`workspace root ${path} does not exist`);
+    }
+    if (!(await stat(canonical)).isDirectory())
+      throw new ConfigError(`workspace root ${path} is not a directory`);
+    out.push(canonical);
+  }
+  return out;
+}
+
+async function resolveConfig(
+  option: ToolgateOptions["config"],
+  cwd: string,
+  root: string,
+): Promise<ToolgateConfig> {
+  if (typeof option === "object") return option;
+  if (typeof option === "string") return loadConfigFile(resolve(cwd, option));
+  const implicit = join(root, ".toolgate", "config.toml");
+  return existsSync(implicit) ? loadConfigFile(implicit) : {};
+}
+
+async function resolvePolicy(
+  options: ToolgateOptions,
+  cwd: string,
+  root: string,
+  loadOptions: Parameters<typeof loadPolicyFile>[1],
+): Promise<CompiledPolicy> {
+  if (options.policyText !== undefined) return parsePolicy(options.policyText, "inline policy", loadOptions);
+  if (typeof options.policy === "string") return loadPolicyFile(resolve(cwd, options.policy), loadOptions);
+  const implicit = join(root, ".toolgate", "policy.toml");
+  if (options.policy !== false && existsSync(implicit)) return loadPolicyFile(implicit, loadOptions);
+  return builtinDefaultPolicy(loadOptions);
+}
+
+function resolveAudit(
+  option: ToolgateOptions["audit"],
+  config: ToolgateConfig,
+  root: string,
+): AuditSink | undefined {
+  if (typeof option === "object") return option;
+  const file = option ?? config.audit?.file;
+  if (!file) return undefined;
+  return new FileAuditSink(isAbsolute(file) ? file : join(root, file));
+}
