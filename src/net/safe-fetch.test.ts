@@ -69,6 +69,11 @@ afterAll(async () => {
   await other.close();
 });
 
+function unexpected(): never {
+  throw new Error("expected the fetch to fail");
+}
+const asNetError = (e: unknown) => e as NetError;
+
 const allow = () => [server.hostPort, other.hostPort];
 
 describe("safeFetch", () => {
@@ -143,8 +148,9 @@ describe("safeFetch", () => {
   });
 
   it("stops after maxRedirects hops", async () => {
-    const error = await safeFetch(`${server.origin}/loop`, { allowHosts: allow(), maxRedirects: 3 }).catch(
-      (e: unknown) => e,
+    const error = await safeFetch(`${server.origin}/loop`, { allowHosts: allow(), maxRedirects: 3 }).then(
+      unexpected,
+      asNetError,
     );
     expect(error).toBeInstanceOf(NetError);
     expect((error as NetError).reason).toBe("too_many_redirects");
@@ -175,22 +181,24 @@ describe("safeFetch", () => {
       allowHosts: allow(),
       maxBytes: 1000,
       onTooLarge: "error",
-    }).catch((e: unknown) => e as NetError);
+    }).then(unexpected, asNetError);
     expect(error.reason).toBe("too_large");
     expect(error.message).toBe(`response from ${server.origin}/big is larger than the 1000-byte limit`);
   });
 
   it("reports a corrupt encoding", async () => {
-    const error = await safeFetch(`${server.origin}/corrupt`, { allowHosts: allow() }).catch(
-      (e: unknown) => e as NetError,
+    const error = await safeFetch(`${server.origin}/corrupt`, { allowHosts: allow() }).then(
+      unexpected,
+      asNetError,
     );
     expect(error.reason).toBe("decode");
     expect(error.message).toBe(`cannot decode ${server.origin}/corrupt: corrupt gzip body`);
   });
 
   it.each(["/hang", "/slow"])("times out on %s with the elapsed time", async (path) => {
-    const error = await safeFetch(`${server.origin}${path}`, { allowHosts: allow(), timeoutMs: 200 }).catch(
-      (e: unknown) => e as NetError,
+    const error = await safeFetch(`${server.origin}${path}`, { allowHosts: allow(), timeoutMs: 200 }).then(
+      unexpected,
+      asNetError,
     );
     expect(error.type).toBe("timeout");
     expect(error.elapsedMs).toBeGreaterThanOrEqual(190);
@@ -203,7 +211,7 @@ describe("safeFetch", () => {
     const controller = new AbortController();
     const pending = safeFetch(`${server.origin}/hang`, { allowHosts: allow(), signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
-    const error = await pending.catch((e: unknown) => e as NetError);
+    const error = await pending.then(unexpected, asNetError);
     expect(error.type).toBe("cancelled");
     expect(error.message).toBe(`fetch of ${server.origin}/hang was cancelled`);
   });
@@ -211,8 +219,9 @@ describe("safeFetch", () => {
   it("reports a refused connection with URL and reason", async () => {
     const closed = await startServer(() => {});
     await closed.close();
-    const error = await safeFetch(`${closed.origin}/`, { allowHosts: [closed.hostPort] }).catch(
-      (e: unknown) => e as NetError,
+    const error = await safeFetch(`${closed.origin}/`, { allowHosts: [closed.hostPort] }).then(
+      unexpected,
+      asNetError,
     );
     expect(error.type).toBe("network");
     expect(error.reason).toBe("refused");
@@ -223,9 +232,7 @@ describe("safeFetch", () => {
     const lookup: Resolver = async () => {
       throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
     };
-    const error = await safeFetch("http://no-such-host.example/", { lookup }).catch(
-      (e: unknown) => e as NetError,
-    );
+    const error = await safeFetch("http://no-such-host.example/", { lookup }).then(unexpected, asNetError);
     expect(error.reason).toBe("dns");
     expect(error.message).toBe(
       "network error fetching http://no-such-host.example/: DNS lookup of no-such-host.example failed (ENOTFOUND)",

@@ -25,11 +25,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export type Handler = (
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  body: string,
-) => void | Promise<void>;
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => unknown;
 
 /** Starts a server on 127.0.0.1 with `handler`; every request is also recorded. */
 export async function startServer(handler: Handler): Promise<TestServer> {
