@@ -1,0 +1,118 @@
+/**
+ * @module state/file-lock
+ * Cross-process lock for a store file: `proper-lockfile` (a `<file>.lock` directory whose mtime the holder
+ * keeps fresh), our own wait loop with jittered backoff and a deadline, and an in-process queue per file.
+ */
+import { resolve } from "node:path";
+import lockfile from "proper-lockfile";
+import { ioError, StateError } from "./errors.js";
+
+/** proper-lockfile refuses stale periods below this (it clamps); we clamp the same way, visibly. */
+export const MIN_STALE_MS = 2_000;
+/** Default stale period: a lock whose mtime is older than this is taken as left by a dead process. */
+export const DEFAULT_STALE_MS = 10_000;
+
+/** Options of {@link withFileLock}. */
+export interface FileLockOptions {
+  /**
+   * After how long without a refresh a lock counts as abandoned (default 10 s, minimum 2 s). The holder
+   * refreshes it every half period, so only a dead (or frozen) holder's lock goes stale.
+   */
+  staleMs?: number;
+  /** How long to wait for the lock before failing (default: twice the stale period plus 5 s). */
+  timeoutMs?: number;
+}
+
+/** Checks, just before a commit, that we still own the lock; throws `lock_lost` otherwise. */
+export type LockCheck = () => void;
+
+// One queue per lock path inside this process: concurrent operations of one process wait here instead of
+// polling the file system against each other.
+const queues = new Map<string, Promise<unknown>>();
+
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** The lock directory of a store file. */
+export function lockPathFor(file: string): string {
+  return `${resolve(file)}.lock`;
+}
+
+/**
+ * Runs `fn` while holding the cross-process lock of `file` (which need not exist yet). Waits with jittered
+ * exponential backoff (1 ms doubling to 50 ms) until the deadline; a lock left by a killed process is
+ * broken once it is older than the stale period.
+ * @example await withFileLock("/p/.toolgate/state/memory.json", {}, async (check) => { ...; check(); ... });
+ */
+export async function withFileLock<R>(
+  file: string,
+  options: FileLockOptions,
+  fn: (check: LockCheck) => Promise<R>,
+): Promise<R> {
+  const target = resolve(file);
+  const previous = queues.get(target) ?? Promise.resolve();
+  const run = previous.then(
+    () => lockedRun(target, options, fn),
+    () => lockedRun(target, options, fn),
+  );
+  const tail = run.catch(() => undefined);
+  queues.set(target, tail);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(target) === tail) queues.delete(target);
+  }
+}
+
+async function lockedRun<R>(
+  target: string,
+  options: FileLockOptions,
+  fn: (check: LockCheck) => Promise<R>,
+): Promise<R> {
+  const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, MIN_STALE_MS);
+  const timeoutMs = options.timeoutMs ?? staleMs * 2 + 5_000;
+  const lockPath = lockPathFor(target);
+  let compromised: Error | undefined;
+  const deadline = Date.now() + timeoutMs;
+  let delay = 1;
+  let release: () => Promise<void>;
+  for (;;) {
+    try {
+      release = await lockfile.lock(target, {
+        realpath: false,
+        lockfilePath: lockPath,
+        stale: staleMs,
+        retries: 0,
+        onCompromised: (error) => {
+          compromised = error;
+        },
+      });
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ELOCKED") throw ioError("lock", target, error);
+      if (Date.now() >= deadline) {
+        throw new StateError(
+          "lock_timeout",
+          `timed out after ${timeoutMs} ms waiting for the lock on ${target} (another process holds ${lockPath})`,
+          target,
+        );
+      }
+      await sleep(delay * (0.5 + Math.random()));
+      delay = Math.min(delay * 2, 50);
+    }
+  }
+  const check: LockCheck = () => {
+    if (compromised) {
+      throw new StateError(
+        "lock_lost",
+        `lost the lock on ${target} before saving (${compromised.message}); nothing was written`,
+        target,
+      );
+    }
+  };
+  try {
+    return await fn(check);
+  } finally {
+    // A compromised lock is already released (and may belong to someone else now): never remove it.
+    if (!compromised) await release().catch(() => undefined);
+  }
+}
