@@ -77,7 +77,7 @@ describe("path plug-in", () => {
     ["not a string: allow fails", "glob", "**", { path: "x" }, "allow", false],
   ];
   it.each(table)("%s", async (_name, op, operand, raw, decision, expected) => {
-    const fix = (v: unknown) =>
+    const fix = (v: unknown): unknown =>
       typeof v === "string" ? v.replace("/PLACEHOLDER", root) : Array.isArray(v) ? v.map(fix) : v;
     expect(await test(op, fix(operand), fix(raw), decision)).toBe(expected);
   });
