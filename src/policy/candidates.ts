@@ -22,7 +22,8 @@ export function toolPattern(entry: string): ToolPattern {
   if (entry === "*") return { type: "any" };
   if (TOOL_NAME_PATTERN.test(entry)) return { type: "exact", name: entry };
   if (entry === "") throw new Error("tool name must not be empty");
-  if (!picomatch.scan(entry).isGlob) {
+  // Any glob syntax character makes it a glob attempt, so an unbalanced `[` is reported as a malformed glob.
+  if (!/[*?[\]{}()!+@]/.test(entry)) {
     throw new Error(
       `${JSON.stringify(entry)} is neither a tool name (${TOOL_NAME_PATTERN.source}) nor a glob`,
     );

@@ -33,7 +33,9 @@ export interface LineFinder {
 /** `"shell"` or `["a", "b"]`, for messages; empty when the tool entry is unusable. */
 export function describeTool(tool: unknown): string {
   if (typeof tool === "string") return JSON.stringify(tool);
-  if (Array.isArray(tool) && tool.every((t) => typeof t === "string")) return JSON.stringify(tool);
+  if (Array.isArray(tool) && tool.length > 0 && tool.every((t) => typeof t === "string")) {
+    return JSON.stringify(tool.length === 1 ? tool[0] : tool);
+  }
   return "";
 }
 
