@@ -28,7 +28,9 @@ export interface LoweredTool {
 /** Lowers one tool's schema for `provider`. Pure: the tool and its schema are not changed. */
 export function lowerTool(tool: Tool, provider: ProviderName): LoweredTool {
   const ctx: LowerContext = { tool: tool.name, provider, report: [], rootNotes: [] };
-  const root = prepareRoot(tool.parameters, ctx);
+  // Work on a canonical copy: every walk then meets keywords and properties in one order, whatever the
+  // input's key order, so descriptions and the report are as deterministic as the payload.
+  const root = prepareRoot(canonicalSchema(tool.parameters) as JsonSchema, ctx);
   let parameters: unknown;
   let strict: boolean | undefined;
   switch (provider) {

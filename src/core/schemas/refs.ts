@@ -83,7 +83,8 @@ export function inlineRefs(root: JsonSchema, ctx: LowerContext): JsonSchema {
     }
     return out;
   };
-  const result = expand(root, "", []) as JsonSchema;
+  // The root is being expanded already: a `#` reference inside it is recursion.
+  const result = expand(root, "", ["#"]) as JsonSchema;
   for (const key of ["$defs", "definitions"])
     if (root[key] !== undefined) note(ctx, "", key, "definitions inlined at each $ref and removed");
   return result;
