@@ -1,0 +1,368 @@
+/**
+ * @module policy/shell/analyze
+ * Parses a command with the bash grammar and turns it into the word lists of every sub-command, anywhere in
+ * the tree, plus the reasons a prefix rule cannot vouch for it. Parses or refuses: only an allow-list of
+ * syntax counts as safe; anything else is reported in `unsafe`, and a parse error makes it unanalysable.
+ */
+import type { Node, Parser } from "web-tree-sitter";
+import type { RiskLevel } from "../../core/types.js";
+import { bashParserIfLoaded, loadBashParser } from "./parser.js";
+import { classifyRisk } from "./risk.js";
+import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from "./words.js";
+import { commandBase, unwrap } from "./wrappers.js";
+
+/** What a command string means, as far as the policy is concerned. */
+export interface CommandAnalysis {
+  /** The command as given. */
+  text: string;
+  /** False when the command did not parse (or was too long or too deeply nested to analyse). */
+  ok: boolean;
+  /**
+   * Unquoted words of every sub-command: across `;` `&&` `||` `|` and newlines, inside subshells, `$(...)`,
+   * backquotes and `<(...)`, and the commands wrappers run (`sudo rm x` also yields `rm x`).
+   */
+  commands: string[][];
+  /** Why a prefix rule cannot vouch for the command (`redirection`, `wrapper: bash -c`, ...). Empty: plain. */
+  unsafe: string[];
+  /** Each pipeline's stages, as indexes into `commands`. */
+  pipelines: number[][];
+  risk: RiskLevel;
+  /** Why the risk is what it is. */
+  riskReasons: string[];
+}
+
+const MAX_LENGTH = 100_000;
+const MAX_DEPTH = 8;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
+// Characters bash treats as ordinary word characters but a reader (or the grammar) may take for spacing.
+const UNUSUAL = /[\u0080-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
+
+const STATEMENT_TOKENS = new Set(["&&", "||", ";", "|", "|&", "(", ")", "{", "}", "!", "\n"]);
+const QUIET_LEAVES = new Set([
+  "word",
+  "number",
+  "raw_string",
+  "string_content",
+  "variable_name",
+  "special_variable_name",
+  "heredoc_start",
+  "heredoc_end",
+  "heredoc_content",
+  "file_descriptor",
+  "test_operator",
+]);
+// Inner parts of constructs whose parent already said why the command is unsafe.
+const QUIET_CONTAINERS = new Set([
+  "string",
+  "concatenation",
+  "command_name",
+  "heredoc_body",
+  "subscript",
+  "binary_expression",
+  "unary_expression",
+  "parenthesized_expression",
+  "ternary_expression",
+  "postfix_expression",
+  "array",
+  "brace_expression",
+  "regex",
+  "extglob_pattern",
+  "case_item",
+  "do_group",
+  "elif_clause",
+  "else_clause",
+]);
+const CONTROL_FLOW = new Set([
+  "if_statement",
+  "while_statement",
+  "for_statement",
+  "c_style_for_statement",
+  "case_statement",
+  "select_statement",
+]);
+const FLAGGED: Record<string, string> = {
+  simple_expansion: "variable expansion",
+  expansion: "variable expansion",
+  command_substitution: "command substitution",
+  process_substitution: "process substitution",
+  arithmetic_expansion: "arithmetic expansion",
+  ansi_c_string: "ANSI-C quoting",
+  translated_string: "translated string",
+  variable_assignment: "assignment",
+  variable_assignments: "assignment",
+  function_definition: "function definition",
+  test_command: "test expression",
+  comment: "comment",
+};
+
+/** The value bash passes for an argument node, when the node has no expansion in it. */
+function plainValue(node: Node): string | undefined {
+  switch (node.type) {
+    case "word":
+      return unescapeUnquoted(node.text);
+    case "number":
+      return node.text;
+    case "raw_string":
+      return node.text.slice(1, -1);
+    case "string":
+    case "concatenation": {
+      let out = "";
+      for (const child of node.children) {
+        if (!child) continue;
+        if (node.type === "string" && child.type === '"') continue;
+        const part = child.type === "string_content" ? unescapeDoubleQuoted(child.text) : plainValue(child);
+        if (part === undefined) return undefined;
+        out += part;
+      }
+      return out;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A best-effort value for a node with expansions: decodes ANSI-C parts, keeps expansions as written. */
+function roughValue(node: Node): string {
+  const plain = plainValue(node);
+  if (plain !== undefined) return plain;
+  if (node.type === "ansi_c_string") return decodeAnsiC(node.text);
+  if (node.type === "concatenation" || node.type === "string") {
+    return node.children
+      .filter((c): c is Node => c !== null && c.type !== '"')
+      .map((c) => (c.type === "string_content" ? unescapeDoubleQuoted(c.text) : roughValue(c)))
+      .join("");
+  }
+  return node.text;
+}
+
+/** Walks one parse tree (and the shell text wrappers run) collecting commands and reasons. */
+class Walker {
+  readonly commands: string[][] = [];
+  readonly pipelines: number[][] = [];
+  readonly unsafe = new Set<string>();
+  ok = true;
+
+  constructor(private readonly parser: Parser) {}
+
+  analyzeText(text: string, depth: number): void {
+    if (depth > MAX_DEPTH) {
+      this.refuse("nesting too deep", text);
+      return;
+    }
+    if (text.length > MAX_LENGTH) {
+      this.refuse("command too long", text);
+      return;
+    }
+    if (CONTROL.test(text)) this.unsafe.add("control character");
+    if (UNUSUAL.test(text)) this.unsafe.add("unusual character");
+    const tree = this.parser.parse(text);
+    if (!tree) {
+      this.refuse("parse error", text);
+      return;
+    }
+    try {
+      if (tree.rootNode.hasError) this.refuse("parse error", text);
+      this.visit(tree.rootNode, depth);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /** Marks the command unanalysable; still splits it naively so deny rules have something to match. */
+  private refuse(reason: string, text: string): void {
+    this.ok = false;
+    this.unsafe.add(reason);
+    for (const part of text.slice(0, MAX_LENGTH).split(/[;&|\n\r()`<>]|\$\(/)) {
+      const words = part
+        .split(/\s+/)
+        .map((w) => w.replace(/['"\\{}]/g, ""))
+        .filter(Boolean);
+      if (words.length > 0) this.commands.push(words);
+    }
+  }
+
+  private visit(node: Node, depth: number): void {
+    const type = node.type;
+    if (QUIET_LEAVES.has(type)) return;
+    if (QUIET_CONTAINERS.has(type)) {
+      this.visitChildren(node, depth, false);
+      return;
+    }
+    switch (type) {
+      case "program":
+      case "list":
+      case "subshell":
+      case "compound_statement":
+      case "negated_command": {
+        this.visitChildren(node, depth, true);
+        return;
+      }
+      case "pipeline": {
+        this.visitPipeline(node, depth);
+        return;
+      }
+      case "command": {
+        this.visitCommand(node, depth);
+        return;
+      }
+      case "redirected_statement": {
+        this.visitChildren(node, depth, true);
+        return;
+      }
+      case "file_redirect":
+      case "heredoc_redirect":
+      case "herestring_redirect": {
+        this.visitRedirect(node, depth);
+        return;
+      }
+      case "declaration_command":
+      case "unset_command":
+        this.unsafe.add("assignment");
+        this.commands.push(node.children.filter((c): c is Node => c !== null).map(roughValue));
+        {
+          this.visitChildren(node, depth, false);
+          return;
+        }
+      case "ERROR":
+        this.ok = false;
+        this.unsafe.add("parse error");
+        {
+          this.visitChildren(node, depth, false);
+          return;
+        }
+    }
+    const flagged =
+      FLAGGED[type] ?? (CONTROL_FLOW.has(type) ? "control flow" : `unsupported syntax: ${type}`);
+    this.unsafe.add(flagged);
+    this.visitChildren(node, depth, false);
+  }
+
+  private visitChildren(node: Node, depth: number, statements: boolean): void {
+    for (const child of node.children) {
+      if (!child) continue;
+      if (child.isNamed) this.visit(child, depth);
+      else if (child.isMissing) this.ok = false;
+      else if (statements && child.type === "&") this.unsafe.add("background");
+      else if (statements && !STATEMENT_TOKENS.has(child.type))
+        this.unsafe.add(`unsupported syntax: ${child.type}`);
+    }
+  }
+
+  private visitPipeline(node: Node, depth: number): void {
+    const stages: number[] = [];
+    for (const child of node.children) {
+      if (!child) continue;
+      if (!child.isNamed) {
+        if (child.type !== "|" && child.type !== "|&") this.unsafe.add(`unsupported syntax: ${child.type}`);
+        continue;
+      }
+      const before = this.commands.length;
+      this.visit(child, depth);
+      if (this.commands.length > before) stages.push(before);
+    }
+    this.pipelines.push(stages);
+  }
+
+  private visitCommand(node: Node, depth: number): void {
+    const words: string[] = [];
+    for (const child of node.children) {
+      if (!child) continue;
+      if (child.type === "command_name") {
+        const target = child.namedChild(0) ?? child;
+        // `/???/r?` or `{rm,-rf,x}` would expand into another command than the one written.
+        const literal = target.type === "raw_string" || target.type === "string";
+        if (!literal && plainValue(target) !== undefined && /[*?[\]{}]/.test(target.text)) {
+          this.unsafe.add("pattern in command name");
+        }
+        words.push(this.word(target, depth));
+      } else if (child.type.endsWith("_redirect")) {
+        this.visitRedirect(child, depth);
+      } else if (child.type === "variable_assignment") {
+        this.visit(child, depth);
+      } else if (child.isNamed) {
+        words.push(this.word(child, depth));
+      } else {
+        this.unsafe.add(child.type === "$" ? "translated string" : `unsupported syntax: ${child.type}`);
+      }
+    }
+    this.addWords(words, depth);
+  }
+
+  private word(node: Node, depth: number): string {
+    const plain = plainValue(node);
+    if (plain !== undefined) return plain;
+    this.visit(node, depth);
+    return roughValue(node);
+  }
+
+  /** Records a command, then what it wraps (recursively), so deny rules see the wrapped command too. */
+  private addWords(words: string[], depth: number): void {
+    if (words.length === 0) return;
+    if (depth > MAX_DEPTH) {
+      this.refuse("nesting too deep", words.join(" "));
+      return;
+    }
+    this.commands.push(words);
+    const base = commandBase(words[0]!);
+    if (base !== words[0] && base !== "") this.commands.push([base, ...words.slice(1)]);
+    for (const found of unwrap([base, ...words.slice(1)])) {
+      if (found.reason) this.unsafe.add(found.reason);
+      if (found.inner) this.addWords(found.inner, depth + 1);
+      if (found.script !== undefined) this.analyzeText(found.script, depth + 1);
+    }
+  }
+
+  /** Redirections are unsafe, except the harmless `>/dev/null`, `2>&1` and `2>&-` family. */
+  private visitRedirect(node: Node, depth: number): void {
+    if (node.type === "heredoc_redirect") this.unsafe.add("heredoc");
+    else if (!isHarmlessRedirect(node)) this.unsafe.add("redirection");
+    for (const child of node.children) if (child?.isNamed) this.visit(child, depth);
+  }
+
+  result(text: string): CommandAnalysis {
+    const unsafe = [...this.unsafe];
+    const base = { text, ok: this.ok, commands: this.commands, unsafe, pipelines: this.pipelines };
+    const { risk, reasons } = classifyRisk(base);
+    return { ...base, risk, riskReasons: reasons };
+  }
+}
+
+function isHarmlessRedirect(node: Node): boolean {
+  if (node.type !== "file_redirect") return false;
+  let op = "";
+  let target: Node | undefined;
+  for (const child of node.children) {
+    if (!child) continue;
+    if (!child.isNamed) op = child.type;
+    else if (child.type !== "file_descriptor") target = child;
+  }
+  if (op === ">&-" || op === "<&-") return target === undefined;
+  if (!target) return false;
+  const value = plainValue(target);
+  if (op === ">&" || op === "<&") return /^(\d+|-)$/.test(value ?? "");
+  return [">", ">>", "&>", "&>>", ">|", "<"].includes(op) && value === "/dev/null";
+}
+
+/**
+ * Analyses a command synchronously with an already-loaded parser (see {@link loadBashParser}).
+ * @throws Error when the parser has not been loaded yet.
+ */
+export function analyzeCommandSync(text: string): CommandAnalysis {
+  const parser = bashParserIfLoaded();
+  if (!parser) throw new Error("bash parser not loaded: await loadBashParser() first");
+  const walker = new Walker(parser);
+  walker.analyzeText(text, 0);
+  return walker.result(text);
+}
+
+/**
+ * Analyses a command (loads the WASM parser on first use).
+ * @example
+ * const a = await analyzeCommand("git status && echo $(rm -rf /)");
+ * a.commands // [["git","status"], ["rm","-rf","/"], ["echo","$(rm -rf /)"]] (inner commands first)
+ * a.unsafe   // ["command substitution"]
+ */
+export async function analyzeCommand(text: string): Promise<CommandAnalysis> {
+  await loadBashParser();
+  return analyzeCommandSync(text);
+}

@@ -1,0 +1,130 @@
+/**
+ * @module policy/shell/command-kind
+ * The `command` argument kind for the policy: prepares a command by analysing it, and compiles the operators
+ * a rule may use on it (`prefix`, `equals`, `oneOf`, `contains`, `glob`, `regex`). Allow and ask rules hold
+ * only when every sub-command matches, and then at most `ask` for unsafe commands; deny rules hold when any
+ * sub-command anywhere matches.
+ */
+import picomatch from "picomatch";
+import safeRegex from "safe-regex2";
+import type { Decision } from "../../core/types.js";
+import type { ArgKindPlugin, ConditionTest, MatchResult, OperatorCompiler } from "../types.js";
+import { analyzeCommand, type CommandAnalysis } from "./analyze.js";
+
+/** Tests one sub-command's words. */
+type WordTest = (words: readonly string[]) => boolean;
+
+/** What a non-string command argument becomes: unanalysable, nothing to match. */
+function notACommand(raw: unknown): CommandAnalysis {
+  return {
+    text: String(raw),
+    ok: false,
+    commands: [],
+    unsafe: ["not a string"],
+    pipelines: [],
+    risk: "high",
+    riskReasons: ["unanalysable command"],
+  };
+}
+
+/**
+ * Applies a sub-command test with the rule's semantics: deny → any sub-command; allow/ask → every one, and
+ * a command the analysis cannot vouch for (unsafe or unparseable) matches at most as `"ask"`.
+ */
+export function matchCommand(analysis: CommandAnalysis, decision: Decision, test: WordTest): MatchResult {
+  const { commands } = analysis;
+  if (decision === "deny") return commands.some(test);
+  if (commands.length === 0 || !commands.every(test)) return false;
+  return analysis.ok && analysis.unsafe.length === 0 ? true : "ask";
+}
+
+function words(text: string, what: string): string[] {
+  const list = text.split(/\s+/).filter(Boolean);
+  if (list.length === 0) throw new Error(`${what} must not be empty`);
+  return list;
+}
+
+/** Accepts a string or a non-empty array of strings. */
+function stringList(operand: unknown, op: string): string[] {
+  const list = typeof operand === "string" ? [operand] : operand;
+  if (!Array.isArray(list) || list.length === 0 || !list.every((x) => typeof x === "string")) {
+    throw new Error(`${op} expects a string or a non-empty array of strings`);
+  }
+  return list as string[];
+}
+
+const startsWith = (subject: readonly string[], prefix: readonly string[]) =>
+  prefix.length <= subject.length && prefix.every((w, i) => subject[i] === w);
+const sameWords = (a: readonly string[], b: readonly string[]) => a.length === b.length && startsWith(a, b);
+
+function compile(build: (operand: unknown) => WordTest): OperatorCompiler<CommandAnalysis> {
+  return (operand) => {
+    const test = build(operand);
+    const condition: ConditionTest<CommandAnalysis> = (value, decision) =>
+      matchCommand(value, decision, test);
+    return condition;
+  };
+}
+
+/** The command kind's operators, by policy-file name. */
+export const COMMAND_OPERATORS: Readonly<Record<string, OperatorCompiler<CommandAnalysis>>> = {
+  prefix: compile((operand) => {
+    const prefixes = stringList(operand, "prefix").map((p) => words(p, "prefix"));
+    return (subject) => prefixes.some((p) => startsWith(subject, p));
+  }),
+  equals: compile((operand) => {
+    if (typeof operand !== "string") throw new Error("equals expects a string");
+    const expected = words(operand, "equals");
+    return (subject) => sameWords(subject, expected);
+  }),
+  oneOf: compile((operand) => {
+    if (!Array.isArray(operand)) throw new Error("oneOf expects an array of strings");
+    const options = stringList(operand, "oneOf").map((o) => words(o, "oneOf"));
+    return (subject) => options.some((o) => sameWords(subject, o));
+  }),
+  contains: compile((operand) => {
+    const wanted = new Set(stringList(operand, "contains"));
+    return (subject) => subject.some((w) => wanted.has(w));
+  }),
+  glob: compile((operand) => {
+    const patterns = stringList(operand, "glob");
+    // `bash: true` lets `*` cross `/`: a command line is not a path.
+    const isMatch = picomatch(patterns, { bash: true, dot: true });
+    return (subject) => isMatch(subject.join(" "));
+  }),
+  regex: compile((operand) => {
+    if (typeof operand !== "string") throw new Error("regex expects a string");
+    let re: RegExp;
+    try {
+      re = new RegExp(operand);
+    } catch (error) {
+      throw new Error(`invalid regex: ${(error as Error).message}`);
+    }
+    if (!safeRegex(re)) throw new Error(`regex may take exponential time: ${operand}`);
+    return (subject) => re.test(subject.join(" "));
+  }),
+};
+
+/**
+ * The `command` argument kind: `prepare` analyses the command (the WASM parser loads once, on first use).
+ * @example
+ * const kind = createCommandKind();
+ * const test = kind.operators.prefix!(["git status", "ls"]);
+ * test(await kind.prepare("git status && ls -la", ctx), "allow"); // true
+ * test(await kind.prepare("ls > ~/.bashrc", ctx), "allow");       // "ask"
+ */
+export function createCommandKind(): ArgKindPlugin<CommandAnalysis> {
+  return {
+    kind: "command",
+    async prepare(raw) {
+      if (typeof raw !== "string") return notACommand(raw);
+      try {
+        return await analyzeCommand(raw);
+      } catch {
+        // A parser that cannot load must not let anything through: unanalysable.
+        return { ...notACommand(raw), unsafe: ["parser unavailable"] };
+      }
+    },
+    operators: COMMAND_OPERATORS,
+  };
+}
