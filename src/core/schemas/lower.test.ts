@@ -248,6 +248,7 @@ describe("openai-responses strict mode", () => {
     ],
     ["a free-form nested object", { properties: { o: { type: "object" } } }, "/properties/o", "properties"],
     ["an unconstrained property", { properties: { x: true } }, "/properties/x", "schema"],
+    ["an untyped property", { properties: { x: { description: "anything" } } }, "/properties/x", "type"],
     [
       "required names an undeclared property",
       { properties: { a: { type: "string" } }, required: ["a", "b"] },

@@ -112,6 +112,13 @@ export function strictBlocker(root: JsonSchema): StrictBlocker | undefined {
       found = { path, keyword: "$ref", reason: "strict mode resolves only local references" };
       return;
     }
+    if (
+      path !== "" &&
+      !["type", "anyOf", "oneOf", "$ref", "enum", "const"].some((k) => node[k] !== undefined)
+    ) {
+      found = { path, keyword: "type", reason: "a value of any type has no strict form" };
+      return;
+    }
     if (isObjectNode(node)) {
       if (node.properties === undefined && path !== "") {
         found = { path, keyword: "properties", reason: "a free-form object has no strict form" };
