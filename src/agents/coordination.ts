@@ -1,0 +1,193 @@
+/**
+ * @module agents/coordination
+ * The coordination tools: `list_available_agents` (the definitions a caller may spawn) and `spawn_agents`
+ * (sub-agent executions in parallel, each at depth + 1 with its own scope resolved once at its start,
+ * through the host's {@link AgentRunner}). Each child's result or failure is reported on its own.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { defineTool } from "../core/define-tool.js";
+import { errorResult, okResult } from "../core/errors.js";
+import type { Logger, Tool, ToolScope } from "../core/types.js";
+import type { AgentDefinition, AgentDefinitions } from "./definitions.js";
+import { LIST_AVAILABLE_AGENTS, resolveTools, SPAWN_AGENTS } from "./resolve.js";
+
+/** One sub-agent execution to run. */
+export interface AgentRunRequest {
+  agent: AgentDefinition;
+  task: string;
+  /** The child's depth (the caller's + 1). */
+  depth: number;
+  /** The child's frozen scope: pass it as `scope` to every call the child makes. */
+  scope: ToolScope;
+  /** Warnings from resolving the child's tools. */
+  warnings: string[];
+  /** The project root. */
+  root: string;
+  signal: AbortSignal;
+}
+
+/** What one sub-agent execution produced. */
+export interface AgentRunResult {
+  ok: boolean;
+  output: string;
+  error?: string;
+}
+
+/** Runs sub-agents. The host provides it (the LLM-backed runner comes with the agent loop). */
+export interface AgentRunner {
+  run(request: AgentRunRequest): Promise<AgentRunResult>;
+}
+
+/** What the coordination tools need from the host. */
+export interface CoordinationHost {
+  root: string;
+  /** The project's agent definitions (read at call time, so edits apply to the next call). */
+  agents(): Promise<AgentDefinitions>;
+  /** The project's pool names, sorted, at this moment. */
+  poolNames(): Promise<readonly string[]>;
+  runner?: AgentRunner;
+  logger?: Logger;
+}
+
+/** Who is calling, for calls made outside the pipeline's scope (inside a spawned child). */
+interface CallerContext {
+  agent: string;
+  depth: number;
+}
+
+const callerContext = new AsyncLocalStorage<CallerContext>();
+
+/** The caller's depth: the pipeline's scope when given, else the spawning child's context, else 0. */
+function callerDepth(scope?: ToolScope): number {
+  if (scope?.depth !== undefined) return scope.depth;
+  return callerContext.getStore()?.depth ?? 0;
+}
+
+/** Creates `list_available_agents`. */
+export function createListAvailableAgentsTool(host: CoordinationHost): Tool {
+  return defineTool<Record<string, never>>({
+    name: LIST_AVAILABLE_AGENTS,
+    description: "Lists the agents you can start with spawn_agents: each agent's name and what it does.",
+    parameters: { type: "object", properties: {}, additionalProperties: false },
+    kind: "coordinate",
+    risk: "low",
+    describe: () => "list available agents",
+    async run() {
+      const { agents } = await host.agents();
+      const list = agents.map((a) => ({ name: a.name, description: a.description }));
+      const text =
+        list.length === 0
+          ? "No agents are defined."
+          : list.map((a) => `- ${a.name}: ${a.description}`).join("\n");
+      return okResult(text, text, list);
+    },
+  });
+}
+
+interface SpawnParams {
+  agents: { agent: string; task: string }[];
+}
+
+/** Creates `spawn_agents`. */
+export function createSpawnAgentsTool(host: CoordinationHost): Tool {
+  const tool = defineTool<SpawnParams>({
+    name: SPAWN_AGENTS,
+    description:
+      "Starts one or more sub-agents in parallel, each with its own task, and returns each one's result. Use list_available_agents to see which agents exist.",
+    parameters: {
+      type: "object",
+      properties: {
+        agents: {
+          type: "array",
+          minItems: 1,
+          maxItems: 16,
+          items: {
+            type: "object",
+            properties: {
+              agent: { type: "string", description: "The agent's name" },
+              task: { type: "string", description: "What the agent should do" },
+            },
+            required: ["agent", "task"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["agents"],
+      additionalProperties: false,
+    },
+    kind: "coordinate",
+    risk: "medium",
+    describe: (p) => `spawn ${p.agents.map((a) => a.agent).join(", ")}`,
+    run: (params, context) => spawn(host, params, context.signal),
+  });
+  return withScopeAwareExecute(tool, host);
+}
+
+/** Passes the pipeline's scope (a third `execute` argument, when the pipeline gives one) through to `spawn`. */
+function withScopeAwareExecute(tool: Tool<SpawnParams>, host: CoordinationHost): Tool {
+  const wrapped: Tool<SpawnParams> = {
+    ...tool,
+    build(params: SpawnParams) {
+      const invocation = tool.build(params);
+      return {
+        ...invocation,
+        execute: (signal: AbortSignal, _onOutput?: unknown, context?: { scope?: ToolScope }) =>
+          context?.scope ? spawn(host, params, signal, context.scope) : invocation.execute(signal),
+      };
+    },
+  };
+  return wrapped as unknown as Tool;
+}
+
+async function spawn(host: CoordinationHost, params: SpawnParams, signal: AbortSignal, scope?: ToolScope) {
+  if (!host.runner) {
+    return errorResult(
+      "execution_failed",
+      "spawn_agents cannot start sub-agents: no agent runner is configured in this host",
+    );
+  }
+  const runner = host.runner;
+  const depth = callerDepth(scope) + 1;
+  const { agents } = await host.agents();
+  const names = await host.poolNames();
+  const children = await Promise.all(
+    params.agents.map(async ({ agent, task }) => {
+      const definition = agents.find((a) => a.name === agent);
+      if (!definition)
+        return { agent, ok: false, output: "", error: `unknown agent ${JSON.stringify(agent)}` };
+      const resolution = resolveTools(definition, depth, names, host.logger);
+      try {
+        const result = await callerContext.run({ agent, depth }, () =>
+          runner.run({
+            agent: definition,
+            task,
+            depth,
+            scope: resolution.scope,
+            warnings: resolution.warnings,
+            root: host.root,
+            signal,
+          }),
+        );
+        const child: { agent: string; ok: boolean; output: string; error?: string } = {
+          agent,
+          ok: result.ok === true,
+          output: String(result.output ?? ""),
+        };
+        if (!child.ok) child.error = result.error ?? "the agent reported a failure";
+        return child;
+      } catch (error) {
+        return { agent, ok: false, output: "", error: (error as Error).message };
+      }
+    }),
+  );
+  const text = children
+    .map((c, i) =>
+      c.ok
+        ? `## ${i + 1}. ${c.agent}: succeeded\n${c.output}`
+        : `## ${i + 1}. ${c.agent}: failed\n${c.error}${c.output ? `\n${c.output}` : ""}`,
+    )
+    .join("\n\n");
+  const failed = children.filter((c) => !c.ok).length;
+  const summary = `${children.length - failed} of ${children.length} sub-agent(s) succeeded`;
+  return okResult(`${summary}\n\n${text}`, summary, children);
+}

@@ -1,0 +1,33 @@
+/**
+ * @module agents
+ * Public surface of the agents folder: per-project tool pools, agent definitions, tool resolution with
+ * sub-agent restrictions, and the coordination tools. Anything added here is public.
+ */
+export {
+  type AgentRunner,
+  type AgentRunRequest,
+  type AgentRunResult,
+  type CoordinationHost,
+  createListAvailableAgentsTool,
+  createSpawnAgentsTool,
+} from "./coordination.js";
+export {
+  type AgentDefinition,
+  type AgentDefinitions,
+  type AgentFileProblem,
+  agentsDir,
+  DEFAULT_MAX_DEPTH,
+  loadAgentDefinitions,
+  parseAgentDefinition,
+} from "./definitions.js";
+export { compileToolPattern, isGlob, matchSorted, type ToolPattern } from "./glob.js";
+export {
+  type AgentWhitelist,
+  COORDINATION_TOOLS,
+  createScope,
+  LIST_AVAILABLE_AGENTS,
+  type Resolution,
+  resolveTools,
+  SPAWN_AGENTS,
+} from "./resolve.js";
+export { type ToolPool, ToolPools, type ToolPoolsOptions } from "./tool-pool.js";

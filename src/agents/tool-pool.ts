@@ -1,0 +1,246 @@
+/**
+ * @module agents/tool-pool
+ * Per-project tool pools: the host's built-in tools, the coordination tools and every configured MCP
+ * server's tools in one registry, built on first access and cached per project. Any change to a project's
+ * MCP configuration (API, `.mcp.json` on disk, `list_changed`) or to the built-ins invalidates the cache;
+ * the next access rebuilds it. Concurrent accesses share one build.
+ */
+import { readFile } from "node:fs/promises";
+import { resolve as resolvePath } from "node:path";
+import { ConfigError } from "../core/errors.js";
+import { ToolRegistry } from "../core/registry.js";
+import type { Logger, Tool } from "../core/types.js";
+import {
+  hashBytes,
+  loadMcpConfig,
+  McpClientPool,
+  type McpClientPoolOptions,
+  type McpConfigProblem,
+  type McpServerConfig,
+  type McpServerStatus,
+  mcpConfigPath,
+  mcpConfigStamp,
+  normalizeServerConfig,
+  type RoutingTable,
+} from "../mcp/index.js";
+import { type AgentRunner, createListAvailableAgentsTool, createSpawnAgentsTool } from "./coordination.js";
+import { loadAgentDefinitions } from "./definitions.js";
+import { type AgentWhitelist, COORDINATION_TOOLS, type Resolution, resolveTools } from "./resolve.js";
+
+/** A built pool: a snapshot. A later change builds a new one; this one stays as it was. */
+export interface ToolPool {
+  readonly root: string;
+  /** Built-ins + coordination tools + MCP tools. Give it to the pipeline (`executeCall`). */
+  readonly registry: ToolRegistry;
+  /** Every name, sorted (code-point order). */
+  readonly names: readonly string[];
+  readonly servers: readonly McpServerStatus[];
+  readonly routes: RoutingTable;
+  /** Increases with every build of this project's pool. */
+  readonly generation: number;
+  readonly warnings: readonly string[];
+}
+
+export interface ToolPoolsOptions {
+  /** The host's tools (built-ins and its own); every pool includes them. */
+  builtins: ToolRegistry;
+  logger?: Logger;
+  /** Runs sub-agents for `spawn_agents`. Without it, `spawn_agents` answers with a clear error. */
+  runner?: AgentRunner;
+  /** Options for every MCP connection (stderr sink, limits, timeouts). */
+  mcp?: McpClientPoolOptions;
+  /** Variables `${VAR}` in `.mcp.json` expands from. Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+interface Project {
+  root: string;
+  clients: McpClientPool;
+  /** Servers set through the API: a config, or `null` for "removed". They override the file. */
+  overrides: Map<string, McpServerConfig | null>;
+  building?: Promise<ToolPool>;
+  built?: ToolPool;
+  dirty: boolean;
+  stamp?: string;
+  hash?: string;
+  builtinsVersion?: number;
+  generation: number;
+}
+
+/**
+ * @example
+ * const pools = new ToolPools({ builtins: gate.registry });
+ * const pool = await pools.get(process.cwd());
+ * const { scope } = await pools.resolve(process.cwd(), "researcher", 0);
+ * await executeCall({ ...deps, registry: pool.registry }, call, { scope });
+ */
+export class ToolPools {
+  private readonly projects = new Map<string, Project>();
+
+  constructor(private readonly options: ToolPoolsOptions) {}
+
+  /** The project's pool, built on first access and rebuilt after any change. */
+  async get(root: string): Promise<ToolPool> {
+    const project = this.project(root);
+    if (project.building) return project.building;
+    if (project.built && !project.dirty && (await this.unchanged(project))) return project.built;
+    // A build may have started while we looked at the file.
+    if (project.building) return project.building;
+    const building = this.build(project);
+    project.building = building;
+    try {
+      return await building;
+    } finally {
+      if (project.building === building) project.building = undefined;
+    }
+  }
+
+  /** Resolves an agent's tools (by name or definition) in the project's pool at `depth`. */
+  async resolve(root: string, agent: string | AgentWhitelist, depth = 0): Promise<Resolution> {
+    const pool = await this.get(root);
+    let definition: AgentWhitelist;
+    if (typeof agent === "string") {
+      const { agents } = await loadAgentDefinitions(this.project(root).root);
+      const found = agents.find((a) => a.name === agent);
+      if (!found)
+        throw new ConfigError(`agent ${JSON.stringify(agent)} is not defined in ${root}/.toolgate/agents`);
+      definition = found;
+    } else definition = agent;
+    return resolveTools(definition, depth, pool.names, this.options.logger);
+  }
+
+  /** Adds, replaces (`config`) or removes (`null`) a server through the API; validated like the file. */
+  setServer(root: string, name: string, config: unknown | null): void {
+    const project = this.project(root);
+    const normalized =
+      config === null
+        ? null
+        : normalizeServerConfig(name, config, "MCP server set through the API", {
+            baseDir: project.root,
+            ...(this.options.env ? { env: this.options.env } : {}),
+          });
+    project.overrides.set(name, normalized);
+    project.dirty = true;
+  }
+
+  /** Forgets the project's built pool; the next access rebuilds it. */
+  invalidate(root: string): void {
+    const project = this.projects.get(resolvePath(root));
+    if (project) project.dirty = true;
+  }
+
+  /** The MCP servers of a project, as last built (builds when needed). */
+  async servers(root: string): Promise<readonly McpServerStatus[]> {
+    return (await this.get(root)).servers;
+  }
+
+  /** Stops every MCP server of every project. */
+  async close(): Promise<void> {
+    const all = [...this.projects.values()];
+    this.projects.clear();
+    await Promise.all(all.map((p) => p.clients.close()));
+  }
+
+  private project(root: string): Project {
+    const key = resolvePath(root);
+    let project = this.projects.get(key);
+    if (!project) {
+      const created: Project = {
+        root: key,
+        clients: new McpClientPool({
+          ...this.options.mcp,
+          ...(this.options.logger ? { logger: this.options.logger } : {}),
+        }),
+        overrides: new Map(),
+        dirty: true,
+        generation: 0,
+      };
+      created.clients.onToolsChanged(() => {
+        created.dirty = true;
+      });
+      project = created;
+      this.projects.set(key, project);
+    }
+    return project;
+  }
+
+  /**
+   * True when neither `.mcp.json` nor the built-ins changed since the last build. A cheap stat first; when
+   * size or mtime moved, the content hash decides (a `touch` does not rebuild).
+   */
+  private async unchanged(project: Project): Promise<boolean> {
+    if (project.builtinsVersion !== this.options.builtins.version) return false;
+    const stamp = await mcpConfigStamp(project.root);
+    if (stamp === project.stamp) return true;
+    if (project.hash === undefined) return false;
+    let hash = "";
+    try {
+      hash = hashBytes(await readFile(mcpConfigPath(project.root)));
+    } catch {
+      // gone: compare with "" (no file)
+    }
+    if (hash !== project.hash) return false;
+    project.stamp = stamp;
+    return true;
+  }
+
+  private async build(project: Project): Promise<ToolPool> {
+    project.dirty = false;
+    const builtins = this.options.builtins;
+    const builtinsVersion = builtins.version;
+    const stamp = await mcpConfigStamp(project.root);
+    let servers: Record<string, McpServerConfig> = {};
+    let problems: McpConfigProblem[] = [];
+    let hash: string | undefined;
+    const warnings: string[] = [];
+    try {
+      const loaded = await loadMcpConfig(project.root, this.options.env ? { env: this.options.env } : {});
+      servers = loaded.servers;
+      problems = loaded.problems;
+      hash = loaded.hash;
+    } catch (error) {
+      // A broken file leaves the pool without MCP servers, reported; built-in tools still work.
+      problems = [{ server: "(.mcp.json)", message: (error as Error).message }];
+    }
+    for (const [name, config] of project.overrides) {
+      if (config === null) delete servers[name];
+      else servers[name] = config;
+      problems = problems.filter((p) => p.server !== name);
+    }
+    for (const p of problems) warnings.push(p.message);
+    project.clients.configure(servers, problems);
+    const registry = new ToolRegistry({ logger: { warn: (m) => warnings.push(m) } });
+    for (const tool of builtins.list()) registry.register(tool);
+    for (const tool of this.coordinationTools(project)) if (!registry.has(tool.name)) registry.register(tool);
+    const discovery = await project.clients.discover(new Set(registry.names()));
+    warnings.push(...discovery.warnings);
+    for (const tool of discovery.tools) registry.register(tool);
+    for (const w of warnings) this.options.logger?.warn(w);
+    project.stamp = stamp;
+    project.hash = hash;
+    project.builtinsVersion = builtinsVersion;
+    const pool: ToolPool = Object.freeze({
+      root: project.root,
+      registry,
+      names: Object.freeze(registry.names()),
+      servers: Object.freeze(project.clients.status()),
+      routes: discovery.routes,
+      generation: ++project.generation,
+      warnings: Object.freeze(warnings),
+    });
+    project.built = pool;
+    return pool;
+  }
+
+  private coordinationTools(project: Project): Tool[] {
+    const host = {
+      root: project.root,
+      agents: () => loadAgentDefinitions(project.root),
+      poolNames: async () => (await this.get(project.root)).names,
+      ...(this.options.runner ? { runner: this.options.runner } : {}),
+      ...(this.options.logger ? { logger: this.options.logger } : {}),
+    };
+    const tools = [createListAvailableAgentsTool(host), createSpawnAgentsTool(host)];
+    return tools.filter((t) => COORDINATION_TOOLS.includes(t.name));
+  }
+}

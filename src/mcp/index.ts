@@ -1,0 +1,41 @@
+/**
+ * @module mcp
+ * Public surface of the MCP folder: the client pool for external servers (`.mcp.json`), tool naming and
+ * routing, and toolgate as an MCP server. Anything added here is public.
+ */
+export {
+  McpClientPool,
+  type McpClientPoolOptions,
+  type McpDiscovery,
+  type McpServerStatus,
+} from "./client-pool.js";
+export {
+  DEFAULT_MCP_TIMEOUT_MS,
+  expandVars,
+  type HttpServerConfig,
+  hashBytes,
+  loadMcpConfig,
+  type McpConfigFile,
+  type McpConfigProblem,
+  type McpServerConfig,
+  mcpConfigPath,
+  mcpConfigStamp,
+  normalizeServerConfig,
+  type ParseOptions,
+  parseMcpConfig,
+  type StdioServerConfig,
+} from "./config.js";
+export {
+  type ConnectionOptions,
+  McpConnection,
+  type McpServerState,
+  type McpToolInfo,
+} from "./connection.js";
+export {
+  type ContentLimits,
+  DEFAULT_CONTENT_LIMITS,
+  type McpCallResult,
+  mcpResultToToolResult,
+} from "./content.js";
+export { createMcpTool, type McpCaller, normalizeInputSchema, riskFromAnnotations } from "./mcp-tool.js";
+export { assignPublicNames, type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
