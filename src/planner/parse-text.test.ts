@@ -21,7 +21,10 @@ describe("splitThinking", () => {
     expect(splitThinking("<THINKING>x</THINKING>y")).toEqual({ visible: "y", thinking: "x" });
   });
   it("treats text before a lone closing tag as thinking (template opened the block)", () => {
-    expect(splitThinking("reasoning here</think>final")).toEqual({ visible: "final", thinking: "reasoning here" });
+    expect(splitThinking("reasoning here</think>final")).toEqual({
+      visible: "final",
+      thinking: "reasoning here",
+    });
   });
   it("handles several blocks", () => {
     expect(splitThinking("<think>a</think>b<think>c</think>d")).toEqual({ visible: "bd", thinking: "a\nc" });
@@ -177,7 +180,10 @@ describe("parseStructuredCalls", () => {
 describe("parseNativeCalls", () => {
   it("reads OpenAI calls (arguments as a string)", () => {
     const calls = [{ id: "c1", type: "function", function: { name: "grep", arguments: '{"pattern":"x"}' } }];
-    expect(parseNativeCalls(calls)).toEqual({ calls: [{ name: "grep", args: { pattern: "x" } }], problems: [] });
+    expect(parseNativeCalls(calls)).toEqual({
+      calls: [{ name: "grep", args: { pattern: "x" } }],
+      problems: [],
+    });
   });
   it("reads Ollama calls (arguments as an object)", () => {
     const calls = [{ function: { name: "web_fetch", arguments: { url: "https://a.com" } } }];

@@ -90,10 +90,12 @@ describe("regression: Confluence passed the check, then the builder silently dro
       name: "confluence_fetch",
       args: { page_id: "123456" },
     });
-    expect(buildCall("confluence_fetch", rule, { query: "search the wiki for the on-call runbook" })).toEqual({
-      name: "confluence_fetch",
-      args: { query: "search the for the on-call runbook" },
-    });
+    expect(buildCall("confluence_fetch", rule, { query: "search the wiki for the on-call runbook" })).toEqual(
+      {
+        name: "confluence_fetch",
+        args: { query: "search the for the on-call runbook" },
+      },
+    );
   });
 });
 

@@ -48,7 +48,11 @@ describe("Requirement: Filter tool extraction by routing whitelist", () => {
 
 describe("Requirement: Validate tool applicability before invocation", () => {
   it("Scenario: Jira tool with no ticket pattern", () => {
-    const result = plan({ query: "what is the status of the login bug?", reply: { text: "Use jira_fetch and vector_search." }, scope: ALL });
+    const result = plan({
+      query: "what is the status of the login bug?",
+      reply: { text: "Use jira_fetch and vector_search." },
+      scope: ALL,
+    });
     expect(result.calls.map((c) => c.name)).toEqual(["vector_search"]);
     expect(result.skipped).toContainEqual({
       name: "jira_fetch",
@@ -57,23 +61,45 @@ describe("Requirement: Validate tool applicability before invocation", () => {
   });
 
   it("Scenario: Jira tool with valid ticket pattern", () => {
-    const result = plan({ query: "PROJ-123 的状态是什么？", reply: { text: "我会用 jira_fetch 查询。" }, scope: ALL });
-    expect(result).toMatchObject({ method: "text", calls: [{ name: "jira_fetch", args: { issue_key: "PROJ-123" } }] });
+    const result = plan({
+      query: "PROJ-123 的状态是什么？",
+      reply: { text: "我会用 jira_fetch 查询。" },
+      scope: ALL,
+    });
+    expect(result).toMatchObject({
+      method: "text",
+      calls: [{ name: "jira_fetch", args: { issue_key: "PROJ-123" } }],
+    });
   });
 
   it("Scenario: Web fetch with no URL", () => {
-    const result = plan({ query: "总结 example 网站的内容", reply: { text: "use web_fetch" }, scope: ALL, round: 1 });
+    const result = plan({
+      query: "总结 example 网站的内容",
+      reply: { text: "use web_fetch" },
+      scope: ALL,
+      round: 1,
+    });
     expect(result.calls).toEqual([]);
-    expect(result.skipped).toEqual([{ name: "web_fetch", reason: "not applicable: no http(s) URL in the query" }]);
+    expect(result.skipped).toEqual([
+      { name: "web_fetch", reason: "not applicable: no http(s) URL in the query" },
+    ]);
   });
 
   it("Scenario: Web fetch with valid URL", () => {
-    const result = plan({ query: "总结 https://example.com 的内容", reply: { text: "use web_fetch" }, scope: ALL });
+    const result = plan({
+      query: "总结 https://example.com 的内容",
+      reply: { text: "use web_fetch" },
+      scope: ALL,
+    });
     expect(result.calls).toEqual([{ name: "web_fetch", args: { url: "https://example.com" } }]);
   });
 
   it("Scenario: Confluence with no page reference", () => {
-    const result = plan({ query: "how do we deploy?", reply: { text: "confluence_fetch, then grep_search" }, scope: ALL });
+    const result = plan({
+      query: "how do we deploy?",
+      reply: { text: "confluence_fetch, then grep_search" },
+      scope: ALL,
+    });
     expect(result.calls.map((c) => c.name)).toEqual(["grep_search"]);
     expect(result.skipped).toContainEqual({
       name: "confluence_fetch",
@@ -82,9 +108,17 @@ describe("Requirement: Validate tool applicability before invocation", () => {
   });
 
   it("Scenario: General search tools are always applicable", () => {
-    const general = ["grep_search", "vector_search", "hybrid_search", "local_file_qa", "read_file", "graph_related"];
+    const general = [
+      "grep_search",
+      "vector_search",
+      "hybrid_search",
+      "local_file_qa",
+      "read_file",
+      "graph_related",
+    ];
     for (const query of ["", "随便问问", "what is 2+2?", "UTF-8 GPT-4"]) {
-      for (const name of general) expect(isApplicable(DEFAULT_PROFILE.tools[name]!.needs, { query })).toBe(true);
+      for (const name of general)
+        expect(isApplicable(DEFAULT_PROFILE.tools[name]!.needs, { query })).toBe(true);
     }
     const result = plan({
       query: "explain src/core/types.ts",
@@ -136,11 +170,16 @@ describe("Requirement: Build tool-appropriate arguments", () => {
     });
     const result = plan({
       query: "what changed?",
-      routing: { sub_questions: ["what changed in the API?"], suggested_tools: ["web_fetch", "vector_search"] },
+      routing: {
+        sub_questions: ["what changed in the API?"],
+        suggested_tools: ["web_fetch", "vector_search"],
+      },
       scope: ALL,
     });
     expect(result.calls).toEqual([{ name: "vector_search", args: { query: "what changed in the API?" } }]);
-    expect(result.skipped).toEqual([{ name: "web_fetch", reason: "not applicable: no http(s) URL in the query" }]);
+    expect(result.skipped).toEqual([
+      { name: "web_fetch", reason: "not applicable: no http(s) URL in the query" },
+    ]);
   });
 });
 
@@ -186,7 +225,12 @@ describe("Design decisions (spec 003)", () => {
   });
 
   it("names outside the caller's scope are never extracted from text", () => {
-    const result = plan({ query: "https://a.com", reply: { text: "web_fetch it" }, scope: ["vector_search"], round: 1 });
+    const result = plan({
+      query: "https://a.com",
+      reply: { text: "web_fetch it" },
+      scope: ["vector_search"],
+      round: 1,
+    });
     expect(result.calls).toEqual([]);
     expect(result.skipped).toEqual([{ name: "web_fetch", reason: "not in the caller's scope" }]);
   });

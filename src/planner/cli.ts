@@ -1,0 +1,151 @@
+/**
+ * @module planner/cli
+ * What `toolgate plan` needs: reading a saved model response (plain text, or a provider's JSON response:
+ * OpenAI chat / Responses, Ollama, Anthropic, Gemini) into a {@link ModelReply}, parsing `--routing`, and
+ * choosing the scope, then running {@link plan}.
+ */
+import { readFile } from "node:fs/promises";
+import { ConfigError } from "../core/errors.js";
+import { plan } from "./plan.js";
+import { DEFAULT_PROFILE } from "./profile.js";
+import type { ModelReply, PlannerProfile, PlanResult, RoutingPlan } from "./types.js";
+
+/** Options of `toolgate plan`. */
+export interface PlanCliOptions {
+  /** `--query`. */
+  query: string;
+  /** The response's content (e.g. read from stdin). Wins over `responseFile`. */
+  response?: string;
+  /** `--response-file`: a path to read. */
+  responseFile?: string;
+  /** `--routing`: JSON text of `{query_type, sub_questions, suggested_tools}`. */
+  routing?: string;
+  /** `--tools A,B`: the scope. Default: `registered` plus the profile's tools. */
+  tools?: readonly string[];
+  /** Names in the registry. */
+  registered?: readonly string[];
+  profile?: PlannerProfile;
+  round?: number;
+  hasContext?: boolean;
+  jiraProjectKeys?: readonly string[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
+    .filter(Boolean)
+    .join("\n");
+}
+
+/** An assistant message in any provider's shape → text and native calls. */
+function replyFromMessage(message: Record<string, unknown>): ModelReply {
+  const reply: ModelReply = { text: textOf(message.content) };
+  if (typeof message.reasoning_content === "string" && message.reasoning_content)
+    reply.text = `<think>${message.reasoning_content}</think>${reply.text}`;
+  if (Array.isArray(message.tool_calls)) reply.toolCalls = message.tool_calls;
+  else if (Array.isArray(message.content)) {
+    const uses = message.content.filter((b) => isRecord(b) && b.type === "tool_use");
+    if (uses.length) reply.toolCalls = uses;
+  }
+  return reply;
+}
+
+/**
+ * Reads a saved model response. JSON in a known provider shape is unpacked; anything else — including
+ * JSON that is itself a tool call written by the model — is the reply's text.
+ * @example replyFromResponse('{"choices":[{"message":{"content":"hi","tool_calls":[]}}]}') // { text: "hi", toolCalls: [] }
+ */
+export function replyFromResponse(content: string): ModelReply {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return { text: content };
+  }
+  if (!isRecord(value)) return { text: content };
+  const choice = Array.isArray(value.choices) ? value.choices[0] : undefined;
+  if (isRecord(choice) && isRecord(choice.message)) return replyFromMessage(choice.message);
+  if (isRecord(value.message)) return replyFromMessage(value.message);
+  if (Array.isArray(value.output)) {
+    const calls = value.output.filter((o) => isRecord(o) && o.type === "function_call");
+    const text = value.output
+      .filter((o) => isRecord(o) && o.type === "message")
+      .map((o) => textOf((o as Record<string, unknown>).content))
+      .join("\n");
+    return calls.length ? { text, toolCalls: calls } : { text };
+  }
+  const candidate = Array.isArray(value.candidates) ? value.candidates[0] : undefined;
+  if (isRecord(candidate) && isRecord(candidate.content) && Array.isArray(candidate.content.parts)) {
+    const parts = candidate.content.parts.filter(isRecord);
+    const calls = parts.filter((p) => isRecord(p.functionCall));
+    const text = textOf(parts.filter((p) => typeof p.text === "string"));
+    return calls.length ? { text, toolCalls: calls } : { text };
+  }
+  if (value.role === "assistant" && ("content" in value || "tool_calls" in value))
+    return replyFromMessage(value);
+  return { text: content };
+}
+
+/** Parses `--routing`. Throws {@link ConfigError} (exit 2) when it is not a routing plan. */
+export function parseRoutingPlan(json: string): RoutingPlan {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new ConfigError(`--routing is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isRecord(value)) throw new ConfigError("--routing must be a JSON object");
+  const routing: RoutingPlan = {};
+  if (value.query_type !== undefined) {
+    if (typeof value.query_type !== "string") throw new ConfigError("--routing: query_type must be a string");
+    routing.query_type = value.query_type;
+  }
+  for (const key of ["sub_questions", "suggested_tools"] as const) {
+    const list = value[key];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list) || !list.every((x) => typeof x === "string"))
+      throw new ConfigError(`--routing: ${key} must be an array of strings`);
+    routing[key] = list;
+  }
+  return routing;
+}
+
+/**
+ * Runs the planner for `toolgate plan`. Throws {@link ConfigError} for a missing response file or a bad
+ * `--routing`.
+ * @example await planFromCli({ query: "PROJ-1?", response: "use jira_fetch", registered: ["jira_fetch"] })
+ */
+export async function planFromCli(options: PlanCliOptions): Promise<PlanResult> {
+  const profile = options.profile ?? DEFAULT_PROFILE;
+  let content = options.response;
+  if (content === undefined && options.responseFile !== undefined) {
+    try {
+      content = await readFile(options.responseFile, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "error";
+      throw new ConfigError(
+        `cannot read the response file ${options.responseFile} (${code})`,
+        options.responseFile,
+      );
+    }
+  }
+  const scope = options.tools?.length
+    ? [...options.tools]
+    : [...new Set([...(options.registered ?? []), ...Object.keys(profile.tools)])];
+  return plan({
+    query: options.query,
+    ...(content !== undefined ? { reply: replyFromResponse(content) } : {}),
+    ...(options.routing !== undefined ? { routing: parseRoutingPlan(options.routing) } : {}),
+    scope,
+    profile,
+    ...(options.round !== undefined ? { round: options.round } : {}),
+    ...(options.hasContext !== undefined ? { hasContext: options.hasContext } : {}),
+    ...(options.jiraProjectKeys ? { jiraProjectKeys: options.jiraProjectKeys } : {}),
+  });
+}
