@@ -14,7 +14,7 @@ import { type CheckResult, checkCall } from "./core/check.js";
 import { ConfigError } from "./core/errors.js";
 import { type CallResult, type ExecuteOptions, executeCall, type PipelineDeps } from "./core/execute.js";
 import { ToolRegistry } from "./core/registry.js";
-import { lowerTools, type ProviderName, SchemaCache } from "./core/schemas/index.js";
+import { type ProviderName, SchemaCache } from "./core/schemas/index.js";
 import type { AuditSink, Logger, Tool, ToolCall, ToolScope } from "./core/types.js";
 import {
   builtinDefaultPolicy,
@@ -127,9 +127,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     config,
     policy,
     schemas(provider, schemaOptions) {
-      if (!schemaOptions?.scope) return cache.get(provider as ProviderName).tools;
-      const scoped = registry.list().filter((t) => schemaOptions.scope!.tools.has(t.name));
-      return lowerTools(scoped, provider as ProviderName).tools;
+      const scope = schemaOptions?.scope?.tools;
+      return (scope ? cache.get(provider as ProviderName, scope) : cache.get(provider as ProviderName)).tools;
     },
     execute: (call, executeOptions) => executeCall(deps, call, executeOptions),
     async check(call, checkOptions = {}) {

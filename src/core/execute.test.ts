@@ -52,7 +52,12 @@ function setup(decisions: Record<string, Decision> = {}, extra: Partial<Pipeline
       description: "Writes",
       kind: "edit",
       risk: "medium",
-      parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      parameters: {
+        type: "object",
+        properties: { path: { type: "string" }, mode: { type: "string" } },
+        required: ["path"],
+        additionalProperties: false,
+      },
       describe: (p) => `write ${p.path}`,
       locations: (p) => [p.path],
       confirmation: () => ({ diff: "--- a\n+++ b\n" }),
@@ -209,6 +214,13 @@ describe("executeCall: the one pipeline", () => {
     );
     expect(seen).toEqual([]);
     expect(ran).toEqual([]);
+  });
+
+  it("drops the nulls a strict-mode model sends for optional arguments", async () => {
+    const { deps, ran } = setup();
+    const r = await executeCall(deps, { name: "write_file", args: { path: "p", mode: null } });
+    expect(r.ok).toBe(true);
+    expect(ran).toEqual(["write:p"]);
   });
 
   it("accepts arguments as a JSON string and refuses malformed JSON", async () => {

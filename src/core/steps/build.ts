@@ -4,6 +4,7 @@
  * invocation. Bad arguments come back as an `invalid_params` result naming each failing parameter.
  */
 import { errorResult, ToolInputError } from "../errors.js";
+import { dropStrictNulls } from "../schemas/strict-args.js";
 import type { Tool, ToolInvocation, ToolResult } from "../types.js";
 import type { ParamValidator } from "../validate.js";
 
@@ -25,7 +26,8 @@ export function buildInvocation(validator: ParamValidator, tool: Tool, rawArgs: 
       );
     }
   }
-  const outcome = validator.validate(tool, args);
+  // Models held to strict mode send null for optional arguments they leave out; drop those nulls.
+  const outcome = validator.validate(tool, dropStrictNulls(tool.parameters, args));
   if (!outcome.ok) {
     const type = outcome.message.includes("does not compile") ? "invalid_tool" : "invalid_params";
     return errorResult(type, outcome.message, { problems: outcome.problems });
