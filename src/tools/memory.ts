@@ -1,0 +1,167 @@
+/**
+ * @module tools/memory
+ * The `memory` tool: a persistent key-value memory the model keeps across conversations, per project
+ * (`.toolgate/state/memory.json`) or per user (the user's config directory), through the state stores.
+ */
+import { defineTool } from "../core/define-tool.js";
+import { okResult } from "../core/errors.js";
+import type { Tool } from "../core/types.js";
+import {
+  type MemoryStore,
+  type MemoryStoreOptions,
+  memoryFilePath,
+  memoryKeyProblem,
+  memoryValueProblem,
+  openMemoryStore,
+  type StateLogger,
+  type StateScope,
+} from "../state/index.js";
+import { failFromState } from "./state-failure.js";
+
+/** The tool's default value cap: enough for notes, small enough to keep the file and the context lean. */
+export const MEMORY_TOOL_MAX_VALUE_BYTES = 64 * 1024;
+
+/** What the memory tool is built from. */
+export interface MemoryToolDeps {
+  /** The workspace root: project memory lives in `<projectDir>/.toolgate/state/memory.json`. */
+  projectDir: string;
+  /** User state directory (default: `userStateDir()`, i.e. `$XDG_CONFIG_HOME/toolgate/state`). */
+  userDir?: string;
+  /** Warnings from the store (a corrupt file moved aside). */
+  logger?: StateLogger;
+  /** Largest value the tool accepts, in UTF-8 bytes (default 64 KiB). */
+  maxValueBytes?: number;
+  /** Lock settings passed to the store (`staleMs`, `timeoutMs`). */
+  lock?: Pick<MemoryStoreOptions, "staleMs" | "timeoutMs">;
+}
+
+/** The memory tool's parameters. */
+export interface MemoryParams {
+  action: "set" | "get" | "delete" | "list";
+  key?: string;
+  value?: string;
+  scope?: StateScope;
+}
+
+const NEEDS_KEY = new Set(["set", "get", "delete"]);
+
+/**
+ * Creates the `memory` tool.
+ *
+ * Kind `other`, risk `low`: it writes only toolgate's own state files (never the user's files, and no
+ * file-writing tool can reach them), so it is not an `edit`; it is not read-only either, so the built-in
+ * default policy (read-only kinds allowed) does not allow it silently — the policy decides.
+ * @example registry.register(createMemoryTool({ projectDir: "/ws" }))
+ */
+export function createMemoryTool(deps: MemoryToolDeps): Tool<MemoryParams> {
+  const maxValueBytes = deps.maxValueBytes ?? MEMORY_TOOL_MAX_VALUE_BYTES;
+  const stores = new Map<StateScope, MemoryStore>();
+  const storeFor = (scope: StateScope): MemoryStore => {
+    let store = stores.get(scope);
+    if (!store) {
+      const path = memoryFilePath(scope, { root: deps.projectDir, userDir: deps.userDir });
+      store = openMemoryStore(path, { ...deps.lock, maxValueBytes, logger: deps.logger });
+      stores.set(scope, store);
+    }
+    return store;
+  };
+
+  return defineTool<MemoryParams>({
+    name: "memory",
+    displayName: "Memory",
+    description:
+      "Persistent key-value memory that survives across conversations. Actions: `set` stores `value` under " +
+      "`key`; `get` returns the value of `key` (or says it is not found); `delete` removes `key`; `list` " +
+      'returns all keys. `scope` is "project" (default: this workspace) or "user" (shared by all projects). ' +
+      `Keys: 1-128 characters of letters, digits and _ . : / -. Values: text up to ${maxValueBytes} bytes.`,
+    parameters: {
+      type: "object",
+      properties: {
+        action: { type: "string", enum: ["set", "get", "delete", "list"], description: "What to do." },
+        key: { type: "string", description: "The key (for set, get, delete)." },
+        value: { type: "string", description: "The text to store (for set)." },
+        scope: {
+          type: "string",
+          enum: ["project", "user"],
+          default: "project",
+          description: "project (this workspace) or user (all projects).",
+        },
+      },
+      required: ["action"],
+      additionalProperties: false,
+    },
+    kind: "other",
+    risk: "low",
+    check(params) {
+      if (NEEDS_KEY.has(params.action)) {
+        if (params.key === undefined) return `"key" is required for action "${params.action}"`;
+        const problem = memoryKeyProblem(params.key);
+        if (problem) return problem;
+      }
+      if (params.action === "set") {
+        if (params.value === undefined) return `"value" is required for action "set"`;
+        return memoryValueProblem(params.value, maxValueBytes);
+      }
+      return undefined;
+    },
+    describe: ({ action, key, scope = "project" }) =>
+      action === "list" ? `memory list (${scope})` : `memory ${action} ${JSON.stringify(key)} (${scope})`,
+    locations: ({ scope = "project" }) => [storeFor(scope).path],
+    async run(params) {
+      const scope = params.scope ?? "project";
+      const where = `${scope} memory`;
+      const store = storeFor(scope);
+      const key = params.key as string;
+      try {
+        switch (params.action) {
+          case "set": {
+            const value = params.value as string;
+            await store.set(key, value);
+            const bytes = Buffer.byteLength(value, "utf8");
+            return okResult(`Saved "${key}" in ${where} (${bytes} bytes).`, undefined, {
+              action: "set",
+              scope,
+              key,
+              bytes,
+            });
+          }
+          case "get": {
+            const value = await store.get(key);
+            if (value === undefined) {
+              return okResult(`Not found: no value is stored under "${key}" in ${where}.`, undefined, {
+                action: "get",
+                scope,
+                key,
+                found: false,
+              });
+            }
+            return okResult(`Value of "${key}" in ${where}:\n${value}`, undefined, {
+              action: "get",
+              scope,
+              key,
+              found: true,
+              value,
+            });
+          }
+          case "delete": {
+            const deleted = await store.delete(key);
+            const text = deleted
+              ? `Deleted "${key}" from ${where}.`
+              : `Not found: no value is stored under "${key}" in ${where}; nothing was deleted.`;
+            return okResult(text, undefined, { action: "delete", scope, key, deleted });
+          }
+          default: {
+            const keys = await store.keys();
+            const text =
+              keys.length === 0
+                ? `No keys in ${where}.`
+                : `${keys.length} ${keys.length === 1 ? "key" : "keys"} in ${where}:\n${keys.join("\n")}`;
+            return okResult(text, undefined, { action: "list", scope, keys });
+          }
+        }
+      } catch (error) {
+        failFromState(error);
+      }
+    },
+  });
+}
