@@ -5,6 +5,7 @@
  * the workspace layer). Each call builds a fresh policy, so no caller can change another's.
  */
 
+import { deepFreeze } from "./compile.js";
 import type { LoadOptions } from "./load.js";
 import { parsePolicyObject } from "./load.js";
 import type { CompiledPolicy } from "./model.js";
@@ -14,8 +15,8 @@ import type { CompiledPolicy } from "./model.js";
  * checked each time the policy is built. To add a rule (e.g. asking before reading `.env*` or key files,
  * once the path plug-in is present), append a table here with its examples.
  */
-export const BUILTIN_RULES: readonly Readonly<Record<string, unknown>>[] = Object.freeze([
-  Object.freeze({
+export const BUILTIN_RULES: readonly Readonly<Record<string, unknown>>[] = deepFreeze([
+  {
     name: "read-only",
     tool: "*",
     kind: ["read", "search", "think"],
@@ -30,7 +31,7 @@ export const BUILTIN_RULES: readonly Readonly<Record<string, unknown>>[] = Objec
       { tool: "shell", kind: "execute", args: { command: "ls" } },
       { tool: "web_fetch", kind: "fetch", args: { url: "https://example.com" } },
     ],
-  }),
+  },
 ]);
 
 /** The decision when no built-in rule matches. */
