@@ -90,9 +90,25 @@ export function detectEncoding(bytes: Uint8Array, complete = true): Detection {
   if (utf16) return { encoding: utf16, bom: false, binary: false };
   if (looksBinary(sample)) return { encoding: "binary", bom: false, binary: true };
   if (isValidUtf8(bytes, complete)) return { encoding: "utf-8", bom: false, binary: false };
-  const guess = chardet.detect(sample)?.toLowerCase();
-  const encoding = guess && guess !== "utf-8" && iconv.encodingExists(guess) ? guess : "iso-8859-1";
-  return { encoding, bom: false, binary: false };
+  return { encoding: guessLegacy(sample), bom: false, binary: false };
+}
+
+/** Within this many confidence points of the best guess, Western Latin-1 wins (it is by far the most common). */
+const LATIN1_MARGIN = 15;
+
+/**
+ * Picks a legacy 8-bit encoding with `chardet`. Short samples make its confidences close, so Latin-1 is
+ * preferred when nearly as likely; Latin-1 text with bytes 0x80–0x9F is really Windows-1252 (smart quotes).
+ */
+function guessLegacy(sample: Uint8Array): string {
+  const candidates = chardet.analyse(sample).filter((c) => iconv.encodingExists(c.name));
+  const top = candidates[0];
+  const latin = candidates.find((c) => /^(iso-8859-1|windows-1252)$/i.test(c.name));
+  let choice = top?.name.toLowerCase() ?? "iso-8859-1";
+  if (choice === "utf-8" || choice === "ascii") choice = "iso-8859-1";
+  if (latin && top && top.confidence - latin.confidence <= LATIN1_MARGIN) choice = "iso-8859-1";
+  if (choice === "iso-8859-1" && sample.some((b) => b >= 0x80 && b <= 0x9f)) choice = "windows-1252";
+  return choice;
 }
 
 /** Decoded text with the facts needed to write it back the same way. */

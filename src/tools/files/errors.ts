@@ -1,0 +1,63 @@
+/**
+ * @module tools/files/errors
+ * Maps workspace errors and file-system errors to the typed tool errors a caller sees (R12.2: the error names
+ * the path and the reason), so every file tool fails the same way.
+ */
+import { ToolFailure } from "../../core/errors.js";
+import type { ToolErrorType } from "../../core/types.js";
+import { isErrno, WorkspaceError, type WorkspaceErrorCode } from "../../workspace/index.js";
+
+const TYPE_BY_CODE: Record<WorkspaceErrorCode, ToolErrorType> = {
+  outside_root: "path_not_allowed",
+  protected: "path_not_allowed",
+  invalid_path: "path_not_allowed",
+  hard_link: "path_not_allowed",
+  changed: "path_not_allowed",
+  not_found: "file_not_found",
+  wrong_type: "invalid_params",
+  exists: "file_exists",
+  too_large: "file_too_large",
+};
+
+const ERRNO_REASONS: Record<string, string> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EISDIR: "is a directory",
+  ENOTDIR: "a parent is not a directory",
+  ENOSPC: "no space left on device",
+  EROFS: "read-only file system",
+  EMFILE: "too many open files",
+  EBUSY: "resource busy",
+};
+
+/** Converts anything a file operation threw into a {@link ToolFailure} naming `path`; aborts pass through. */
+export function toToolFailure(error: unknown, path: string, action: string): unknown {
+  if (error instanceof ToolFailure) return error;
+  if (error instanceof WorkspaceError) {
+    return new ToolFailure(TYPE_BY_CODE[error.code], error.message, {
+      path: error.path,
+      reason: error.code,
+      ...(error.canonical ? { canonical: error.canonical } : {}),
+    });
+  }
+  if (isErrno(error, "ENOENT")) return new ToolFailure("file_not_found", `file not found: ${path}`, { path });
+  if (error instanceof Error && (error.name === "AbortError" || isErrno(error, "ABORT_ERR"))) return error;
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = (code && ERRNO_REASONS[code]) ?? error.message;
+    return new ToolFailure("execution_failed", `cannot ${action} "${path}": ${reason}`, {
+      path,
+      ...(code ? { code } : {}),
+    });
+  }
+  return new ToolFailure("execution_failed", `cannot ${action} "${path}": ${String(error)}`, { path });
+}
+
+/** Runs a file operation, rethrowing its failure as a typed {@link ToolFailure}. */
+export async function withPathErrors<T>(path: string, action: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw toToolFailure(error, path, action);
+  }
+}
