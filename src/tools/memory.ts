@@ -35,13 +35,13 @@ export interface MemoryToolDeps {
   lock?: Pick<MemoryStoreOptions, "staleMs" | "timeoutMs">;
 }
 
-/** The memory tool's parameters. */
-export interface MemoryParams {
+/** The memory tool's parameters (a type alias, so a `Tool<MemoryParams>` registers as a `Tool`). */
+export type MemoryParams = {
   action: "set" | "get" | "delete" | "list";
   key?: string;
   value?: string;
   scope?: StateScope;
-}
+};
 
 const NEEDS_KEY = new Set(["set", "get", "delete"]);
 

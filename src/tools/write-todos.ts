@@ -28,13 +28,13 @@ export interface WriteTodosDeps {
   store?: Pick<TodoStoreOptions, "maxItems" | "staleMs" | "timeoutMs">;
 }
 
-/** The write_todos tool's parameters. */
-export interface WriteTodosParams {
+/** The write_todos tool's parameters (a type alias, so a `Tool<WriteTodosParams>` registers as a `Tool`). */
+export type WriteTodosParams = {
   action: "add" | "complete" | "remove" | "update" | "list";
   text?: string;
   id?: string;
   status?: TodoStatus;
-}
+};
 
 const MARK: Record<TodoStatus, string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]" };
 
