@@ -39,3 +39,12 @@ export {
 } from "./content.js";
 export { createMcpTool, type McpCaller, normalizeInputSchema, riskFromAnnotations } from "./mcp-tool.js";
 export { assignPublicNames, type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
+export {
+  elicitationMessage,
+  type McpServeTarget,
+  type McpServing,
+  type ServeMcpOptions,
+  serveMcp,
+  toCallToolResult,
+  toMcpTool,
+} from "./server.js";

@@ -1,0 +1,222 @@
+/**
+ * @module mcp/server
+ * toolgate as an MCP server: lists a registry's tools (annotations from our kinds and risk levels) and runs
+ * every `tools/call` through the pipeline and its policy. An `ask` becomes an elicitation request to the
+ * MCP client when it supports elicitation (the person approves in their MCP host), and a deny otherwise.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ConfirmationListener } from "../bus/index.js";
+import type { CallResult, ExecuteOptions } from "../core/execute.js";
+import type { ToolRegistry } from "../core/registry.js";
+import {
+  type ConfirmationDetails,
+  type ConfirmationResponse,
+  type Logger,
+  READ_ONLY_KINDS,
+  type Tool,
+  type ToolCall,
+  type ToolScope,
+} from "../core/types.js";
+
+/** What `serveMcp` needs: a gate, or anything shaped like one. */
+export interface McpServeTarget {
+  /** The tools to serve. A function is asked on every listing and call (a pool that rebuilds). */
+  registry: ToolRegistry | (() => ToolRegistry | Promise<ToolRegistry>);
+  /** Runs one call through the pipeline (`gate.execute`). */
+  execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
+  /** The pipeline's confirmer; the server answers the requests of its own calls by elicitation. */
+  bus: { onConfirmation(listener: ConfirmationListener): () => void };
+}
+
+export interface ServeMcpOptions {
+  /** Only these tools are listed and callable. */
+  scope?: ToolScope;
+  logger?: Logger;
+  /** Server name and version announced to clients. */
+  name?: string;
+  version?: string;
+  /** Tools per `tools/list` page. Default 200. */
+  pageSize?: number;
+  /** How long an elicitation waits for the person (ms). Default 5 minutes. */
+  elicitationTimeoutMs?: number;
+}
+
+/** A running server. */
+export interface McpServing {
+  readonly server: Server;
+  /** Tells the client the tool list changed (call after registering or removing tools). */
+  notifyToolsChanged(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface CallContext {
+  signal: AbortSignal;
+}
+
+/** The message a person sees in their MCP host. */
+export function elicitationMessage(details: ConfirmationDetails): string {
+  const lines = [`toolgate asks: allow ${details.toolName}? (risk: ${details.risk})`, details.description];
+  if (details.command) lines.push(`command: ${details.command}`);
+  if (details.locations.length > 0) lines.push(`affects: ${details.locations.join(", ")}`);
+  if (details.reason) lines.push(`policy: ${details.reason}`);
+  if (details.agent) lines.push(`requested by agent: ${details.agent}`);
+  return lines.join("\n");
+}
+
+/** What a client learns about a tool: the schema, and annotations from our kind and risk. */
+export function toMcpTool(tool: Tool): McpTool {
+  const readOnly = READ_ONLY_KINDS.has(tool.kind);
+  const destructive =
+    !readOnly &&
+    (tool.risk === "high" || tool.kind === "edit" || tool.kind === "delete" || tool.kind === "execute");
+  return {
+    name: tool.name,
+    title: tool.displayName,
+    description: tool.description,
+    inputSchema: tool.parameters as McpTool["inputSchema"],
+    annotations: {
+      title: tool.displayName,
+      readOnlyHint: readOnly,
+      destructiveHint: destructive,
+      openWorldHint: tool.kind === "fetch" || (tool.source ?? "").startsWith("mcp:"),
+    },
+  };
+}
+
+/**
+ * Serves tools over `transport` (e.g. `new StdioServerTransport()`), every call through `target.execute`.
+ * @example
+ * const gate = await createToolgate({ roots: [process.cwd()] });
+ * await serveMcp(gate, new StdioServerTransport());
+ */
+export async function serveMcp(
+  target: McpServeTarget,
+  transport: Transport,
+  options: ServeMcpOptions = {},
+): Promise<McpServing> {
+  const server = new Server(
+    { name: options.name ?? "toolgate", version: options.version ?? "0.1.0" },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  const calls = new AsyncLocalStorage<CallContext>();
+  const pageSize = options.pageSize ?? 200;
+  const registry = async () => (typeof target.registry === "function" ? target.registry() : target.registry);
+  const visible = async () =>
+    (await registry()).list().filter((t) => !options.scope || options.scope.tools.has(t.name));
+
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    const tools = await visible();
+    const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);
+    if (!Number.isInteger(start) || start < 0 || start > tools.length)
+      throw new McpError(ErrorCode.InvalidParams, `invalid cursor ${JSON.stringify(request.params?.cursor)}`);
+    const page = tools.slice(start, start + pageSize).map(toMcpTool);
+    const next = start + pageSize;
+    return next < tools.length ? { tools: page, nextCursor: String(next) } : { tools: page };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const call: ToolCall = { name: request.params.name, args: request.params.arguments ?? {} };
+    const executeOptions: ExecuteOptions = {
+      signal: extra.signal,
+      ...(options.scope ? { scope: options.scope } : {}),
+    };
+    const result = await calls.run({ signal: extra.signal }, () => target.execute(call, executeOptions));
+    // An unknown tool is a protocol error (MCP convention); every other failure is a result the model reads.
+    if (result.error?.type === "tool_not_found")
+      throw new McpError(ErrorCode.InvalidParams, result.error.message);
+    return toCallToolResult(result);
+  });
+
+  const confirm = async (
+    details: ConfirmationDetails,
+    signal: AbortSignal,
+  ): Promise<ConfirmationResponse> => {
+    if (server.getClientCapabilities()?.elicitation === undefined) {
+      return {
+        approved: false,
+        reason:
+          "this MCP client cannot ask you for approval (it does not support elicitation); allow the tool in .toolgate/policy.toml to use it here",
+      };
+    }
+    try {
+      const answer = await server.elicitInput(
+        {
+          message: elicitationMessage(details),
+          requestedSchema: {
+            type: "object",
+            properties: {
+              approve: {
+                type: "boolean",
+                title: `Allow ${details.toolName}`,
+                description: details.description,
+              },
+            },
+            required: ["approve"],
+          },
+        },
+        { signal, timeout: options.elicitationTimeoutMs ?? 5 * 60_000 },
+      );
+      if (answer.action === "accept" && answer.content?.approve === true) return { approved: true };
+      return {
+        approved: false,
+        reason: answer.action === "cancel" ? "cancelled in the MCP client" : "declined in the MCP client",
+      };
+    } catch (error) {
+      return { approved: false, reason: `the approval request failed (${(error as Error).message})` };
+    }
+  };
+  // Only requests raised by this server's own calls are ours; others (another entry point) are left alone.
+  const unsubscribe = target.bus.onConfirmation((request) => {
+    const context = calls.getStore();
+    return context ? confirm(request.details, context.signal) : undefined;
+  });
+
+  let unwatch: (() => void) | undefined;
+  if (typeof target.registry !== "function") {
+    let pending = false;
+    unwatch = target.registry.onChange(() => {
+      if (pending) return;
+      pending = true;
+      queueMicrotask(() => {
+        pending = false;
+        server.sendToolListChanged().catch(() => {});
+      });
+    });
+  }
+
+  await server.connect(transport);
+  return {
+    server,
+    notifyToolsChanged: () => server.sendToolListChanged(),
+    async close() {
+      unsubscribe();
+      unwatch?.();
+      await server.close();
+    },
+  };
+}
+
+/** Our result as an MCP result: the model text, then images and resources. */
+export function toCallToolResult(result: CallResult): CallToolResult {
+  const content: CallToolResult["content"] = [{ type: "text", text: result.llmContent }];
+  for (const a of result.attachments ?? []) {
+    if ((a.type === "image" || a.type === "audio") && a.data)
+      content.push({ type: a.type, data: a.data, mimeType: a.mimeType });
+    else if (a.type === "resource" && a.uri) {
+      if (a.data)
+        content.push({ type: "resource", resource: { uri: a.uri, mimeType: a.mimeType, blob: a.data } });
+      else content.push({ type: "resource_link", uri: a.uri, name: a.uri, mimeType: a.mimeType });
+    }
+  }
+  return result.ok ? { content } : { content, isError: true };
+}
