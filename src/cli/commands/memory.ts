@@ -1,0 +1,139 @@
+/**
+ * @module cli/commands/memory
+ * `toolgate memory list|get|set|delete`: shows and edits the memory store of the project or the user from
+ * the terminal, through the same store (and lock) the memory tool uses.
+ */
+import { parseArgs } from "node:util";
+import {
+  memoryFilePath,
+  memoryKeyProblem,
+  openMemoryStore,
+  StateError,
+  type StateLogger,
+  type StateScope,
+} from "../../state/index.js";
+
+export const usage =
+  "toolgate memory list [--scope project|user] | get KEY | set KEY VALUE | delete KEY   (each takes --scope)";
+
+/** What a state command needs from the CLI: the workspace root, output, and `--json`. */
+export interface StateCommandIo {
+  /** The workspace root (`--workspace`). */
+  root: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Machine-readable output on stdout. */
+  json: boolean;
+  /** User state directory (default: `userStateDir()`); tests point it at a temp dir. */
+  userDir?: string;
+}
+
+/** Exit codes of DESIGN §4 used here. */
+const OK = 0;
+const FAILED = 1;
+const USAGE = 2;
+
+/** Prints a store failure; bad input is usage (2), the rest (missing, IO, lock) a failure (1). */
+export function reportStateError(error: unknown, io: StateCommandIo): number {
+  if (!(error instanceof StateError)) throw error;
+  io.stderr(`toolgate: ${error.message}\n`);
+  return error.code === "invalid" ? USAGE : FAILED;
+}
+
+/** A logger that prints store warnings (a corrupt file moved aside) on stderr. */
+export function stderrLogger(io: StateCommandIo): StateLogger {
+  return { warn: (message) => io.stderr(`toolgate: warning: ${message}\n`) };
+}
+
+/** One line of a value for listings: newlines shown as ⏎, cut at 60 characters. */
+function preview(value: string): string {
+  const flat = value.replace(/\r?\n/g, "⏎");
+  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+}
+
+/**
+ * Runs `toolgate memory ...`. Exit codes: 0 done; 1 not found / store failure; 2 bad usage or bad key.
+ * With `json`: `list` prints `[{"key","value","updatedAt"}]`, `get` `{"key","scope","found","value"?}`,
+ * `set` `{"key","scope","saved":true}`, `delete` `{"key","scope","deleted"}`.
+ * @example await runMemoryCommand(["set", "build", "npm run build"], { root, stdout, stderr, json: false })
+ */
+export async function runMemoryCommand(argv: string[], io: StateCommandIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.stderr(`toolgate: ${(error as Error).message}\nusage: ${usage}\n`);
+    return USAGE;
+  }
+  const { sub, args, scope } = parsed;
+  const arity: Record<string, number> = { list: 0, get: 1, set: 2, delete: 1 };
+  const expected = Object.hasOwn(arity, sub) ? arity[sub] : undefined;
+  if (expected === undefined || args.length !== expected) {
+    io.stderr(`usage: ${usage}\n`);
+    return USAGE;
+  }
+  const key = args[0] as string;
+  if (sub !== "list") {
+    const problem = memoryKeyProblem(key);
+    if (problem) {
+      io.stderr(`toolgate: ${problem}\n`);
+      return USAGE;
+    }
+  }
+  const store = openMemoryStore(memoryFilePath(scope, { root: io.root, userDir: io.userDir }), {
+    logger: stderrLogger(io),
+  });
+  const where = `${scope} memory`;
+  const out = (value: unknown, text: string) => io.stdout(io.json ? `${JSON.stringify(value)}\n` : text);
+  try {
+    switch (sub) {
+      case "list": {
+        const entries = await store.list();
+        const width = Math.max(0, ...entries.map((e) => e.key.length));
+        out(entries, entries.map((e) => `${e.key.padEnd(width)}  ${preview(e.value)}\n`).join(""));
+        return OK;
+      }
+      case "get": {
+        const value = await store.get(key);
+        if (value === undefined) {
+          if (io.json) out({ key, scope, found: false }, "");
+          io.stderr(`toolgate: not found: no value is stored under "${key}" in ${where}\n`);
+          return FAILED;
+        }
+        out({ key, scope, found: true, value }, value.endsWith("\n") ? value : `${value}\n`);
+        return OK;
+      }
+      case "set":
+        await store.set(key, args[1] as string);
+        out({ key, scope, saved: true }, `saved "${key}" in ${where}\n`);
+        return OK;
+      default: {
+        const deleted = await store.delete(key);
+        if (io.json) out({ key, scope, deleted }, "");
+        if (!deleted) {
+          io.stderr(`toolgate: not found: no value is stored under "${key}" in ${where}\n`);
+          return FAILED;
+        }
+        if (!io.json) io.stdout(`deleted "${key}" from ${where}\n`);
+        return OK;
+      }
+    }
+  } catch (error) {
+    return reportStateError(error, io);
+  }
+}
+
+function parse(argv: string[]): { sub: string; args: string[]; scope: StateScope } {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { scope: { type: "string", default: "project" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const scope = values.scope;
+  if (scope !== "project" && scope !== "user") {
+    throw new Error(`--scope must be "project" or "user", not ${JSON.stringify(scope)}`);
+  }
+  const [sub = "", ...args] = positionals;
+  return { sub, args, scope };
+}

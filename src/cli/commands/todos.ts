@@ -1,0 +1,109 @@
+/**
+ * @module cli/commands/todos
+ * `toolgate todos list|add|complete|remove|update`: shows and edits the project's todo list from the
+ * terminal, through the same store (and lock) the write_todos tool uses.
+ */
+import { parseArgs } from "node:util";
+import {
+  openTodoStore,
+  TODO_STATUSES,
+  type TodoItem,
+  type TodoStatus,
+  todosFilePath,
+} from "../../state/index.js";
+import { reportStateError, type StateCommandIo, stderrLogger } from "./memory.js";
+
+export const usage =
+  "toolgate todos list | add TEXT [--status S] | complete ID | remove ID | update ID [--text T] [--status S]";
+
+const OK = 0;
+const USAGE = 2;
+const MARK: Record<TodoStatus, string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]" };
+
+/** `[x] 3  text` — one line per item. */
+function line(item: TodoItem): string {
+  return `${MARK[item.status]} ${item.id}  ${item.text}\n`;
+}
+
+function statusOf(value: string | undefined): TodoStatus | undefined {
+  if (value === undefined) return undefined;
+  if ((TODO_STATUSES as readonly string[]).includes(value)) return value as TodoStatus;
+  throw new Error(`--status must be one of ${TODO_STATUSES.join(", ")}, not ${JSON.stringify(value)}`);
+}
+
+/**
+ * Runs `toolgate todos ...`. Exit codes: 0 done; 1 unknown id / store failure; 2 bad usage or bad text.
+ * With `json`: `list` prints the items array; `add` and `update` `{"item","demoted"?}`; `complete` and
+ * `remove` the item. `add` joins its words (`todos add write the tests`).
+ * @example await runTodosCommand(["complete", "3"], { root, stdout, stderr, json: true })
+ */
+export async function runTodosCommand(argv: string[], io: StateCommandIo): Promise<number> {
+  let sub: string;
+  let args: string[];
+  let text: string | undefined;
+  let status: TodoStatus | undefined;
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { text: { type: "string" }, status: { type: "string" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    [sub = "", ...args] = positionals;
+    text = values.text;
+    status = statusOf(values.status);
+  } catch (error) {
+    io.stderr(`toolgate: ${(error as Error).message}\nusage: ${usage}\n`);
+    return USAGE;
+  }
+  const wellFormed =
+    (sub === "list" && args.length === 0 && !text && !status) ||
+    (sub === "add" && args.length > 0 && text === undefined) ||
+    ((sub === "complete" || sub === "remove") && args.length === 1 && !text && !status) ||
+    (sub === "update" && args.length === 1 && (text !== undefined || status !== undefined));
+  if (!wellFormed) {
+    io.stderr(`usage: ${usage}\n`);
+    return USAGE;
+  }
+  const store = openTodoStore(todosFilePath("project", { root: io.root }), { logger: stderrLogger(io) });
+  const out = (value: unknown, plain: string) => io.stdout(io.json ? `${JSON.stringify(value)}\n` : plain);
+  const id = args[0] as string;
+  try {
+    switch (sub) {
+      case "list": {
+        const items = await store.list();
+        out(items, items.map(line).join(""));
+        return OK;
+      }
+      case "add": {
+        const change = await store.add(args.join(" "), status);
+        out(change, `added todo ${change.item.id}: ${change.item.text}\n${demotedLine(change.demoted)}`);
+        return OK;
+      }
+      case "update": {
+        const patch: { text?: string; status?: TodoStatus } = {};
+        if (text !== undefined) patch.text = text;
+        if (status !== undefined) patch.status = status;
+        const change = await store.update(id, patch);
+        out(change, `${line(change.item)}${demotedLine(change.demoted)}`);
+        return OK;
+      }
+      case "complete": {
+        const item = await store.complete(id);
+        out(item, line(item));
+        return OK;
+      }
+      default: {
+        const item = await store.remove(id);
+        out(item, `removed todo ${item.id}: ${item.text}\n`);
+        return OK;
+      }
+    }
+  } catch (error) {
+    return reportStateError(error, io);
+  }
+}
+
+function demotedLine(demoted: TodoItem | undefined): string {
+  return demoted ? `todo ${demoted.id} was in progress and is now pending\n` : "";
+}
