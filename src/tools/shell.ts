@@ -1,0 +1,212 @@
+/**
+ * @module tools/shell
+ * `shell`: runs a command with `bash -c` in its own process group, stdin closed, a sanitized environment and
+ * streamed, capped output; stops the whole group on timeout, idle timeout or cancellation; or starts it in the
+ * background (see `shell_processes`). High risk; confirmation shows the command with hidden characters visible.
+ */
+import { defineTool } from "../core/define-tool.js";
+import { okResult, ToolFailure } from "../core/errors.js";
+import type { Tool, ToolError, ToolResult } from "../core/types.js";
+import type { BackgroundProcesses } from "./shell/background.js";
+import { displayCommand } from "./shell/display.js";
+import { SHELL_FIXED_ENV, sanitizeEnv } from "./shell/env.js";
+import { findShell } from "./shell/process-group.js";
+import { type RunOutcome, runCommand } from "./shell/run-command.js";
+
+/** Parameters of `shell`. */
+export interface ShellParams {
+  command: string;
+  /** Working directory, inside an allowed root (default: the first root). */
+  cwd?: string;
+  /** Milliseconds before the command is stopped. */
+  timeout?: number;
+  /** Milliseconds without output before the command is stopped. */
+  idleTimeout?: number;
+  /** Start and return at once with an id. */
+  background?: boolean;
+}
+
+/** What `shell` needs. */
+export interface ShellToolDeps {
+  /** Resolves `cwd` (undefined: the default root) to a canonical directory inside a root, or throws. */
+  resolveCwd: (cwd: string | undefined) => Promise<string>;
+  roots: readonly string[];
+  /** Variables the host passes on explicitly (still filtered for secrets and hooks). */
+  env?: Record<string, string>;
+  processes: BackgroundProcesses;
+  /** Default 120 000 ms. */
+  defaultTimeoutMs?: number;
+  /** Largest `timeout` accepted (default 600 000 ms). */
+  maxTimeoutMs?: number;
+  /** Output kept per call, head and tail (default 1 MiB; half for stdout, half for stderr). */
+  maxOutputBytes?: number;
+  /** SIGTERM → SIGKILL grace (default 2000 ms). */
+  killGraceMs?: number;
+  /** The parent environment to filter (default `process.env`, read at each call). */
+  parentEnv?: Record<string, string | undefined>;
+  /** Extra lines for the confirmation (e.g. the policy's risk reasons for this command). */
+  commandNotes?: (command: string) => Promise<string[]> | string[];
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Creates the `shell` tool. */
+export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
+  const shell = findShell();
+  const defaultTimeout = deps.defaultTimeoutMs ?? 120_000;
+  const maxTimeout = Math.max(deps.maxTimeoutMs ?? 600_000, defaultTimeout);
+  const maxOutput = deps.maxOutputBytes ?? 1024 * 1024;
+  const childEnv = () => ({ ...sanitizeEnv(deps.parentEnv ?? process.env, deps.env), ...SHELL_FIXED_ENV });
+
+  return defineTool<ShellParams>({
+    name: "shell",
+    displayName: "Shell",
+    description:
+      "Runs a shell command (bash -c) and returns its output and exit code; stderr is reported separately. " +
+      "stdin is closed and pagers are disabled, so interactive commands fail instead of waiting. The command " +
+      `is stopped (with everything it started) after \`timeout\` ms (default ${defaultTimeout}) or ` +
+      "`idleTimeout` ms without output. Processes left running with `&` are stopped when the command exits: " +
+      "use `background: true` for servers and watchers, then `shell_processes` to read or stop them.",
+    parameters: {
+      type: "object",
+      properties: {
+        command: { type: "string", minLength: 1, description: "The command line to run with bash -c." },
+        cwd: { type: "string", description: "Working directory inside the workspace (default: its root)." },
+        timeout: {
+          type: "integer",
+          minimum: 1,
+          maximum: maxTimeout,
+          description: "Timeout in milliseconds.",
+        },
+        idleTimeout: {
+          type: "integer",
+          minimum: 1,
+          maximum: maxTimeout,
+          description: "Stop after this many milliseconds without output.",
+        },
+        background: { type: "boolean", description: "Start in the background and return an id at once." },
+      },
+      required: ["command"],
+      additionalProperties: false,
+    },
+    kind: "execute",
+    risk: "high",
+    argKinds: { command: "command", cwd: "path" },
+    outputMode: "head-tail",
+    check: ({ command }) => (command.trim() === "" ? "command must not be blank" : undefined),
+    describe: ({ command, cwd, background }) => {
+      const shown = displayCommand(command);
+      const short = shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
+      return `${background ? "Start in background" : "Run"}: ${short}${cwd ? ` (in ${cwd})` : ""}`;
+    },
+    locations: ({ cwd }) => [cwd ?? deps.roots[0] ?? "."],
+    async confirmation({ command }) {
+      const notes = deps.commandNotes ? await deps.commandNotes(command) : [];
+      return {
+        type: "exec",
+        command: displayCommand(command),
+        ...(notes.length > 0 ? { reason: notes.join("; ") } : {}),
+      };
+    },
+    async run(params, { signal, updateOutput }) {
+      const cwd = await deps.resolveCwd(params.cwd);
+      if (params.background) {
+        let info: ReturnType<BackgroundProcesses["start"]>;
+        try {
+          info = deps.processes.start({
+            command: params.command,
+            cwd,
+            env: childEnv(),
+            shell,
+            maxOutputBytes: Math.ceil(maxOutput / 2),
+          });
+        } catch (error) {
+          throw new ToolFailure("execution_failed", (error as Error).message);
+        }
+        const text =
+          `Started background process ${info.id} (pid ${info.pid ?? "?"}). ` +
+          `Use shell_processes with action "read" or "stop" and id "${info.id}".`;
+        return okResult(text, text, info);
+      }
+      const timeoutMs = Math.min(params.timeout ?? defaultTimeout, maxTimeout);
+      const outcome = await runCommand({
+        command: params.command,
+        cwd,
+        env: childEnv(),
+        shell,
+        maxOutputBytes: Math.ceil(maxOutput / 2),
+        timeoutMs,
+        ...(params.idleTimeout !== undefined ? { idleTimeoutMs: params.idleTimeout } : {}),
+        signal,
+        ...(updateOutput ? { onOutput: updateOutput } : {}),
+        ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
+      });
+      return shellResult(outcome, timeoutMs, params.idleTimeout);
+    },
+  });
+}
+
+/** The error a finished command reports, if any. */
+function outcomeError(o: RunOutcome, timeoutMs: number, idleMs: number | undefined): ToolError | undefined {
+  const { code, signal, error } = o.exit;
+  const elapsedMs = o.elapsedMs;
+  if (error) return { type: "execution_failed", message: `could not start the shell: ${error.message}` };
+  if (o.stopped === "timeout") {
+    return {
+      type: "timeout",
+      message: `command timed out after ${seconds(elapsedMs)} (timeout ${timeoutMs} ms); its process group was stopped`,
+      details: { elapsedMs, timeoutMs },
+    };
+  }
+  if (o.stopped === "idle") {
+    return {
+      type: "timeout",
+      message: `command produced no output for ${idleMs} ms and was stopped after ${seconds(elapsedMs)}`,
+      details: { elapsedMs, idleTimeoutMs: idleMs },
+    };
+  }
+  if (o.stopped === "cancelled") {
+    return {
+      type: "cancelled",
+      message: `command was cancelled after ${seconds(elapsedMs)}`,
+      details: { elapsedMs },
+    };
+  }
+  if (signal) {
+    return {
+      type: "execution_failed",
+      message: `command was killed by ${signal}`,
+      details: { signal, elapsedMs },
+    };
+  }
+  if (code !== 0) {
+    return {
+      type: "execution_failed",
+      message: `command exited with code ${code}`,
+      details: { exitCode: code, stderr: o.stderr.slice(-4000), elapsedMs },
+    };
+  }
+  return undefined;
+}
+
+/** Output first, then one status line; stderr kept apart. */
+function shellResult(o: RunOutcome, timeoutMs: number, idleMs: number | undefined): ToolResult {
+  const error = outcomeError(o, timeoutMs, idleMs);
+  const parts: string[] = [];
+  if (o.stdout) parts.push(o.stdout.replace(/\n$/, ""));
+  if (o.stderr) parts.push(`[stderr]\n${o.stderr.replace(/\n$/, "")}`);
+  if (o.leftovers) parts.push("[processes left running in the background were stopped]");
+  const status = error ? `[${error.message}]` : `[exit code ${o.exit.code}]`;
+  parts.push(status);
+  const body = parts.join("\n");
+  const data = {
+    exitCode: o.exit.code,
+    signal: o.exit.signal,
+    stdout: o.stdout,
+    stderr: o.stderr,
+    elapsedMs: o.elapsedMs,
+    ...(o.stopped ? { stopped: o.stopped } : {}),
+  };
+  if (!error) return okResult(body, body, data);
+  return { llmContent: `Error (${error.type}): ${body}`, returnDisplay: body, error, data };
+}

@@ -1,0 +1,167 @@
+/**
+ * @module tools/shell/process-group
+ * One shell command running in its own process group: spawning (`detached`, stdin closed), capped output
+ * capture, and stopping the whole group (SIGTERM, then SIGKILL after a grace period) so no grandchild survives.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { HeadTailBuffer } from "./output-buffer.js";
+
+/** What to run and how. */
+export interface GroupOptions {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** The shell binary (`bash`, else `/bin/sh`); see {@link findShell}. */
+  shell: string;
+  /** Output kept per stream (head and tail halves). */
+  maxOutputBytes: number;
+  /** Called with each decoded chunk as it arrives. */
+  onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
+}
+
+/** How the group leader ended. `error` is set when the shell could not be started at all. */
+export interface GroupExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  error?: Error;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** `bash` from PATH or the usual places, else `/bin/sh`. Looked up once per factory. */
+export function findShell(path = process.env.PATH ?? ""): string {
+  const dirs = [...path.split(delimiter).filter(Boolean), "/bin", "/usr/bin", "/usr/local/bin"];
+  for (const dir of dirs) {
+    const candidate = join(dir, "bash");
+    if (existsSync(candidate)) return candidate;
+  }
+  return "/bin/sh";
+}
+
+/**
+ * Live (not zombie) members of process group `pgid`. Reads `/proc` where it exists, because a reaper-less
+ * init leaves zombies that `kill(-pgid, 0)` would still count.
+ */
+export function liveGroupMembers(pgid: number): number[] {
+  if (!existsSync("/proc/self/stat")) {
+    try {
+      process.kill(-pgid, 0);
+      return [pgid];
+    } catch {
+      return [];
+    }
+  }
+  const live: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command name: state, ppid, pgrp, ...
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") live.push(Number(entry));
+  }
+  return live;
+}
+
+/** A running command and its process group. */
+export class ProcessGroup {
+  readonly child: ChildProcess;
+  readonly stdout: HeadTailBuffer;
+  readonly stderr: HeadTailBuffer;
+  readonly startedAt = Date.now();
+  /** Resolves on the leader's `exit` (not `close`: a leftover grandchild may hold the pipes open). */
+  readonly exited: Promise<GroupExit>;
+  exit: GroupExit | undefined;
+  /** When output last arrived (ms since epoch). */
+  lastOutputAt = Date.now();
+  private stopping: Promise<void> | undefined;
+  private readonly closed: Promise<void>;
+
+  constructor(readonly options: GroupOptions) {
+    this.stdout = new HeadTailBuffer(options.maxOutputBytes);
+    this.stderr = new HeadTailBuffer(options.maxOutputBytes);
+    this.child = spawn(options.shell, ["-c", options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.capture("stdout", this.stdout);
+    this.capture("stderr", this.stderr);
+    this.exited = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => {
+        this.exit = { code, signal };
+        resolve(this.exit);
+      });
+      this.child.once("error", (error) => {
+        this.exit ??= { code: null, signal: null, error };
+        resolve(this.exit);
+      });
+    });
+    const closeOf = (s: NodeJS.ReadableStream | null) =>
+      new Promise<void>((resolve) => (s ? s.once("close", () => resolve()) : resolve()));
+    this.closed = Promise.all([closeOf(this.child.stdout), closeOf(this.child.stderr)]).then(() => undefined);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  private capture(name: "stdout" | "stderr", buffer: HeadTailBuffer): void {
+    const stream = this.child[name];
+    if (!stream) return;
+    const decoder = new StringDecoder("utf8");
+    stream.on("data", (chunk: Buffer) => {
+      this.lastOutputAt = Date.now();
+      buffer.write(chunk);
+      const text = decoder.write(chunk);
+      if (text) this.options.onOutput?.(text, name);
+    });
+    stream.on("error", () => {});
+  }
+
+  /** Waits up to `ms` for both pipes to close, then stops reading them (a leftover child may keep them open). */
+  async drain(ms: number): Promise<void> {
+    await Promise.race([this.closed, sleep(ms)]);
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+  }
+
+  /** True while any member of the group is alive. */
+  alive(): boolean {
+    const pid = this.pid;
+    return pid !== undefined && liveGroupMembers(pid).length > 0;
+  }
+
+  private signal(signal: NodeJS.Signals): void {
+    const pid = this.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+
+  /** SIGTERM to the whole group; SIGKILL after `graceMs` if anything is left. Idempotent. */
+  stop(graceMs: number): Promise<void> {
+    this.stopping ??= (async () => {
+      this.signal("SIGTERM");
+      const deadline = Date.now() + graceMs;
+      while (Date.now() < deadline) {
+        if (!this.alive()) return;
+        await sleep(20);
+      }
+      this.signal("SIGKILL");
+      for (let i = 0; i < 50 && this.alive(); i++) await sleep(20);
+    })();
+    return this.stopping;
+  }
+}
