@@ -212,10 +212,11 @@ export class ToolPools {
     const registry = new ToolRegistry({ logger: { warn: (m) => warnings.push(m) } });
     for (const tool of builtins.list()) registry.register(tool);
     for (const tool of this.coordinationTools(project)) if (!registry.has(tool.name)) registry.register(tool);
+    for (const w of warnings) this.options.logger?.warn(w);
+    // Discovery logs its own warnings (server failures, replaced schemas) through the same logger.
     const discovery = await project.clients.discover(new Set(registry.names()));
     warnings.push(...discovery.warnings);
     for (const tool of discovery.tools) registry.register(tool);
-    for (const w of warnings) this.options.logger?.warn(w);
     project.stamp = stamp;
     project.hash = hash;
     project.builtinsVersion = builtinsVersion;

@@ -102,12 +102,13 @@ export class McpClientPool {
   /** Lists every enabled server's tools and builds the Tools. `reserved`: names already taken (built-ins). */
   async discover(reserved: ReadonlySet<string> = new Set()): Promise<McpDiscovery> {
     const entries = [...this.connections.values()].map((e) => e.connection).filter((c) => c.config.enabled);
+    const warnings: string[] = [];
     const listed = await Promise.all(
       entries.map(async (c) => {
         try {
           return { connection: c, tools: await c.listTools() };
         } catch (error) {
-          this.options.logger?.warn(`MCP server ${c.name}: ${(error as Error).message}`);
+          warnings.push(`MCP server ${c.name}: ${(error as Error).message}; its tools are left out`);
           return { connection: c, tools: [] as McpToolInfo[] };
         }
       }),
@@ -125,7 +126,6 @@ export class McpClientPool {
     }
     const table = assignPublicNames(routes, reserved);
     const tools: Tool[] = [];
-    const warnings: string[] = [];
     const call = (route: McpRoute, args: Record<string, unknown>, signal: AbortSignal) =>
       this.call(route, args, signal);
     for (const [name, route] of table) {

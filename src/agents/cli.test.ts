@@ -1,0 +1,98 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testServerPath } from "../mcp/testdata/servers.js";
+import { runAgentsCommand } from "./cli.js";
+import { graphRegistry } from "./testdata/graph-tools.js";
+
+describe("runAgentsCommand", () => {
+  let root: string;
+  const run = async (argv: string[], json = false) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAgentsCommand(argv, {
+      root,
+      json,
+      registry: graphRegistry(),
+      stdout: (s) => out.push(s),
+      stderr: (s) => err.push(s),
+    });
+    return { code, out: out.join(""), err: err.join("") };
+  };
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "toolgate-agentscli-"));
+    const dir = join(root, ".toolgate", "agents");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, "worker.md"),
+      "---\ndescription: Works\ntools: ['entities_*', mcp__t__echo, spawn_agents, ghost]\n---\nWork.\n",
+    );
+    await writeFile(join(dir, "broken.md"), "no front matter");
+    await writeFile(
+      join(root, ".mcp.json"),
+      JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [testServerPath] } } }),
+    );
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("lists agents, reporting skipped files on stderr", async () => {
+    const r = await run(["list"], true);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual([
+      {
+        name: "worker",
+        description: "Works",
+        tools: ["entities_*", "mcp__t__echo", "spawn_agents", "ghost"],
+        max_depth: 2,
+        file: join(root, ".toolgate", "agents", "worker.md"),
+      },
+    ]);
+    expect(r.err).toBe(
+      `toolgate: warning: ${join(root, ".toolgate", "agents", "broken.md")}: skipped: no YAML front matter: the file must start with a line '---' and close it with '---'\n`,
+    );
+  });
+
+  it("resolves an agent as {tools, warnings} JSON, at depth 0 and at max depth", async () => {
+    const top = await run(["resolve", "worker", "--json"]);
+    expect(JSON.parse(top.out)).toEqual({
+      tools: [
+        "entities_create",
+        "entities_delete",
+        "entities_get",
+        "entities_history",
+        "entities_list",
+        "entities_merge",
+        "entities_search",
+        "entities_update",
+        "mcp__t__echo",
+        "spawn_agents",
+      ],
+      warnings: ['agent worker: tool "ghost" is not in the pool; skipped'],
+    });
+    const deep = JSON.parse((await run(["resolve", "worker", "--depth", "2"], true)).out);
+    expect(deep.tools).not.toContain("spawn_agents");
+    expect(deep.warnings).toContain("agent worker: spawn_agents removed: max depth 2 reached (depth 2)");
+  });
+
+  it("prints one tool per line as text, warnings on stderr", async () => {
+    const r = await run(["resolve", "worker", "--depth", "1"]);
+    expect(r.out.split("\n")[0]).toBe("entities_create");
+    expect(r.out).toContain("spawn_agents\n");
+    expect(r.err).toBe('toolgate: warning: agent worker: tool "ghost" is not in the pool; skipped\n');
+  });
+
+  it.each([
+    [["resolve", "nobody"], 'no agent named "nobody" in .toolgate/agents/'],
+    [["resolve", "broken"], /^agent broken cannot be used: .*broken\.md: no YAML front matter/],
+    [["resolve", "worker", "--depth=-1"], '--depth must be a whole number ≥ 0, not "-1"'],
+    [["resolve", "worker", "--depth", "two"], '--depth must be a whole number ≥ 0, not "two"'],
+    [["resolve"], "usage: toolgate agents list | toolgate agents resolve AGENT [--depth N]"],
+    [["frobnicate"], "usage: toolgate agents list | toolgate agents resolve AGENT [--depth N]"],
+  ])("refuses %j", async (argv, message) => {
+    await expect(run(argv as string[])).rejects.toThrow(message);
+  });
+});

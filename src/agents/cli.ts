@@ -1,0 +1,93 @@
+/**
+ * @module agents/cli
+ * `toolgate agents list` and `toolgate agents resolve AGENT [--depth N]` as plain functions the CLI wires.
+ * `resolve --json` prints DESIGN §4's `{"tools":[...],"warnings":[...]}`.
+ */
+import { parseArgs } from "node:util";
+import { ConfigError } from "../core/errors.js";
+import type { ToolRegistry } from "../core/registry.js";
+import { loadAgentDefinitions } from "./definitions.js";
+import { ToolPools } from "./tool-pool.js";
+
+/** What the commands need from the CLI. */
+export interface AgentsCliIo {
+  root: string;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  json: boolean;
+  /** The host's tools (built-ins): part of every pool. */
+  registry: ToolRegistry;
+}
+
+export const agentsUsage = "toolgate agents list | toolgate agents resolve AGENT [--depth N]";
+
+/**
+ * Runs `agents list` or `agents resolve`. Returns the exit code (0); throws ConfigError for bad usage or an
+ * unknown agent (the CLI exits 2).
+ */
+export async function runAgentsCommand(argv: readonly string[], io: AgentsCliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "list") return listAgents(rest, io);
+  if (sub === "resolve") return resolveAgent(rest, io);
+  throw new ConfigError(`usage: ${agentsUsage}`);
+}
+
+async function listAgents(argv: readonly string[], io: AgentsCliIo): Promise<number> {
+  if (argv.length > 0) throw new ConfigError(`usage: ${agentsUsage}`);
+  const { agents, problems, warnings } = await loadAgentDefinitions(io.root);
+  for (const p of problems) io.stderr(`toolgate: warning: ${p.file}: skipped: ${p.reason}\n`);
+  for (const w of warnings) io.stderr(`toolgate: warning: ${w}\n`);
+  if (io.json) {
+    const rows = agents.map((a) => ({
+      name: a.name,
+      description: a.description,
+      tools: a.tools,
+      max_depth: a.maxDepth,
+      file: a.file ?? null,
+    }));
+    io.stdout(`${JSON.stringify(rows)}\n`);
+    return 0;
+  }
+  if (agents.length === 0) io.stdout("no agents defined in .toolgate/agents/\n");
+  const width = Math.max(0, ...agents.map((a) => a.name.length));
+  for (const a of agents) io.stdout(`${a.name.padEnd(width)}  ${a.description}  [${a.tools.join(", ")}]\n`);
+  return 0;
+}
+
+async function resolveAgent(argv: readonly string[], io: AgentsCliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: { depth: { type: "string" }, json: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new ConfigError(`usage: ${agentsUsage}`);
+  const depth = values.depth === undefined ? 0 : Number(values.depth);
+  if (!Number.isInteger(depth) || depth < 0)
+    throw new ConfigError(`--depth must be a whole number ≥ 0, not ${JSON.stringify(values.depth)}`);
+  const { agents, problems } = await loadAgentDefinitions(io.root);
+  const name = positionals[0]!;
+  const agent = agents.find((a) => a.name === name);
+  if (!agent) {
+    const skipped = problems.find((p) => p.file.endsWith(`/${name}.md`));
+    throw new ConfigError(
+      skipped
+        ? `agent ${name} cannot be used: ${skipped.file}: ${skipped.reason}`
+        : `no agent named ${JSON.stringify(name)} in .toolgate/agents/`,
+    );
+  }
+  const pools = new ToolPools({ builtins: io.registry, logger: { warn: () => {} } });
+  try {
+    const pool = await pools.get(io.root);
+    const { tools, warnings } = await pools.resolve(io.root, agent, depth);
+    const all = [...pool.warnings, ...warnings];
+    if (io.json || values.json) {
+      io.stdout(`${JSON.stringify({ tools, warnings: all })}\n`);
+    } else {
+      for (const t of tools) io.stdout(`${t}\n`);
+      for (const w of all) io.stderr(`toolgate: warning: ${w}\n`);
+    }
+  } finally {
+    await pools.close();
+  }
+  return 0;
+}

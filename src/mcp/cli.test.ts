@@ -1,0 +1,92 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError } from "../core/errors.js";
+import { ToolRegistry } from "../core/registry.js";
+import { runMcpListCommand } from "./cli.js";
+import { testServerPath } from "./testdata/servers.js";
+
+function io(root: string, json: boolean) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: {
+      root,
+      json,
+      registry: new ToolRegistry(),
+      stdout: (s: string) => out.push(s),
+      stderr: (s: string) => err.push(s),
+    },
+  };
+}
+
+describe("runMcpListCommand", () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "toolgate-mcplist-"));
+    await writeFile(
+      join(root, ".mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          t: { command: process.execPath, args: [testServerPath, "--tools", "6", "--page-size", "4"] },
+          gone: { command: "/nonexistent/mcp-binary" },
+          off: { command: "x", enabled: false },
+        },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("prints servers, states, tool counts and errors as JSON", async () => {
+    const run = io(root, true);
+    expect(await runMcpListCommand(run.io)).toBe(0);
+    const rows = JSON.parse(run.out.join(""));
+    expect(rows).toEqual([
+      {
+        name: "gone",
+        type: "stdio",
+        state: "failed",
+        tools: 0,
+        error: expect.stringMatching(/^could not start: .*ENOENT/),
+      },
+      { name: "off", type: "stdio", state: "disabled", tools: 0, error: null },
+      { name: "t", type: "stdio", state: "ready", tools: 20, error: null },
+    ]);
+  });
+
+  it("prints one line per server as text", async () => {
+    const run = io(root, false);
+    await runMcpListCommand(run.io);
+    const lines = run.out.join("").trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe("t     stdio  ready     20 tools");
+    expect(lines[0]).toMatch(/^gone {2}stdio {2}failed {4}- {2}could not start: /);
+  });
+
+  it("exits 2 for an invalid entry, and throws ConfigError for a file that is not JSON", async () => {
+    const bad = await mkdtemp(join(tmpdir(), "toolgate-mcplist-bad-"));
+    try {
+      await writeFile(join(bad, ".mcp.json"), JSON.stringify({ mcpServers: { x: { command: 1 } } }));
+      const run = io(bad, true);
+      expect(await runMcpListCommand(run.io)).toBe(2);
+      expect(JSON.parse(run.out.join(""))).toEqual([
+        {
+          name: "x",
+          type: "stdio",
+          state: "invalid",
+          tools: 0,
+          error: `${join(bad, ".mcp.json")}: server "x": "command" must be a non-empty string`,
+        },
+      ]);
+      await writeFile(join(bad, ".mcp.json"), "{");
+      await expect(runMcpListCommand(io(bad, true).io)).rejects.toThrow(ConfigError);
+    } finally {
+      await rm(bad, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * @module mcp/cli
+ * `toolgate mcp list`: the project's MCP servers — state, tool count, error — as a plain function the CLI
+ * wires. It builds the project's pool (starting every configured server) and stops the servers after.
+ */
+import type { ToolRegistry } from "../core/registry.js";
+import { McpClientPool, type McpServerStatus } from "./client-pool.js";
+import { loadMcpConfig } from "./config.js";
+
+/** What the command needs from the CLI. */
+export interface McpCliIo {
+  /** The project root (where `.mcp.json` is). */
+  root: string;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  json: boolean;
+  /** The host's tools: MCP names are made so they never take one of these. */
+  registry: ToolRegistry;
+}
+
+/**
+ * Lists the servers. Exit code: 0, or 2 when `.mcp.json` or one of its entries is invalid (a server that
+ * fails to start is reported, not a configuration error). A file that is not JSON throws ConfigError.
+ * JSON output: `[{"name","type","state","tools","error"}]`, sorted by name.
+ */
+export async function runMcpListCommand(io: McpCliIo): Promise<number> {
+  const config = await loadMcpConfig(io.root);
+  const pool = new McpClientPool({ logger: { warn: () => {} } });
+  let servers: McpServerStatus[];
+  try {
+    pool.configure(config.servers, config.problems);
+    servers = (await pool.discover(new Set(io.registry.names()))).servers;
+  } finally {
+    await pool.close();
+  }
+  if (io.json) {
+    const rows = servers.map((s) => ({
+      name: s.name,
+      type: s.type,
+      state: s.state,
+      tools: s.toolCount,
+      error: s.error ?? null,
+    }));
+    io.stdout(`${JSON.stringify(rows)}\n`);
+  } else if (servers.length === 0) {
+    io.stdout(config.file ? `no MCP servers in ${config.file}\n` : `no .mcp.json in ${io.root}\n`);
+  } else {
+    const width = Math.max(...servers.map((s) => s.name.length));
+    for (const s of servers) {
+      const tools = s.state === "ready" ? `${s.toolCount} tool${s.toolCount === 1 ? "" : "s"}` : "-";
+      io.stdout(
+        `${s.name.padEnd(width)}  ${s.type.padEnd(5)}  ${s.state.padEnd(8)}  ${tools}${s.error ? `  ${s.error}` : ""}\n`,
+      );
+    }
+  }
+  return servers.some((s) => s.state === "invalid") ? 2 : 0;
+}
