@@ -1,0 +1,201 @@
+/**
+ * @module tools/grep
+ * `grep`: lines matching a regular expression, as `path:line: text`, sorted by path and line. Runs ripgrep
+ * when available and a pure-JS search otherwise; both search the same files (gitignore respected, hidden
+ * files and binaries skipped, symlinks not followed) with the same case rules.
+ */
+import { basename, resolve as resolvePath } from "node:path";
+import picomatch from "picomatch";
+import { defineTool } from "../core/define-tool.js";
+import { okResult, ToolFailure } from "../core/errors.js";
+import type { Tool } from "../core/types.js";
+import type { Workspace } from "../workspace/index.js";
+import { withPathErrors } from "./files/errors.js";
+import { plural } from "./files/format.js";
+import { type GrepOutcome, type GrepQuery, searchWithJs, searchWithRipgrep } from "./files/grep-backends.js";
+import { comparePaths } from "./files/walk.js";
+
+/** Parameters of `grep`. */
+export interface GrepParams {
+  pattern: string;
+  path?: string;
+  caseSensitive?: boolean;
+  filePattern?: string;
+  maxMatches?: number;
+  includeHidden?: boolean;
+}
+
+/** What `grep` needs. */
+export interface GrepDeps {
+  workspace: Workspace;
+  /** Path of the ripgrep binary; `null` forces the JS search; undefined finds `@vscode/ripgrep`'s. */
+  ripgrepPath?: string | null;
+}
+
+/** Default cap on listed matches. */
+export const DEFAULT_GREP_MATCHES = 500;
+/** Matches collected (then sorted) before a search is stopped; above it the result set is incomplete. */
+const COLLECT_LIMIT = 20_000;
+/** Longest line text shown per match. */
+const MAX_LINE_CHARS = 500;
+
+let bundledRipgrep: Promise<string | null> | undefined;
+
+/** The path of `@vscode/ripgrep`'s binary, or null when the package or its platform binary is missing. */
+export function findBundledRipgrep(): Promise<string | null> {
+  bundledRipgrep ??= import("@vscode/ripgrep").then(
+    (m: { rgPath: string }) => m.rgPath,
+    () => null,
+  );
+  return bundledRipgrep;
+}
+
+/**
+ * Compiles the pattern with JS RegExp (Unicode mode when it accepts the pattern). Patterns JS cannot compile
+ * are refused for both engines, so the fallback never meets a pattern ripgrep alone accepted.
+ */
+export function compileGrepPattern(pattern: string, caseSensitive: boolean): RegExp {
+  const flags = caseSensitive ? "" : "i";
+  try {
+    return new RegExp(pattern, `${flags}u`);
+  } catch {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (error) {
+      throw new ToolFailure(
+        "invalid_params",
+        `invalid regular expression "${pattern}": ${(error as Error).message}`,
+      );
+    }
+  }
+}
+
+/** filePattern semantics: without `/` it matches file names; with `/`, paths relative to the search folder. */
+export function fileFilterFor(filePattern: string): (relative: string) => boolean {
+  const matcher = picomatch(filePattern.replace(/^\/+/, ""), { dot: true });
+  return filePattern.includes("/")
+    ? (relative) => matcher(relative)
+    : (relative) => matcher(basename(relative));
+}
+
+/** Creates the `grep` tool. */
+export function createGrepTool(deps: GrepDeps): Tool<GrepParams> {
+  const { workspace } = deps;
+  const search = async (query: GrepQuery): Promise<GrepOutcome> => {
+    const rg = deps.ripgrepPath === undefined ? await findBundledRipgrep() : deps.ripgrepPath;
+    if (rg) {
+      try {
+        return await searchWithRipgrep(rg, query);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        // The binary vanished or cannot run here: fall back to the JS search.
+      }
+    }
+    return searchWithJs(query);
+  };
+  return defineTool<GrepParams>({
+    name: "grep",
+    displayName: "Search Text",
+    description:
+      "Searches file contents for a regular expression and returns matching lines as `path:line: text`, " +
+      "sorted. Case-insensitive unless caseSensitive is true. filePattern limits the files (`*.ts` matches " +
+      "names, `src/**/*.ts` paths). Skips files ignored by .gitignore, hidden files (unless includeHidden) " +
+      "and binary files.",
+    parameters: {
+      type: "object",
+      properties: {
+        pattern: { type: "string", minLength: 1, description: "Regular expression to search for." },
+        path: { type: "string", description: "File or folder to search (default: workspace root)." },
+        caseSensitive: { type: "boolean", description: "Match case exactly (default false)." },
+        filePattern: { type: "string", description: "Glob limiting which files are searched." },
+        maxMatches: {
+          type: "integer",
+          minimum: 1,
+          description: `Most lines returned (default ${DEFAULT_GREP_MATCHES}).`,
+        },
+        includeHidden: {
+          type: "boolean",
+          description: "Search hidden files and folders too (default false).",
+        },
+      },
+      required: ["pattern"],
+      additionalProperties: false,
+    },
+    kind: "search",
+    risk: "low",
+    argKinds: { path: "path" },
+    check: ({ pattern, caseSensitive }) => {
+      try {
+        compileGrepPattern(pattern, caseSensitive === true);
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
+    describe: ({ pattern, path }) => `Search /${pattern}/${path ? ` in ${path}` : ""}`,
+    locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path ?? ".")],
+    run: (params, { signal }) =>
+      withPathErrors(params.path ?? ".", "search", async () => {
+        const target = await workspace.resolve(params.path ?? ".", "read");
+        const caseSensitive = params.caseSensitive === true;
+        const maxMatches = params.maxMatches ?? DEFAULT_GREP_MATCHES;
+        const query: GrepQuery = {
+          pattern: params.pattern,
+          regex: compileGrepPattern(params.pattern, caseSensitive),
+          caseSensitive,
+          includeHidden: params.includeHidden === true,
+          target: target.canonical,
+          targetIsDirectory: target.isDirectory,
+          rules: workspace.ignoreRules(target.root),
+          limit: Math.max(maxMatches, COLLECT_LIMIT),
+          signal,
+          ...(params.filePattern ? { fileFilter: fileFilterFor(params.filePattern) } : {}),
+        };
+        let outcome: GrepOutcome;
+        try {
+          outcome = await search(query);
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw new ToolFailure(
+            "invalid_params",
+            `grep could not run pattern "${params.pattern}": ${(error as Error).message}`,
+          );
+        }
+        return formatOutcome(workspace, params, outcome, maxMatches, target.canonical);
+      }),
+  });
+}
+
+function formatOutcome(
+  workspace: Workspace,
+  params: GrepParams,
+  outcome: GrepOutcome,
+  cap: number,
+  target: string,
+) {
+  const matches = outcome.matches.sort((a, b) => comparePaths(a.file, b.file) || a.line - b.line);
+  const where = workspace.displayPath(target);
+  if (matches.length === 0) {
+    const text = `No matches for /${params.pattern}/ in ${where}`;
+    return okResult(text, text, { matches: 0, backend: outcome.backend });
+  }
+  const shown = matches.slice(0, cap).map((m) => {
+    const text = m.text.length > MAX_LINE_CHARS ? `${m.text.slice(0, MAX_LINE_CHARS)}…` : m.text;
+    return `${workspace.displayPath(m.file)}:${m.line}: ${text}`;
+  });
+  const notes: string[] = [];
+  if (!outcome.complete) {
+    notes.push(`(search stopped after ${matches.length} matches; narrow the pattern, path or filePattern)`);
+  }
+  if (matches.length > cap) {
+    notes.push(`(${matches.length - cap} more matches not shown; limit ${cap}, set maxMatches to see more)`);
+  }
+  const files = new Set(matches.map((m) => m.file)).size;
+  const summary = `Found ${plural(matches.length, "match", "matches")}${outcome.complete ? "" : "+"} in ${plural(files, "file")} for /${params.pattern}/ in ${where}`;
+  return okResult([...shown, ...notes].join("\n"), summary, {
+    matches: matches.length,
+    files,
+    complete: outcome.complete,
+    backend: outcome.backend,
+  });
+}
