@@ -1,0 +1,139 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import iconv from "iconv-lite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Workspace } from "../workspace/index.js";
+import { createGrepTool, findBundledRipgrep, type GrepParams } from "./grep.js";
+
+let base: string;
+let root: string;
+let rg: ReturnType<typeof createGrepTool>;
+let js: ReturnType<typeof createGrepTool>;
+const signal = new AbortController().signal;
+
+const corpus: Record<string, string | Buffer> = {
+  ".gitignore": "ignored/\n*.log\n",
+  ".git/info/exclude": "excluded.txt\n",
+  ".git/config": "needle in git config\n",
+  "src/a.ts": "const needle = 1;\nconst other = 2;\n// NEEDLE upper\n",
+  "src/b.js": "function needle() {}\n",
+  "src/nested/.gitignore": "gen.ts\n",
+  "src/nested/gen.ts": "needle generated\n",
+  "src/nested/c.ts": "no match here\nNeedle mixed\n",
+  "src/.hidden.ts": "needle hidden\n",
+  ".secret/d.ts": "needle hidden folder\n",
+  "ignored/e.ts": "needle ignored\n",
+  "app.log": "needle log\n",
+  "excluded.txt": "needle excluded\n",
+  "crlf.txt": "needle crlf\r\nsecond\r\nneedle again\r\n",
+  "bom8.txt": Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("needle bom\n")]),
+  "utf16.txt": Buffer.concat([
+    Buffer.from([0xff, 0xfe]),
+    iconv.encode("needle utf16\nline two\n", "utf-16le"),
+  ]),
+  "binary.bin": Buffer.concat([Buffer.from("needle"), Buffer.from([0, 1, 2, 3]), Buffer.from("needle\n")]),
+  "unicode.txt": "Grüße needle ünïcödé\n",
+  "dash.txt": "-v is a flag\n--regexp too\n",
+};
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "tg-grep-")));
+  root = join(base, "proj");
+  for (const [path, content] of Object.entries(corpus)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  await writeFile(join(base, "outside.txt"), "needle outside\n");
+  await symlink(join(base, "outside.txt"), join(root, "link.txt"));
+  await symlink(base, join(root, "up"));
+  const workspace = await Workspace.create([root]);
+  const rgPath = await findBundledRipgrep();
+  expect(rgPath).toBeTruthy();
+  rg = createGrepTool({ workspace, ripgrepPath: rgPath });
+  js = createGrepTool({ workspace, ripgrepPath: null });
+});
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function both(params: GrepParams) {
+  const [a, b] = await Promise.all([rg.build(params).execute(signal), js.build(params).execute(signal)]);
+  expect((a.data as { backend: string }).backend).toBe("ripgrep");
+  expect((b.data as { backend: string }).backend).toBe("js");
+  expect(b.llmContent).toBe(a.llmContent);
+  return a.llmContent;
+}
+
+describe("grep (ripgrep and JS fallback give identical results)", () => {
+  it("R4.5/R4.7 finds lines with path and number, case-insensitive by default, skipping ignored, hidden, binary, symlinks", async () => {
+    expect(await both({ pattern: "needle" })).toBe(
+      [
+        "bom8.txt:1: needle bom",
+        "crlf.txt:1: needle crlf",
+        "crlf.txt:3: needle again",
+        "src/a.ts:1: const needle = 1;",
+        "src/a.ts:3: // NEEDLE upper",
+        "src/b.js:1: function needle() {}",
+        "src/nested/c.ts:2: Needle mixed",
+        "unicode.txt:1: Grüße needle ünïcödé",
+        "utf16.txt:1: needle utf16",
+      ].join("\n"),
+    );
+  });
+
+  it("R4.6 caseSensitive true matches case exactly", async () => {
+    expect(await both({ pattern: "NEEDLE", caseSensitive: true })).toBe("src/a.ts:3: // NEEDLE upper");
+    expect(await both({ pattern: "grüsse|GRÜSSE", caseSensitive: true })).toBe(
+      "No matches for /grüsse|GRÜSSE/ in .",
+    );
+    expect(await both({ pattern: "GRÜ" })).toBe("unicode.txt:1: Grüße needle ünïcödé");
+    expect(await both({ pattern: "ÜNÏCÖDÉ", caseSensitive: true })).toBe("No matches for /ÜNÏCÖDÉ/ in .");
+  });
+
+  it("R4.8 filePattern limits the files, by name or by path, without un-ignoring anything", async () => {
+    expect(await both({ pattern: "needle", filePattern: "*.ts" })).toBe(
+      [
+        "src/a.ts:1: const needle = 1;",
+        "src/a.ts:3: // NEEDLE upper",
+        "src/nested/c.ts:2: Needle mixed",
+      ].join("\n"),
+    );
+    expect(await both({ pattern: "needle", filePattern: "src/*.js" })).toBe(
+      "src/b.js:1: function needle() {}",
+    );
+    expect(await both({ pattern: "needle", filePattern: "*.log" })).toBe("No matches for /needle/ in .");
+  });
+
+  it("searches a sub-folder or a single file, and hidden files on request (never .git)", async () => {
+    expect(await both({ pattern: "needle", path: "src/nested" })).toBe("src/nested/c.ts:2: Needle mixed");
+    expect(await both({ pattern: "needle", path: "crlf.txt" })).toBe(
+      "crlf.txt:1: needle crlf\ncrlf.txt:3: needle again",
+    );
+    const hidden = await both({ pattern: "hidden", includeHidden: true });
+    expect(hidden).toBe(".secret/d.ts:1: needle hidden folder\nsrc/.hidden.ts:1: needle hidden");
+    expect(await both({ pattern: "git config", includeHidden: true })).toBe(
+      "No matches for /git config/ in .",
+    );
+  });
+
+  it("passes patterns that look like flags as patterns", async () => {
+    expect(await both({ pattern: "-v" })).toBe("dash.txt:1: -v is a flag");
+    expect(await both({ pattern: "--regexp" })).toBe("dash.txt:2: --regexp too");
+  });
+
+  it("caps matches with a note, identically", async () => {
+    expect(await both({ pattern: "needle", maxMatches: 2 })).toBe(
+      "bom8.txt:1: needle bom\ncrlf.txt:1: needle crlf\n(7 more matches not shown; limit 2, set maxMatches to see more)",
+    );
+  });
+
+  it("refuses patterns JS cannot compile and paths outside the root", async () => {
+    expect(() => rg.build({ pattern: "(unclosed" })).toThrow('invalid regular expression "(unclosed"');
+    for (const path of ["..", "up", "link.txt", "/etc"]) {
+      expect((await rg.build({ pattern: "needle", path }).execute(signal)).error?.type, path).toBe(
+        "path_not_allowed",
+      );
+    }
+  });
+});
