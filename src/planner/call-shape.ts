@@ -4,7 +4,7 @@
  * `{name, arguments|args|parameters|input}`, `{tool|action, …}`, OpenAI `{function: {name, arguments}}`,
  * Anthropic `tool_use`, Gemini `functionCall`, wrappers such as `{tool_calls: […]}`, and arrays of these.
  */
-import { TOOL_NAME_PATTERN } from "../core/registry.js";
+import { TOOL_NAME_PATTERN } from "../core/index.js";
 import { parseJsonLenient } from "./json-scan.js";
 import type { PlannedCall, SkippedCall } from "./types.js";
 

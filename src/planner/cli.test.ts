@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 import { parseRoutingPlan, planFromCli, replyFromResponse } from "./cli.js";
 
 describe("replyFromResponse", () => {

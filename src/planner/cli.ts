@@ -5,7 +5,7 @@
  * choosing the scope, then running {@link plan}.
  */
 import { readFile } from "node:fs/promises";
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 import { plan } from "./plan.js";
 import { DEFAULT_PROFILE } from "./profile.js";
 import type { ModelReply, PlannerProfile, PlanResult, RoutingPlan } from "./types.js";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defineTool } from "../core/define-tool.js";
-import { okResult } from "../core/errors.js";
-import type { JsonSchema } from "../core/types.js";
+import type { JsonSchema } from "../core/index.js";
+import { defineTool, okResult } from "../core/index.js";
 import { buildCall } from "./build-call.js";
 import { plan } from "./plan.js";
 import { inferToolRule, parsePlannerProfile, profileForTools } from "./profile.js";

@@ -4,8 +4,9 @@
  * default profile (the seed's table plus toolgate's `grep`, `glob`, `read_file`), a validating parser for
  * profiles written in config files, merging, and rules inferred from a registered tool's schema.
  */
-import { ConfigError } from "../core/errors.js";
-import type { Tool } from "../core/types.js";
+
+import type { Tool } from "../core/index.js";
+import { ConfigError } from "../core/index.js";
 import type { ArgSource, ArgTemplate, PlannerProfile, ToolNeed, ToolRule } from "./types.js";
 
 const SEARCH: ToolRule = { args: { query: "text" } };
