@@ -148,9 +148,9 @@ describe("killed writers", () => {
     while (stored < 300) {
       const child = startChild(file, [{ blobs: [stored + 1, 300] }]);
       // The kill comes at a random moment once the child writes (so it does not just die waiting for the
-      // lock); after 8 kills the last writer runs to the end, which bounds the test's time.
+      // lock); after 6 kills the last writer runs to the end, which bounds the test's time.
       let timer: NodeJS.Timeout | undefined;
-      if (kills < 8) {
+      if (kills < 6) {
         void child
           .waitFor((l) => typeof l.done === "number")
           .then(() => {
