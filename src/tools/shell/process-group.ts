@@ -46,14 +46,12 @@ export function findShell(path = process.env.PATH ?? ""): string {
  * init leaves zombies that `kill(-pgid, 0)` would still count.
  */
 export function liveGroupMembers(pgid: number): number[] {
-  if (!existsSync("/proc/self/stat")) {
-    try {
-      process.kill(-pgid, 0);
-      return [pgid];
-    } catch {
-      return [];
-    }
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return []; // ESRCH: not even a zombie is left (the common case, and cheap).
   }
+  if (!existsSync("/proc/self/stat")) return [pgid];
   const live: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;

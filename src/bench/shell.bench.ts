@@ -1,0 +1,144 @@
+/**
+ * @module bench/shell
+ * Shell costs: 200 runs of `true` through the shell tool against raw `child_process.spawn` (target ≤ 1.3× per
+ * call), and analysing + matching a 20-sub-command line with the WASM parser loaded (target ≤ 1 ms p50),
+ * beside a naive split-and-compare anchor.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ToolResult } from "../core/types.js";
+import { analyzeCommandSync, createCommandKind, loadBashParser } from "../policy/shell/index.js";
+import { BackgroundProcesses } from "../tools/shell/index.js";
+import { createShellTool } from "../tools/shell.js";
+import { fmt, measure, measureSync, report } from "./harness.js";
+
+const RUNS = 200;
+
+/**
+ * One call of `true` through toolgate. Today: the tool itself (build + execute). To measure the whole
+ * pipeline instead, return `() => gate.execute({ name: "shell", args: { command: "true" } })` here.
+ */
+async function makeToolCall(
+  root: string,
+  processes: BackgroundProcesses,
+): Promise<() => Promise<ToolResult>> {
+  const tool = createShellTool({ resolveCwd: async () => root, roots: [root], processes });
+  const signal = new AbortController().signal;
+  return () => tool.build({ command: "true" }).execute(signal);
+}
+
+function rawSpawn(cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", "true"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", () => {});
+    child.stderr.on("data", () => {});
+    child.once("error", reject);
+    child.once("close", () => resolve());
+  });
+}
+
+async function benchSpawn(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), "toolgate-bench-shell-"));
+  const processes = new BackgroundProcesses();
+  try {
+    const call = await makeToolCall(root, processes);
+    const first = await call();
+    if (first.error) throw new Error(`shell tool failed: ${first.llmContent}`);
+    // Interleave rounds so drift in machine load hits both sides alike; compare medians (spawn times are
+    // noisy on a shared machine, and a median ignores the odd scheduling hiccup).
+    const ours: number[] = [];
+    const anchor: number[] = [];
+    for (let round = 0; round < 8; round++) {
+      anchor.push((await measure(() => rawSpawn(root), RUNS / 8, 5)).p50);
+      ours.push((await measure(call, RUNS / 8, 5)).p50);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const ratio = median(ours) / median(anchor);
+    report({
+      name: `shell: ${RUNS} runs of \`true\` through the tool (p50 per call)`,
+      ours: fmt(median(ours)),
+      anchor: `${fmt(median(anchor))} raw spawn`,
+      ratio,
+      target: "≤ 1.3×",
+      pass: ratio <= 1.3,
+    });
+  } finally {
+    await processes.stopAll();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+const LINE = [
+  "git status",
+  "ls -la src",
+  "grep -rn 'TODO' src",
+  "cat README.md",
+  "echo done",
+  "npm run test -- --watch=false",
+  "git diff --stat",
+  "wc -l src/index.ts",
+  "head -n 20 package.json",
+  "tail -n 5 CHANGELOG.md",
+  "git log --oneline -n 5",
+  'echo "building"',
+  "npm run build",
+  "ls dist",
+  "cat dist/index.js",
+  "grep -c export dist/index.js",
+  "echo 'ok'",
+  "git status --short",
+  "ls -1",
+  "echo finished",
+];
+const COMMAND = LINE.map((c, i) =>
+  i === 0 ? c : `${i % 3 === 0 ? " | " : i % 3 === 1 ? " && " : "; "}${c}`,
+).join("");
+const PREFIXES = [
+  "git status",
+  "git diff",
+  "git log",
+  "ls",
+  "grep",
+  "cat",
+  "echo",
+  "npm run",
+  "wc",
+  "head",
+  "tail",
+];
+
+async function benchAnalysis(): Promise<void> {
+  await loadBashParser();
+  const kind = createCommandKind();
+  const prefix = kind.operators.prefix!(PREFIXES);
+  const check = analyzeCommandSync(COMMAND);
+  if (check.commands.length !== 20 || prefix(check, "allow") !== true) {
+    throw new Error(
+      `bench line did not analyse as 20 allowed sub-commands: ${JSON.stringify(check.commands)}`,
+    );
+  }
+  const ours = measureSync(() => prefix(analyzeCommandSync(COMMAND), "allow"), 2000, 200);
+
+  const split = PREFIXES.map((p) => p.split(" "));
+  const naive = () =>
+    COMMAND.split(/&&|\|\||;|\|/).every((part) => {
+      const words = part.trim().split(/\s+/);
+      return split.some((p) => p.every((w, i) => words[i] === w));
+    });
+  const anchor = measureSync(naive, 2000, 200);
+  report({
+    name: "shell: analyse + match a 20-sub-command line (p50)",
+    ours: fmt(ours.p50),
+    anchor: `${fmt(anchor.p50)} naive split + prefix compare`,
+    ratio: ours.p50 / anchor.p50,
+    target: "≤ 1 ms p50",
+    pass: ours.p50 <= 1,
+  });
+}
+
+export default async function run(): Promise<void> {
+  await benchAnalysis();
+  await benchSpawn();
+}
