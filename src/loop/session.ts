@@ -1,0 +1,262 @@
+/**
+ * @module loop/session
+ * The agent loop: system instructions + the scope's tool schemas → model reply → the planner cascade
+ * (routing fan-out, native calls, structured calls in text, guarded text extraction) → every call through
+ * the pipeline → results back as tool messages → again, until a final answer, the step limit, repeated
+ * identical calls, or cancellation.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { canonicalJson } from "../core/audit.js";
+import { type ChatMessage, type ChatReply, ModelError, type ModelToolCall } from "../llm/index.js";
+import {
+  DEFAULT_PROFILE,
+  mergeProfiles,
+  type PlannerProfile,
+  type PlanResult,
+  parseNativeCalls,
+  plan,
+  type RoutingPlan,
+  stripThinking,
+} from "../planner/index.js";
+import { systemInstructions } from "./prompts.js";
+import { routeQuery } from "./routing.js";
+import { type PendingCall, runCalls } from "./run-calls.js";
+import type { Transcript } from "./transcript.js";
+import type { LoopEvent, SessionOptions, StopReason, TurnResult } from "./types.js";
+
+/** The transcript of the session whose code is running (sub-agent runs record themselves in it). */
+export const currentTranscript = new AsyncLocalStorage<Transcript | undefined>();
+
+const DEFAULT_MAX_STEPS = 25;
+const DEFAULT_MAX_REPEATS = 3;
+
+/** A planned call, or a native call that could not be read (answered with an error, never run). */
+type RoundCall = PendingCall & { problem?: string };
+
+/**
+ * One conversation with a model, its tools fixed at creation.
+ * @example
+ * const session = new AgentSession({ gate, model, root });
+ * const { answer } = await session.send("Fix the typo in README.md");
+ */
+export class AgentSession {
+  readonly messages: ChatMessage[] = [];
+  /** The tool names this session may call, sorted. */
+  readonly toolNames: readonly string[];
+  private readonly schemas: unknown[];
+  private readonly profile: PlannerProfile;
+  private nextId = 1;
+
+  constructor(private readonly options: SessionOptions) {
+    const { gate, scope } = options;
+    this.toolNames = gate.registry.names().filter((n) => !scope || scope.tools.has(n));
+    this.schemas =
+      this.toolNames.length > 0 ? gate.schemas(options.model.schemaProvider, scope ? { scope } : {}) : [];
+    // No default call unless configured: a chat greeting must not trigger a search.
+    this.profile = options.profile ?? mergeProfiles(DEFAULT_PROFILE, { tools: {}, fallback: [] });
+    const system = systemInstructions({
+      tools: this.toolNames,
+      ...(options.root ? { root: options.root } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    });
+    options.transcript?.write({
+      type: "session",
+      id: options.transcript.id,
+      provider: options.model.provider,
+      model: options.model.model,
+      ...(options.root ? { root: options.root } : {}),
+      ...(options.agent ? { agent: options.agent, depth: options.depth ?? 0 } : {}),
+      tools: [...this.toolNames],
+    });
+    this.push({ role: "system", content: system });
+  }
+
+  /** Runs one turn: the task, then rounds of model replies and tool calls until the turn ends. */
+  send(task: string, options: { signal?: AbortSignal } = {}): Promise<TurnResult> {
+    return currentTranscript.run(this.options.transcript, () => this.turn(task, options.signal));
+  }
+
+  private async turn(task: string, signal = new AbortController().signal): Promise<TurnResult> {
+    const o = this.options;
+    const maxSteps = o.maxSteps ?? DEFAULT_MAX_STEPS;
+    const maxRepeats = o.maxRepeats ?? DEFAULT_MAX_REPEATS;
+    const calls: TurnResult["calls"] = [];
+    let steps = 0;
+    let round = 0;
+    let previous = "";
+    let repeats = 0;
+    const finish = (stopReason: StopReason, answer: string, error?: string): TurnResult => {
+      o.transcript?.write({ type: "turn_end", stopReason, steps, answer });
+      return { answer, stopReason, steps, calls, ...(error ? { error } : {}) };
+    };
+    this.push({ role: "user", content: task });
+    try {
+      const routing = await this.route(task, signal);
+      // D3: on the first round, sub-questions × suggested tools run without asking the model.
+      if (routing?.sub_questions?.length && routing.suggested_tools?.length) {
+        const fanOut = plan({ query: task, routing, round: 0, scope: this.toolNames, profile: this.profile });
+        if (fanOut.method === "routing") {
+          this.recordPlan(fanOut);
+          const pending = fanOut.calls.map((c) => ({ id: this.id(), name: c.name, args: c.args }));
+          await this.runRound("", undefined, pending, calls, signal);
+          round++;
+        }
+      }
+      while (true) {
+        if (signal.aborted) return finish("cancelled", "cancelled");
+        if (steps >= maxSteps)
+          return finish(
+            "step_limit",
+            `stopped after ${steps} model calls without a final answer (step limit)`,
+          );
+        const reply = await o.model.chat({
+          messages: this.messages,
+          tools: this.schemas,
+          signal,
+          onText: (chunk) => this.emit({ type: "text", chunk }),
+          onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
+        });
+        steps++;
+        const pending = this.planRound(task, reply, routing, round, round > 0 || calls.length > 0);
+        if (pending.length === 0) {
+          this.pushAssistant(reply, []);
+          return finish("answer", stripThinking(reply.text).trim());
+        }
+        const signature = pending
+          .map((c) => `${c.name}:${canonicalJson(c.args ?? {})}`)
+          .sort()
+          .join("\n");
+        repeats = signature === previous ? repeats + 1 : 1;
+        previous = signature;
+        if (repeats >= maxRepeats) {
+          this.pushAssistant(reply, []);
+          const message = `stopped: the model made the same tool call(s) ${repeats} times in a row`;
+          this.emit({ type: "notice", message });
+          return finish("loop", message);
+        }
+        await this.runRound(reply.text, reply, pending, calls, signal);
+        round++;
+        if (signal.aborted) return finish("cancelled", "cancelled");
+      }
+    } catch (error) {
+      if (error instanceof ModelError) {
+        if (error.kind === "cancelled" || signal.aborted) return finish("cancelled", "cancelled");
+        return finish("model_error", error.message, error.message);
+      }
+      throw error;
+    }
+  }
+
+  private async route(task: string, signal: AbortSignal): Promise<RoutingPlan | undefined> {
+    if (!this.options.routing || this.toolNames.length === 0) return undefined;
+    const tools = this.toolNames.map((name) => ({
+      name,
+      description: this.options.gate.registry.get(name)?.description ?? "",
+    }));
+    const routing = await routeQuery(this.options.model, task, tools, signal);
+    this.emit({ type: "routing", plan: routing ?? null });
+    this.options.transcript?.write({ type: "routing", plan: routing ?? null });
+    return routing;
+  }
+
+  /** The cascade for one reply. Text extraction and the default call only before any tool result. */
+  private planRound(
+    task: string,
+    reply: ChatReply,
+    routing: RoutingPlan | undefined,
+    round: number,
+    hasContext: boolean,
+  ): RoundCall[] {
+    if (this.toolNames.length === 0 && reply.toolCalls.length === 0) return [];
+    const wire = reply.toolCalls.map((c) => ({
+      id: c.id,
+      type: "function",
+      function: { name: c.name, arguments: c.arguments },
+    }));
+    const result = plan({
+      query: task,
+      reply: { text: reply.text, toolCalls: wire },
+      ...(routing ? { routing } : {}),
+      round,
+      hasContext,
+      scope: this.toolNames,
+      profile: this.profile,
+      ...(this.options.defaultTool ? { defaultCall: { name: this.options.defaultTool } } : {}),
+    });
+    this.recordPlan(result);
+    if (result.method === "native") {
+      // Each native call keeps its id; one the planner cannot read is answered with the reason.
+      return reply.toolCalls.map((c, i) => {
+        const one = parseNativeCalls([wire[i]]);
+        const call = one.calls[0];
+        if (call) return { id: c.id, name: call.name, args: call.args };
+        return {
+          id: c.id,
+          name: c.name,
+          args: c.arguments,
+          problem: one.problems[0]?.reason ?? "unreadable call",
+        };
+      });
+    }
+    // After tool results, prose is the answer: naming a tool in it is not asking for it again.
+    if (hasContext && (result.method === "text" || result.method === "fallback")) return [];
+    return result.calls.map((c) => ({ id: this.id(), name: c.name, args: c.args }));
+  }
+
+  private async runRound(
+    text: string,
+    reply: ChatReply | undefined,
+    pending: RoundCall[],
+    calls: TurnResult["calls"],
+    signal: AbortSignal,
+  ): Promise<void> {
+    const toolCalls: ModelToolCall[] = pending.map((c) => ({ id: c.id, name: c.name, arguments: c.args }));
+    if (reply) this.pushAssistant(reply, toolCalls);
+    else this.push({ role: "assistant", content: text, toolCalls });
+    const runnable = pending.filter((c) => !c.problem);
+    const results = await runCalls(runnable, {
+      gate: this.options.gate,
+      signal,
+      emit: (e) => this.emit(e),
+      ...(this.options.scope ? { scope: this.options.scope } : {}),
+      ...(this.options.broker ? { broker: this.options.broker } : {}),
+      ...(this.options.transcript ? { transcript: this.options.transcript } : {}),
+    });
+    const byId = new Map(runnable.map((c, i) => [c.id, results[i]!]));
+    for (const c of pending) {
+      const result = byId.get(c.id);
+      if (result) calls.push({ name: c.name, args: c.args, result });
+      const content = result ? result.llmContent : `Error (invalid_params): ${c.problem}`;
+      this.push({ role: "tool", content, toolCallId: c.id, name: c.name });
+    }
+  }
+
+  private pushAssistant(reply: ChatReply, toolCalls: ModelToolCall[]): void {
+    const message: ChatMessage = { role: "assistant", content: reply.text };
+    if (toolCalls.length > 0) message.toolCalls = toolCalls;
+    if (reply.thinking) message.thinking = reply.thinking;
+    this.push(message);
+  }
+
+  private recordPlan(result: PlanResult): void {
+    const entry = { method: result.method, reason: result.reason, skipped: result.skipped };
+    this.emit({ type: "plan", ...entry });
+    this.options.transcript?.write({ type: "plan", ...entry });
+  }
+
+  private push(message: ChatMessage): void {
+    this.messages.push(message);
+    this.options.transcript?.write({ type: "message", message });
+  }
+
+  private emit(event: LoopEvent): void {
+    const o = this.options;
+    if (!o.onEvent) return;
+    o.onEvent(o.agent && (o.depth ?? 0) > 0 ? { ...event, agent: o.agent, depth: o.depth ?? 0 } : event);
+  }
+
+  private id(): string {
+    return `tg_${this.nextId++}`;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * @module loop/sub-agents
+ * The runner behind `spawn_agents`: each child is this loop, at depth + 1, with the scope resolved for it
+ * at its start. Its confirmations go through the parent's bus (the pipeline tags them with the child's
+ * name), its events reach the parent's UI tagged the same way, its transcript is its own file (linked
+ * from the parent's), and its final answer is the tool result.
+ */
+import type { AgentRunner, AgentRunResult } from "../agents/index.js";
+import type { ChatModel } from "../llm/index.js";
+import type { PlannerProfile } from "../planner/index.js";
+import type { ConfirmationBroker } from "./approvals.js";
+import { AgentSession, currentTranscript } from "./session.js";
+import { Transcript } from "./transcript.js";
+import type { LoopEvent, LoopGate } from "./types.js";
+
+export interface AgentRunnerOptions {
+  gate: LoopGate;
+  model: ChatModel;
+  root: string;
+  /** Where children's transcripts go; none when absent. */
+  sessionsDir?: string;
+  broker?: ConfirmationBroker;
+  onEvent?: (event: LoopEvent) => void;
+  maxSteps?: number;
+  routing?: boolean;
+  profile?: PlannerProfile;
+  defaultTool?: string;
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Creates the runner a host gives to `ToolPools` (or `createSpawnAgentsTool`).
+ * @example new ToolPools({ builtins, runner: createAgentRunner({ gate, model, root }) })
+ */
+export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
+  return {
+    async run(request): Promise<AgentRunResult> {
+      const parent = currentTranscript.getStore();
+      const transcript = options.sessionsDir
+        ? await Transcript.create(
+            options.sessionsDir,
+            `${request.agent.name}-d${request.depth}`,
+            options.onWarning,
+          )
+        : undefined;
+      for (const warning of request.warnings)
+        options.onEvent?.({
+          type: "notice",
+          message: warning,
+          agent: request.agent.name,
+          depth: request.depth,
+        });
+      const session = new AgentSession({
+        gate: options.gate,
+        model: options.model,
+        scope: request.scope,
+        root: options.root,
+        agent: request.agent.name,
+        depth: request.depth,
+        instructions: request.agent.instructions,
+        ...(options.broker ? { broker: options.broker } : {}),
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+        ...(transcript ? { transcript } : {}),
+        ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+        ...(options.routing !== undefined ? { routing: options.routing } : {}),
+        ...(options.profile ? { profile: options.profile } : {}),
+        ...(options.defaultTool ? { defaultTool: options.defaultTool } : {}),
+      });
+      const result = await session.send(request.task, { signal: request.signal });
+      await transcript?.flush();
+      const ok = result.stopReason === "answer";
+      if (transcript)
+        parent?.write({
+          type: "sub_agent",
+          agent: request.agent.name,
+          depth: request.depth,
+          file: transcript.file,
+          ok,
+        });
+      if (ok) return { ok: true, output: result.answer };
+      return { ok: false, output: "", error: `the agent stopped (${result.stopReason}): ${result.answer}` };
+    },
+  };
+}

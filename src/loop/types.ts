@@ -1,0 +1,78 @@
+/**
+ * @module loop/types
+ * What the agent loop is made of and what it reports: the gate surface it needs, its options, the events a
+ * UI renders, and a turn's outcome. Types only.
+ */
+import type { MessageBus } from "../bus/index.js";
+import type { CallResult, ExecuteOptions } from "../core/execute.js";
+import type { ToolRegistry } from "../core/registry.js";
+import type { ToolCall, ToolScope } from "../core/types.js";
+import type { ChatModel } from "../llm/index.js";
+import type { PlanMethod, PlannerProfile, RoutingPlan, SkippedCall } from "../planner/index.js";
+import type { ConfirmationBroker } from "./approvals.js";
+import type { Transcript } from "./transcript.js";
+
+/** The part of a `Toolgate` the loop uses (a gate satisfies it). */
+export interface LoopGate {
+  readonly registry: ToolRegistry;
+  readonly bus: MessageBus;
+  schemas(provider: string, options?: { scope?: ToolScope }): unknown[];
+  execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
+}
+
+/** Something the loop did, for a UI. `agent` names the sub-agent it happened in (absent: the main one). */
+export type LoopEvent = { agent?: string; depth?: number } & (
+  | { type: "text"; chunk: string }
+  | { type: "thinking"; chunk: string }
+  | { type: "routing"; plan: RoutingPlan | null }
+  | { type: "plan"; method: PlanMethod; reason: string; skipped: SkippedCall[] }
+  | { type: "tool_start"; id: string; name: string; args: unknown; description: string }
+  | { type: "tool_output"; id: string; name: string; chunk: string }
+  | { type: "tool_end"; id: string; name: string; description: string; result: CallResult }
+  | { type: "notice"; message: string }
+);
+
+/** Why a turn ended. */
+export type StopReason = "answer" | "step_limit" | "loop" | "cancelled" | "model_error";
+
+/** A turn's outcome. */
+export interface TurnResult {
+  /** The final answer (visible text, `<think>` blocks removed), or a sentence saying why there is none. */
+  answer: string;
+  stopReason: StopReason;
+  /** Model calls made in this turn. */
+  steps: number;
+  /** Every tool call run in this turn, in order. */
+  calls: { name: string; args: unknown; result: CallResult }[];
+  /** The model error's one-line message, when `stopReason` is `model_error`. */
+  error?: string;
+}
+
+/** Options of an {@link AgentSession}. */
+export interface SessionOptions {
+  gate: LoopGate;
+  model: ChatModel;
+  /** The tools this session may call (an agent's resolved scope). Default: every registered tool. */
+  scope?: ToolScope;
+  /** Extra instructions (an agent definition's body), after the built-in ones. */
+  instructions?: string;
+  /** The workspace root, named in the instructions. */
+  root?: string;
+  /** Model calls per turn before stopping. Default 25. */
+  maxSteps?: number;
+  /** The same calls this many rounds in a row stop the turn. Default 3. */
+  maxRepeats?: number;
+  /** Ask the model for a routing plan before each turn (`[planner] routing`). Default false. */
+  routing?: boolean;
+  /** The planner profile (default: the planner's, with no default call). */
+  profile?: PlannerProfile;
+  /** `[planner] default_tool`: called on a first round when the reply holds no call. */
+  defaultTool?: string;
+  /** How the session's confirmations are answered ("always" allow-list); without one, bus listeners answer. */
+  broker?: ConfirmationBroker;
+  transcript?: Transcript;
+  onEvent?: (event: LoopEvent) => void;
+  /** Names events and confirmations of a sub-agent. */
+  agent?: string;
+  depth?: number;
+}
