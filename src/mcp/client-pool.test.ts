@@ -178,6 +178,27 @@ describe("McpClientPool with our SDK test server over stdio", () => {
   });
 });
 
+describe("McpClientPool: a message over the size cap", () => {
+  it("fails the call, not the pool, and the server restarts on next use", async () => {
+    const pool = new McpClientPool({ maxMessageBytes: 1024 * 1024 });
+    try {
+      pool.configure({ capped: testServer() });
+      const d = await pool.discover();
+      const result = await run(find(d, "mcp__capped__big"), { mb: 2 });
+      expect(result.error).toEqual({
+        type: "execution_failed",
+        message: "MCP server capped stopped during the call to big; it will be restarted on next use",
+      });
+      expect(await run(find(d, "mcp__capped__echo"), { text: "still here" })).toEqual({
+        llmContent: "still here",
+        returnDisplay: "still here",
+      });
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe("McpClientPool: environment and streamable HTTP", () => {
   let http: RunningHttpServer;
   let pool: McpClientPool;

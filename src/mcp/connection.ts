@@ -5,7 +5,6 @@
  * A call never hangs: the SDK's request timeout and the caller's AbortSignal bound it.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -13,6 +12,7 @@ import { ToolFailure } from "../core/errors.js";
 import type { Logger } from "../core/types.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpCallResult } from "./content.js";
+import { ChildStdioTransport } from "./stdio-transport.js";
 
 /** Where a server is in its life. */
 export type McpServerState = "disabled" | "idle" | "starting" | "ready" | "failed" | "crashed";
@@ -232,22 +232,20 @@ export class McpConnection {
         requestInit: { headers: config.headers },
       });
     }
-    const transport = new StdioClientTransport({
+    let partial = "";
+    return new ChildStdioTransport({
       command: config.command,
       args: config.args,
       env: config.env,
       ...(config.cwd ? { cwd: config.cwd } : {}),
+      maxMessageBytes: this.options.maxMessageBytes ?? 64 * 1024 * 1024,
       // Never the user's terminal: stderr goes to the ring buffer and the log.
-      stderr: "pipe",
-      maxBufferSize: this.options.maxMessageBytes ?? 64 * 1024 * 1024,
+      onStderr: (chunk) => {
+        const lines = (partial + chunk.toString("utf8")).split("\n");
+        partial = (lines.pop() ?? "").slice(-4000);
+        for (const line of lines) this.recordStderr(line);
+      },
     });
-    let partial = "";
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      const lines = (partial + chunk.toString("utf8")).split("\n");
-      partial = (lines.pop() ?? "").slice(-4000);
-      for (const line of lines) this.recordStderr(line);
-    });
-    return transport;
   }
 
   private recordStderr(line: string): void {
@@ -298,7 +296,7 @@ export class McpConnection {
       this.client = undefined;
       this.transport = undefined;
     }
-    if (transport instanceof StdioClientTransport && transport.pid) {
+    if (transport instanceof ChildStdioTransport && transport.pid) {
       // A wedged server ignores stdin closing; do not wait the SDK's grace period.
       try {
         process.kill(transport.pid, "SIGTERM");

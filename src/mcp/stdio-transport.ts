@@ -1,0 +1,134 @@
+/**
+ * @module mcp/stdio-transport
+ * The client side of MCP's stdio transport: a child process speaking newline-delimited JSON-RPC. Like the
+ * SDK's, but it reads large messages in linear time (a 20 MB result is one concatenation, not hundreds),
+ * caps a message's size, and hands stderr to the caller instead of the user's terminal.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+
+export interface ChildStdioParams {
+  command: string;
+  args: string[];
+  /** Added to the SDK's minimal inherited environment (HOME, PATH, SHELL, TERM, USER, LOGNAME). */
+  env: Record<string, string>;
+  cwd?: string;
+  /** Largest message accepted (bytes); a larger one is an error and closes the connection. */
+  maxMessageBytes: number;
+  /** Receives the child's stderr. */
+  onStderr?: (chunk: Buffer) => void;
+}
+
+const GRACE_MS = 1000;
+
+/** A Transport over a child's stdin/stdout. */
+export class ChildStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  constructor(private readonly params: ChildStdioParams) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error("the transport is already started");
+    const { command, args, env, cwd } = this.params;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, {
+        env: { ...getDefaultEnvironment(), ...env },
+        stdio: ["pipe", "pipe", "pipe"],
+        shell: false,
+        windowsHide: true,
+        ...(cwd ? { cwd } : {}),
+      });
+      this.child = child;
+      child.on("error", (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on("spawn", () => resolve());
+      child.on("close", () => {
+        if (this.child === child) this.child = undefined;
+        this.onclose?.();
+      });
+      child.stdin?.on("error", (error) => this.onerror?.(error));
+      child.stdout?.on("data", (chunk: Buffer) => this.read(chunk));
+      child.stderr?.on("data", (chunk: Buffer) => this.params.onStderr?.(chunk));
+    });
+  }
+
+  private read(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
+      this.pending = [];
+      this.pendingBytes = 0;
+      start = nl + 1;
+      this.deliver(line);
+    }
+    if (start < chunk.length) {
+      this.pending.push(chunk.subarray(start));
+      this.pendingBytes += chunk.length - start;
+      if (this.pendingBytes > this.params.maxMessageBytes) {
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.onerror?.(new Error(`a message from the server exceeded ${this.params.maxMessageBytes} bytes`));
+        void this.close();
+      }
+    }
+  }
+
+  private deliver(line: Buffer): void {
+    const text = line.toString("utf8").replace(/\r$/, "");
+    if (text.trim() === "") return;
+    try {
+      this.onmessage?.(JSONRPCMessageSchema.parse(JSON.parse(text)));
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) {
+        reject(new Error("Not connected"));
+        return;
+      }
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
+      else stdin.once("drain", resolve);
+    });
+  }
+
+  /** Closes stdin, then escalates to SIGTERM and SIGKILL if the child lingers. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once("close", () => resolve());
+    });
+    const wait = () => Promise.race([exited, new Promise((r) => setTimeout(r, GRACE_MS).unref())]);
+    try {
+      child.stdin?.end();
+    } catch {
+      // already closed
+    }
+    await wait();
+    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+      if (child.exitCode !== null || child.signalCode !== null) break;
+      child.kill(signal);
+      await wait();
+    }
+    this.pending = [];
+  }
+}
