@@ -99,6 +99,14 @@ describe("planFromCli", () => {
     expect(result.calls).toHaveLength(2);
   });
 
+  it("uses the configured default tool", async () => {
+    const result = await planFromCli({ query: "why?", response: "hmm", defaultTool: "local_file_qa" });
+    expect(result).toMatchObject({
+      method: "fallback",
+      calls: [{ name: "local_file_qa", args: { query: "why?" } }],
+    });
+  });
+
   it("reports a missing response file as a configuration error", async () => {
     const file = path.join(dir, "missing.txt");
     await expect(planFromCli({ query: "q", responseFile: file })).rejects.toThrow(

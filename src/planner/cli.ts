@@ -28,6 +28,10 @@ export interface PlanCliOptions {
   round?: number;
   hasContext?: boolean;
   jiraProjectKeys?: readonly string[];
+  /** The default call's tool (config `planner.default_tool`). */
+  defaultTool?: string;
+  /** `false` turns the routing fan-out off (config `planner.routing`). */
+  fanOut?: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -147,5 +151,7 @@ export async function planFromCli(options: PlanCliOptions): Promise<PlanResult> 
     ...(options.round !== undefined ? { round: options.round } : {}),
     ...(options.hasContext !== undefined ? { hasContext: options.hasContext } : {}),
     ...(options.jiraProjectKeys ? { jiraProjectKeys: options.jiraProjectKeys } : {}),
+    ...(options.defaultTool ? { defaultCall: { name: options.defaultTool } } : {}),
+    ...(options.fanOut !== undefined ? { fanOut: options.fanOut } : {}),
   });
 }

@@ -75,7 +75,7 @@ function buildForUnits(step: Step, name: string, template?: PlanInput["defaultCa
 /** D3: one call per sub-question × suggested tool, without looking at the model's reply. */
 function routingFanOut(step: Step): PlanResult | undefined {
   const { input, whitelist, subQuestions, out } = step;
-  if (subQuestions.length === 0) return undefined;
+  if (subQuestions.length === 0 || input.fanOut === false) return undefined;
   if ((input.round ?? 0) > 0 || input.hasContext) return undefined;
   if (whitelist.length === 0) {
     step.notes.push("the routing plan has sub-questions but no suggested tools, so there was no fan-out");

@@ -209,6 +209,12 @@ describe("Design decisions (spec 003)", () => {
     expect(plan({ query: "q", reply, routing, scope: ALL }).method).toBe("routing");
   });
 
+  it("D3: the fan-out can be turned off", () => {
+    const routing = { sub_questions: ["q1"], suggested_tools: ["vector_search"] };
+    const reply = { text: '{"name": "grep", "arguments": {"pattern": "x"}}' };
+    expect(plan({ query: "q", reply, routing, scope: ALL, fanOut: false }).method).toBe("json");
+  });
+
   it("G4: structured calls keep the model's autonomy (no whitelist, no applicability filter)", () => {
     const result = plan({
       query: "no key here",

@@ -100,6 +100,8 @@ export interface PlanInput {
   defaultCall?: { name: string; args?: ArgTemplate };
   /** When set, only issue keys of these Jira projects count (e.g. `["PROJ", "OPS"]`). */
   jiraProjectKeys?: readonly string[];
+  /** `false` turns the routing fan-out (D3) off (config `planner.routing`). Default `true`. */
+  fanOut?: boolean;
 }
 
 /** One planning step's outcome: which step produced the calls, why, and what was left out. */
