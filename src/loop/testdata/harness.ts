@@ -1,0 +1,79 @@
+/**
+ * @module loop/testdata/harness
+ * What the loop's end-to-end tests share: a temp workspace with files, a real gate (`createToolgate`) with
+ * the real built-in tools and a policy given inline, and a model server speaking a real wire format.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Tool } from "../../core/types.js";
+import type { ChatModel } from "../../llm/index.js";
+import { createChatModel } from "../../llm/index.js";
+import type { ChatBody, ModelServer } from "../../llm/testdata/model-server.js";
+import { createToolgate, type Toolgate } from "../../toolgate.js";
+import { createEditFileTool } from "../../tools/edit-file.js";
+import { createReadFileTool } from "../../tools/read-file.js";
+import { BackgroundProcesses } from "../../tools/shell/index.js";
+import { createShellTool } from "../../tools/shell.js";
+import { createWriteFileTool } from "../../tools/write-file.js";
+import { Workspace } from "../../workspace/index.js";
+
+/** Creates a temp workspace holding `files` (relative path → content). */
+export async function makeWorkspace(files: Record<string, string> = {}): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "toolgate-loop-"));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return root;
+}
+
+export async function removeWorkspace(root: string): Promise<void> {
+  await rm(root, { recursive: true, force: true });
+}
+
+/** A gate over `root` with the built-in tools and `policy` (TOML). Warnings are collected, not printed. */
+export async function makeGate(root: string, policy: string, warnings: string[] = []): Promise<Toolgate> {
+  const options = { roots: [root], cwd: root, config: {}, logger: { warn: (m: string) => warnings.push(m) } };
+  const probe = await createToolgate({ ...options, policy: false });
+  const wired = probe.registry.has("read_file") && probe.registry.has("shell");
+  await probe.close();
+  if (wired) return createToolgate({ ...options, policyText: policy });
+  // Until src/tools/index.ts lists the built-ins, register the same factories here.
+  return createToolgate({ ...options, policyText: policy, builtins: false, tools: await builtinTools(root) });
+}
+
+async function builtinTools(root: string): Promise<Tool[]> {
+  const workspace = await Workspace.create([root]);
+  const processes = new BackgroundProcesses();
+  const canonical = workspace.roots[0]!;
+  return [
+    createReadFileTool({ workspace }),
+    createEditFileTool({ workspace }),
+    createWriteFileTool({ workspace }),
+    createShellTool({
+      roots: [canonical],
+      processes,
+      resolveCwd: async (cwd) => (cwd ? join(canonical, cwd) : canonical),
+    }),
+  ] as unknown as Tool[];
+}
+
+/** A model of `server` in the given wire format. */
+export function modelOf(server: ModelServer, provider: "ollama" | "openai", model = "test-model"): ChatModel {
+  return createChatModel(
+    provider === "ollama"
+      ? { provider, model, baseUrl: server.url }
+      : { provider, model, baseUrl: server.openaiUrl },
+  );
+}
+
+/** The last message of a request (the newest tool result, usually). */
+export function lastMessage(body: ChatBody): { role: string; content?: string | null } {
+  return body.messages.at(-1)!;
+}
+
+/** The system message of a request. */
+export function systemOf(body: ChatBody): string {
+  return String(body.messages.find((m) => m.role === "system")?.content ?? "");
+}
