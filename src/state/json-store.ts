@@ -3,7 +3,7 @@
  * One JSON file holding one store: lock-free reads, and changes made as lock → read → change → atomic
  * write (temp, fsync, rename, fsync dir) → unlock. Unreadable files are moved aside, never overwritten.
  */
-import { mkdir, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../workspace/atomic-write.js";
 import { ioError, StateError } from "./errors.js";
@@ -80,7 +80,8 @@ export class JsonStore<T> {
   async update<R>(change: (state: T) => Change<R> | Promise<Change<R>>): Promise<R> {
     const dir = dirname(this.path);
     try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      // Only the state directory itself is made private; parents (e.g. `.toolgate/`) keep the usual mode.
+      if ((await mkdir(dir, { recursive: true })) !== undefined) await chmod(dir, 0o700);
     } catch (error) {
       throw ioError("create the state directory", dir, error);
     }

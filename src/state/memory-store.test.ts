@@ -1,5 +1,5 @@
 /** The memory store's API: set/get/delete/list, key and value validation, persistence across opens. */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -97,5 +97,14 @@ describe("memory keys", () => {
     await expect(store.set(key as string, "v")).rejects.toThrow(message);
     await expect(store.get(key as string)).rejects.toThrow(message);
     await expect(store.delete(key as string)).rejects.toThrow(message);
+  });
+});
+
+describe("file modes", () => {
+  it("makes the new state directory and the store file private, not their parents", async () => {
+    await openMemoryStore(file).set("a", "1");
+    expect((await stat(join(dir, "deep", "state"))).mode & 0o777).toBe(0o700);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, "deep"))).mode & 0o777).toBe(0o777 & ~process.umask());
   });
 });
