@@ -19,6 +19,8 @@ const ARG_KEYS = [
   "action_input",
 ] as const;
 const WRAPPER_KEYS = ["tool_calls", "tool_uses", "calls", "function_calls", "actions"] as const;
+/** Name keys unambiguous enough that the other keys may be the arguments themselves. */
+const FLAT_NAME_KEYS: ReadonlySet<string> = new Set(["tool", "tool_name"]);
 /** Keys a call may carry besides name and arguments without making it something else. */
 const BOOKKEEPING_KEYS = new Set(["id", "type", "index", "call_id"]);
 
@@ -63,6 +65,13 @@ function callFromObject(obj: Record<string, unknown>): PlannedCall | SkippedCall
   const name = cleanName(obj[nameKey]);
   if (!name) return undefined;
   const argKey = ARG_KEYS.find((key) => key in obj);
+  if (!argKey && FLAT_NAME_KEYS.has(nameKey)) {
+    // `{"tool": "web_fetch", "url": "…"}`: small models often inline the arguments beside the tool name.
+    const args = Object.fromEntries(
+      Object.entries(obj).filter(([key]) => key !== nameKey && !BOOKKEEPING_KEYS.has(key)),
+    );
+    return { name, args };
+  }
   // Without an arguments key, only a bare `{"name": …}` is a call; `{"name": "Ann", "age": 3}` is data.
   if (!argKey && !Object.keys(obj).every((key) => key === nameKey || BOOKKEEPING_KEYS.has(key)))
     return undefined;

@@ -136,6 +136,12 @@ describe("parseStructuredCalls", () => {
       [{ name: "grep", args: { pattern: "z" } }],
     ],
     [
+      "a flat object with the arguments beside the tool name",
+      'Action: {"tool": "web_fetch", "url": "https://a.com"}',
+      "JSON in the reply text",
+      [{ name: "web_fetch", args: { url: "https://a.com" } }],
+    ],
+    [
       "a bare name-only object",
       'Calling {"name": "list_todos"} now',
       "JSON in the reply text",
