@@ -37,6 +37,20 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 // Characters bash treats as ordinary word characters but a reader (or the grammar) may take for spacing.
 const UNUSUAL = /[\u0080-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
 
+const RESERVED_LEAD = new Set([
+  "{",
+  "}",
+  "(",
+  ")",
+  "!",
+  "if",
+  "then",
+  "elif",
+  "else",
+  "do",
+  "while",
+  "until",
+]);
 const STATEMENT_TOKENS = new Set(["&&", "||", ";", "|", "|&", "(", ")", "{", "}", "!", "\n"]);
 const QUIET_LEAVES = new Set([
   "word",
@@ -303,6 +317,12 @@ class Walker {
       return;
     }
     this.commands.push(words);
+    if (RESERVED_LEAD.has(words[0]!)) {
+      // The grammar sometimes leaves a reserved word as a command name (`coproc { rm x; }`): look past it.
+      this.unsafe.add(`unsupported syntax: ${words[0]}`);
+      this.addWords(words.slice(1), depth);
+      return;
+    }
     const base = commandBase(words[0]!);
     if (base !== words[0] && base !== "") this.commands.push([base, ...words.slice(1)]);
     for (const found of unwrap([base, ...words.slice(1)])) {
@@ -314,9 +334,50 @@ class Walker {
 
   /** Redirections are unsafe, except the harmless `>/dev/null`, `2>&1` and `2>&-` family. */
   private visitRedirect(node: Node, depth: number): void {
-    if (node.type === "heredoc_redirect") this.unsafe.add("heredoc");
-    else if (!isHarmlessRedirect(node)) this.unsafe.add("redirection");
-    for (const child of node.children) if (child?.isNamed) this.visit(child, depth);
+    if (node.type !== "heredoc_redirect") {
+      if (!isHarmlessRedirect(node)) this.unsafe.add("redirection");
+      for (const child of node.children) if (child?.isNamed) this.visit(child, depth);
+      return;
+    }
+    this.unsafe.add("heredoc");
+    const start = node.children.find((c) => c?.type === "heredoc_start");
+    const expands = !/['"\\]/.test(start?.text ?? "");
+    for (const child of node.children) {
+      if (!child?.isNamed) continue;
+      // The grammar parses heredoc bodies unreliably (a leading tab under `<<-` hides `$(...)`), so an
+      // expanding body is scanned for substitutions by hand instead.
+      if (child.type === "heredoc_body") {
+        if (expands) this.scanSubstitutions(child.text, depth);
+      } else this.visit(child, depth);
+    }
+  }
+
+  /** Finds `$(...)` and backquoted commands in text bash expands (a heredoc body) and analyses each. */
+  private scanSubstitutions(text: string, depth: number): void {
+    if (text.includes("$")) this.unsafe.add("variable expansion");
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i];
+      if (ch === "\\") {
+        i++;
+      } else if (ch === "$" && text[i + 1] === "(") {
+        let level = 1;
+        let j = i + 2;
+        for (; j < text.length && level > 0; j++) {
+          if (text[j] === "\\") j++;
+          else if (text[j] === "(") level++;
+          else if (text[j] === ")") level--;
+        }
+        this.unsafe.add("command substitution");
+        this.analyzeText(text.slice(i + 2, level === 0 ? j - 1 : j), depth + 1);
+        i = j - 1;
+      } else if (ch === "`") {
+        let j = i + 1;
+        while (j < text.length && text[j] !== "`") j += text[j] === "\\" ? 2 : 1;
+        this.unsafe.add("command substitution");
+        this.analyzeText(text.slice(i + 1, j), depth + 1);
+        i = j;
+      }
+    }
   }
 
   result(text: string): CommandAnalysis {
