@@ -139,10 +139,12 @@ const operators: Record<string, OperatorCompiler<UrlValue>> = {
  * The `url` plug-in: `when.url = { host = ["docs.python.org", "*.mozilla.org"], scheme = "https" }`.
  * @example createUrlKind().operators.host!("*.example.com")(prepareUrl("https://a.example.com/"), "allow") // true
  */
-export function createUrlKind(): ArgKindPlugin<UrlValue> {
-  return Object.freeze({
-    kind: "url" as const,
+export function createUrlKind(): ArgKindPlugin {
+  const plugin: ArgKindPlugin<UrlValue> = {
+    kind: "url",
     prepare: prepareUrl,
     operators: Object.freeze({ ...operators }),
-  });
+  };
+  // The engine holds plug-ins of every kind as ArgKindPlugin<unknown> and only passes back what prepare made.
+  return Object.freeze(plugin) as unknown as ArgKindPlugin;
 }
