@@ -6,9 +6,19 @@
  */
 import type { Node, Parser } from "web-tree-sitter";
 import type { RiskLevel } from "../../core/types.js";
+import {
+  CONTROL_FLOW,
+  FLAGGED,
+  isHarmlessRedirect,
+  plainValue,
+  QUIET_CONTAINERS,
+  QUIET_LEAVES,
+  RESERVED_LEAD,
+  roughValue,
+  STATEMENT_TOKENS,
+} from "./nodes.js";
 import { bashParserIfLoaded, loadBashParser } from "./parser.js";
 import { classifyRisk } from "./risk.js";
-import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from "./words.js";
 import { commandBase, unwrap } from "./wrappers.js";
 
 /** What a command string means, as far as the policy is concerned. */
@@ -36,118 +46,6 @@ const MAX_DEPTH = 8;
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 // Characters bash treats as ordinary word characters but a reader (or the grammar) may take for spacing.
 const UNUSUAL = /[\u0080-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
-
-const RESERVED_LEAD = new Set([
-  "{",
-  "}",
-  "(",
-  ")",
-  "!",
-  "if",
-  "then",
-  "elif",
-  "else",
-  "do",
-  "while",
-  "until",
-]);
-const STATEMENT_TOKENS = new Set(["&&", "||", ";", "|", "|&", "(", ")", "{", "}", "!", "\n"]);
-const QUIET_LEAVES = new Set([
-  "word",
-  "number",
-  "raw_string",
-  "string_content",
-  "variable_name",
-  "special_variable_name",
-  "heredoc_start",
-  "heredoc_end",
-  "heredoc_content",
-  "file_descriptor",
-  "test_operator",
-]);
-// Inner parts of constructs whose parent already said why the command is unsafe.
-const QUIET_CONTAINERS = new Set([
-  "string",
-  "concatenation",
-  "command_name",
-  "heredoc_body",
-  "subscript",
-  "binary_expression",
-  "unary_expression",
-  "parenthesized_expression",
-  "ternary_expression",
-  "postfix_expression",
-  "array",
-  "brace_expression",
-  "regex",
-  "extglob_pattern",
-  "case_item",
-  "do_group",
-  "elif_clause",
-  "else_clause",
-]);
-const CONTROL_FLOW = new Set([
-  "if_statement",
-  "while_statement",
-  "for_statement",
-  "c_style_for_statement",
-  "case_statement",
-  "select_statement",
-]);
-const FLAGGED: Record<string, string> = {
-  simple_expansion: "variable expansion",
-  expansion: "variable expansion",
-  command_substitution: "command substitution",
-  process_substitution: "process substitution",
-  arithmetic_expansion: "arithmetic expansion",
-  ansi_c_string: "ANSI-C quoting",
-  translated_string: "translated string",
-  variable_assignment: "assignment",
-  variable_assignments: "assignment",
-  function_definition: "function definition",
-  test_command: "test expression",
-  comment: "comment",
-};
-
-/** The value bash passes for an argument node, when the node has no expansion in it. */
-function plainValue(node: Node): string | undefined {
-  switch (node.type) {
-    case "word":
-      return unescapeUnquoted(node.text);
-    case "number":
-      return node.text;
-    case "raw_string":
-      return node.text.slice(1, -1);
-    case "string":
-    case "concatenation": {
-      let out = "";
-      for (const child of node.children) {
-        if (!child) continue;
-        if (node.type === "string" && child.type === '"') continue;
-        const part = child.type === "string_content" ? unescapeDoubleQuoted(child.text) : plainValue(child);
-        if (part === undefined) return undefined;
-        out += part;
-      }
-      return out;
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** A best-effort value for a node with expansions: decodes ANSI-C parts, keeps expansions as written. */
-function roughValue(node: Node): string {
-  const plain = plainValue(node);
-  if (plain !== undefined) return plain;
-  if (node.type === "ansi_c_string") return decodeAnsiC(node.text);
-  if (node.type === "concatenation" || node.type === "string") {
-    return node.children
-      .filter((c): c is Node => c !== null && c.type !== '"')
-      .map((c) => (c.type === "string_content" ? unescapeDoubleQuoted(c.text) : roughValue(c)))
-      .join("");
-  }
-  return node.text;
-}
 
 /** Walks one parse tree (and the shell text wrappers run) collecting commands and reasons. */
 class Walker {
@@ -386,22 +284,6 @@ class Walker {
     const { risk, reasons } = classifyRisk(base);
     return { ...base, risk, riskReasons: reasons };
   }
-}
-
-function isHarmlessRedirect(node: Node): boolean {
-  if (node.type !== "file_redirect") return false;
-  let op = "";
-  let target: Node | undefined;
-  for (const child of node.children) {
-    if (!child) continue;
-    if (!child.isNamed) op = child.type;
-    else if (child.type !== "file_descriptor") target = child;
-  }
-  if (op === ">&-" || op === "<&-") return target === undefined;
-  if (!target) return false;
-  const value = plainValue(target);
-  if (op === ">&" || op === "<&") return /^(\d+|-)$/.test(value ?? "");
-  return [">", ">>", "&>", "&>>", ">|", "<"].includes(op) && value === "/dev/null";
 }
 
 /**
