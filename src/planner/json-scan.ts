@@ -6,7 +6,10 @@
  */
 
 /** Total characters the scanner may visit per search: bounds the cost of adversarial `{{{{…` replies. */
-const SCAN_BUDGET_FACTOR = 64;
+const SCAN_BUDGET_FACTOR = 16;
+/** Where a call-bearing value can start: an object with a key (or empty), or an array of values. */
+const VALUE_START = /[{[]/g;
+const PLAUSIBLE = /\{\s*"|\[\s*[{[]/y;
 
 /**
  * Returns the index just past the bracket that closes the one at `start` (`{` or `[`), or -1 when the
@@ -92,23 +95,20 @@ export interface FoundJson {
 export function findJsonValues(text: string, accept: (value: unknown) => boolean = () => true): FoundJson[] {
   const found: FoundJson[] = [];
   const budget = { left: Math.max(10_000, text.length * SCAN_BUDGET_FACTOR) };
-  let i = 0;
-  while (i < text.length && budget.left > 0) {
-    const ch = text[i];
-    if (ch !== "{" && ch !== "[") {
-      i++;
-      continue;
-    }
+  const starts = new RegExp(VALUE_START.source, "g");
+  let match: RegExpExecArray | null;
+  while (budget.left > 0 && (match = starts.exec(text)) !== null) {
+    const i = match.index;
+    // `{{{{` and `[1, 2]` cannot hold a call: skip them without scanning.
+    PLAUSIBLE.lastIndex = i;
+    if (!PLAUSIBLE.test(text)) continue;
     const end = balancedEnd(text, i, budget);
-    if (end > 0) {
-      const parsed = parseJsonLenient(text.slice(i, end));
-      if (parsed && accept(parsed.value)) {
-        found.push({ value: parsed.value, start: i, end });
-        i = end;
-        continue;
-      }
+    if (end < 0) continue;
+    const parsed = parseJsonLenient(text.slice(i, end));
+    if (parsed && accept(parsed.value)) {
+      found.push({ value: parsed.value, start: i, end });
+      starts.lastIndex = end;
     }
-    i++;
   }
   return found;
 }

@@ -72,11 +72,18 @@ export function findMentions(text: string, names: readonly string[]): Mention[] 
   const normalized = text.replace(/[’‘]/g, "'");
   const all = occurrences(normalized, names);
   if (all.length === 0) return [];
+  let next = 0; // mentions and clauses are both in text order: walk them together
   for (const [sStart, sEnd] of cut(normalized, 0, normalized.length, HARD_BOUNDARY)) {
+    if (next >= all.length) break;
+    if (all[next]!.index >= sEnd) continue;
     let carried = false;
     for (const [cStart, cEnd, kind] of cut(normalized, sStart, sEnd, SOFT_BOUNDARY)) {
       const clause = normalized.slice(cStart, cEnd);
-      const inClause = all.filter((m) => m.index >= cStart && m.end <= cEnd);
+      const inClause: Mention[] = [];
+      while (next < all.length && all[next]!.index < cEnd) {
+        if (all[next]!.index >= cStart) inClause.push(all[next]!);
+        next++;
+      }
       const commaCut = kind === "," || kind === "，";
       let negatedFrom = Number.POSITIVE_INFINITY;
       if (commaCut && carried && isListContinuation(clause, inClause, cStart)) negatedFrom = cStart;
