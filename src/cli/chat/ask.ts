@@ -1,0 +1,48 @@
+/**
+ * @module cli/chat/ask
+ * The confirmation question in a terminal session: the details (diff for edits, the exact command for
+ * shell), what "always" would cover (this exact call only), and yes / no / always. Anything unclear asks
+ * again; end of input or Ctrl-C is a no.
+ */
+import type { Interface } from "node:readline/promises";
+import type { ConfirmationDetails } from "../../core/types.js";
+import type { Answer, Asker } from "../../loop/index.js";
+import { renderConfirmation } from "../prompt.js";
+
+/** What "always" would approve, in words: never more than this exact call. */
+export function alwaysScope(details: ConfirmationDetails): string {
+  if (details.command !== undefined) return `exactly the command \`${details.command}\``;
+  if (details.type === "edit" && details.locations.length > 0)
+    return `exactly this change to ${details.locations.join(", ")}`;
+  return `exactly this ${details.toolName} call (same arguments)`;
+}
+
+/** Reads an answer: y/yes, n/no (or empty), a/always. */
+export function parseAnswer(text: string): Answer | undefined {
+  const t = text.trim().toLowerCase();
+  if (t === "y" || t === "yes") return "yes";
+  if (t === "" || t === "n" || t === "no") return "no";
+  if (t === "a" || t === "always") return "always";
+  return undefined;
+}
+
+/** An asker on a readline interface. `before` ends the streamed line first. */
+export function terminalAsker(rl: Interface, write: (text: string) => void, before: () => void): Asker {
+  return async ({ details }, signal) => {
+    before();
+    write(`\n${renderConfirmation(details)}`);
+    write(`  always = allow ${alwaysScope(details)} for the rest of this session\n`);
+    for (;;) {
+      let text: string;
+      try {
+        text = await rl.question("Allow? [y]es / [N]o / [a]lways: ", { signal });
+      } catch {
+        write("\n");
+        return "no";
+      }
+      const answer = parseAnswer(text);
+      if (answer) return answer;
+      write("  please answer y, n or a\n");
+    }
+  };
+}

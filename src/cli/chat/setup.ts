@@ -1,0 +1,135 @@
+/**
+ * @module cli/chat/setup
+ * What `toolgate chat` and `toolgate run` share: the model flags, the model from `[llm]` + flags, the
+ * session broker on the gate's bus, the project's tool pool with `spawn_agents` backed by the loop, the
+ * agent's resolved scope (`--agent NAME`), the transcript file, and the session itself.
+ */
+import type { ParseArgsConfig } from "node:util";
+import { type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
+import {
+  AgentSession,
+  type Asker,
+  attachToolPool,
+  ConfirmationBroker,
+  createAgentRunner,
+  type LoopEvent,
+  type SessionHost,
+  sessionsDir,
+  Transcript,
+} from "../../loop/index.js";
+import type { Toolgate } from "../../toolgate.js";
+import type { CliContext } from "../context.js";
+import { UsageError } from "../exit-codes.js";
+
+/** Flags both commands take. */
+export const SESSION_OPTIONS = {
+  provider: { type: "string" },
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  agent: { type: "string" },
+  "max-steps": { type: "string" },
+  routing: { type: "boolean" },
+  "no-routing": { type: "boolean" },
+  yes: { type: "boolean", short: "y" },
+} as const satisfies ParseArgsConfig["options"];
+
+export type SessionFlags = {
+  provider?: string;
+  model?: string;
+  "base-url"?: string;
+  agent?: string;
+  "max-steps"?: string;
+  routing?: boolean;
+  "no-routing"?: boolean;
+  yes?: boolean;
+};
+
+export interface ChatSetup {
+  gate: Toolgate;
+  model: ChatModel;
+  session: AgentSession;
+  broker: ConfirmationBroker;
+  transcript: Transcript;
+  host: SessionHost;
+  agent?: string;
+  close(): Promise<void>;
+}
+
+/** Builds everything a session needs. Model and agent problems are ConfigErrors (exit 2). */
+export async function setupSession(
+  ctx: CliContext,
+  flags: SessionFlags,
+  asker: Asker,
+  onEvent: (event: LoopEvent) => void,
+): Promise<ChatSetup> {
+  const gate = await ctx.gate();
+  const root = gate.roots[0]!;
+  const settings = resolveLlmSettings(
+    gate.config.llm,
+    {
+      ...(flags.provider ? { provider: flags.provider } : {}),
+      ...(flags.model ? { model: flags.model } : {}),
+      ...(flags["base-url"] ? { baseUrl: flags["base-url"] } : {}),
+    },
+    ctx.io.env,
+  );
+  const model = createChatModel(settings);
+  const maxSteps = parseMaxSteps(flags["max-steps"]);
+  const routing = flags["no-routing"] ? false : (flags.routing ?? gate.config.planner?.routing ?? false);
+  const defaultTool = gate.config.planner?.default_tool;
+  const warn = (m: string) => ctx.io.stderr(`toolgate: warning: ${m}\n`);
+  const broker = new ConfirmationBroker(gate.bus, asker);
+  const stopBroker = broker.install();
+  const dir = sessionsDir(root);
+  const common = {
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+    routing,
+    ...(defaultTool ? { defaultTool } : {}),
+  };
+  const runner = createAgentRunner({
+    gate,
+    model,
+    root,
+    sessionsDir: dir,
+    broker,
+    onEvent,
+    onWarning: warn,
+    ...common,
+  });
+  const host = await attachToolPool(gate, { root, runner, logger: { warn } });
+  let scope: Awaited<ReturnType<SessionHost["resolveAgent"]>> | undefined;
+  if (flags.agent) scope = await host.resolveAgent(flags.agent, 0);
+  const transcript = await Transcript.create(dir, flags.agent ?? "chat", warn);
+  const session = new AgentSession({
+    gate,
+    model,
+    root,
+    broker,
+    transcript,
+    onEvent,
+    ...common,
+    ...(scope ? { scope: scope.scope, agent: scope.agent.name, instructions: scope.agent.instructions } : {}),
+  });
+  return {
+    gate,
+    model,
+    session,
+    broker,
+    transcript,
+    host,
+    ...(flags.agent ? { agent: flags.agent } : {}),
+    async close() {
+      stopBroker();
+      await transcript.flush();
+      await host.close();
+    },
+  };
+}
+
+function parseMaxSteps(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--max-steps must be a whole number ≥ 1, not ${text}`);
+  return n;
+}

@@ -1,0 +1,126 @@
+/**
+ * @module cli/commands/chat
+ * `toolgate chat`: an interactive session in the terminal. Each line is a task; the model's reply streams;
+ * each tool call gets a line; asks are questions with yes / no / always-for-this-exact-call. Ctrl-C cancels
+ * the running task and returns to the prompt; a second Ctrl-C exits.
+ */
+import { createInterface } from "node:readline/promises";
+import { Writable } from "node:stream";
+import { parseArgs } from "node:util";
+import { fixedAsker } from "../../loop/index.js";
+import { terminalAsker } from "../chat/ask.js";
+import { EventRenderer } from "../chat/render.js";
+import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
+import type { CliContext } from "../context.js";
+import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+
+export const usage =
+  "toolgate chat [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--routing|--no-routing] [--yes]";
+
+const HELP = "Type a task and press Enter. /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
+
+export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode> {
+  const { values, positionals } = parseArgs({ args: argv, options: SESSION_OPTIONS, allowPositionals: true });
+  if (positionals.length > 0)
+    throw new UsageError(`chat takes no task argument (use toolgate run "TASK"); usage: ${usage}`);
+  const { io } = ctx;
+  const color = io.isTTY && !io.env.NO_COLOR;
+  const output = new Writable({
+    write(chunk, _enc, done) {
+      io.stdout(String(chunk));
+      done();
+    },
+  });
+  const rl = createInterface({ input: io.stdin, output, terminal: io.isTTY });
+  const renderer = new EventRenderer({ write: (t) => io.stdout(t), color });
+  const interactive = io.isTTY && values.yes !== true;
+  const asker = interactive
+    ? terminalAsker(
+        rl,
+        (t) => io.stdout(t),
+        () => renderer.finish(),
+      )
+    : fixedAsker(values.yes ? "yes" : "no");
+  let setup: ChatSetup | undefined;
+  try {
+    setup = await setupSession(ctx, values, asker, renderer.handle);
+    const { model, session, transcript } = setup;
+    const who = setup.agent ? ` as agent ${setup.agent}` : "";
+    io.stdout(
+      `toolgate chat — ${model.model} via ${model.provider} at ${model.baseUrl}${who}; ${session.toolNames.length} tool(s)\n` +
+        `transcript: ${transcript.file}\n${HELP}\n`,
+    );
+    if (!interactive)
+      io.stdout(values.yes ? "(--yes: every ask is approved)\n" : "(no terminal: every ask is refused)\n");
+    return await promptLoop(ctx, setup, rl, renderer);
+  } finally {
+    rl.close();
+    await setup?.close();
+  }
+}
+
+async function promptLoop(
+  ctx: CliContext,
+  setup: ChatSetup,
+  rl: ReturnType<typeof createInterface>,
+  renderer: EventRenderer,
+): Promise<ExitCode> {
+  const { io } = ctx;
+  let running: AbortController | undefined;
+  let interrupts = 0;
+  let prompt = new AbortController();
+  let quit = false;
+  rl.on("SIGINT", () => {
+    interrupts++;
+    if (running && !running.signal.aborted && interrupts === 1) {
+      running.abort();
+      renderer.finish();
+      io.stdout("  (cancelling — press Ctrl-C again to exit)\n");
+      return;
+    }
+    if (!running && interrupts === 1) {
+      io.stdout("\n(press Ctrl-C again to exit, or type /exit)\n");
+      prompt.abort();
+      return;
+    }
+    quit = true;
+    running?.abort();
+    prompt.abort();
+  });
+  const lines = io.isTTY ? undefined : rl[Symbol.asyncIterator]();
+  while (!quit) {
+    let line: string;
+    try {
+      if (lines) {
+        const next = await lines.next();
+        if (next.done) break;
+        line = next.value;
+      } else {
+        prompt = new AbortController();
+        line = await rl.question("› ", { signal: prompt.signal });
+      }
+    } catch {
+      if (quit) break;
+      continue; // a first Ctrl-C at the prompt: ask again
+    }
+    const task = line.trim();
+    if (task === "") continue;
+    if (task === "/exit" || task === "/quit") break;
+    if (task === "/help") {
+      io.stdout(`${HELP}\n`);
+      continue;
+    }
+    interrupts = 0;
+    running = new AbortController();
+    setup.broker.signal = running.signal;
+    const result = await setup.session.send(task, { signal: running.signal });
+    running = undefined;
+    renderer.finish();
+    if (result.stopReason === "model_error") io.stdout(`toolgate: ${result.error}\n`);
+    else if (result.stopReason === "cancelled") io.stdout("(cancelled)\n");
+    else if (result.stopReason !== "answer") io.stdout(`(${result.answer})\n`);
+  }
+  renderer.finish();
+  io.stdout(`bye — transcript saved to ${setup.transcript.file}\n`);
+  return EXIT.ok;
+}

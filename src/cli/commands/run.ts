@@ -1,0 +1,93 @@
+/**
+ * @module cli/commands/run
+ * `toolgate run "TASK"`: one task without a person — for scripts and CI. Progress (tool lines) goes to
+ * stderr, the final answer to stdout; asks are refused unless `--yes` (which never overrides a deny).
+ * Exit: 0 answered; 1 stopped without an answer (step limit, loop, model failure, Ctrl-C); 2 bad usage or
+ * model configuration (server unreachable, model not found, key missing).
+ */
+import { parseArgs } from "node:util";
+import { fixedAsker, type TurnResult } from "../../loop/index.js";
+import { EventRenderer } from "../chat/render.js";
+import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
+import type { CliContext } from "../context.js";
+import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+
+export const usage =
+  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--quiet]';
+
+/** Model errors that mean "start or configure something" rather than "the model failed". */
+const SETUP_PROBLEMS = /^(cannot reach|model .* not found|the model server refused|the API key)/;
+
+export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { ...SESSION_OPTIONS, quiet: { type: "boolean", short: "q" } },
+    allowPositionals: true,
+  });
+  const task = positionals.join(" ").trim();
+  if (task === "") throw new UsageError(`run needs a task; usage: ${usage}`);
+  const { io } = ctx;
+  const quiet = values.quiet === true || ctx.globals.json;
+  const renderer = new EventRenderer({
+    write: (t) => {
+      if (!quiet) io.stderr(t);
+    },
+    color: false,
+  });
+  // The answer goes to stdout at the end; streamed text would print it twice.
+  const onEvent: Parameters<typeof setupSession>[3] = (event) => {
+    if (event.type !== "text") renderer.handle(event);
+  };
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  let setup: ChatSetup | undefined;
+  try {
+    setup = await setupSession(ctx, values, fixedAsker(values.yes ? "yes" : "no"), onEvent);
+    setup.broker.signal = controller.signal;
+    const result = await setup.session.send(task, { signal: controller.signal });
+    renderer.finish();
+    await setup.transcript.flush();
+    print(ctx, result, setup.transcript.file);
+    return exitFor(result);
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+    await setup?.close();
+  }
+}
+
+function print(ctx: CliContext, result: TurnResult, transcript: string): void {
+  const { io } = ctx;
+  if (ctx.globals.json) {
+    const out = {
+      answer: result.stopReason === "answer" ? result.answer : null,
+      stopReason: result.stopReason,
+      steps: result.steps,
+      calls: result.calls.map((c) => ({
+        name: c.name,
+        decision: c.result.decision,
+        ok: c.result.ok,
+        error: c.result.error ? { type: c.result.error.type, message: c.result.error.message } : null,
+      })),
+      error: result.error ?? null,
+      transcript,
+    };
+    io.stdout(`${JSON.stringify(out)}\n`);
+    return;
+  }
+  if (result.stopReason === "answer")
+    io.stdout(result.answer.endsWith("\n") ? result.answer : `${result.answer}\n`);
+  else if (result.stopReason === "model_error") io.stderr(`toolgate: ${result.error}\n`);
+  else io.stderr(`toolgate: ${result.answer}\n`);
+}
+
+function exitFor(result: TurnResult): ExitCode {
+  switch (result.stopReason) {
+    case "answer":
+      return EXIT.ok;
+    case "model_error":
+      return SETUP_PROBLEMS.test(result.error ?? "") ? EXIT.usage : EXIT.toolError;
+    default:
+      return EXIT.toolError;
+  }
+}
