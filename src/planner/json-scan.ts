@@ -88,7 +88,8 @@ export interface FoundJson {
 }
 
 /**
- * Every top-level JSON object or array in `text`, in order. A candidate that does not balance or does not
+ * Every top-level JSON object (with a key) or array (of objects or arrays) in `text`, in order — the only
+ * shapes that can hold a call. Scanning is bounded by a budget proportional to the text. A candidate that does not balance or does not
  * parse is passed over (its inner brackets are still tried, so `[ {…}` still finds the object).
  * `accept` filters values; a rejected value's inside is searched too.
  */
@@ -96,8 +97,7 @@ export function findJsonValues(text: string, accept: (value: unknown) => boolean
   const found: FoundJson[] = [];
   const budget = { left: Math.max(10_000, text.length * SCAN_BUDGET_FACTOR) };
   const starts = new RegExp(VALUE_START.source, "g");
-  let match: RegExpExecArray | null;
-  while (budget.left > 0 && (match = starts.exec(text)) !== null) {
+  for (let match = starts.exec(text); match !== null && budget.left > 0; match = starts.exec(text)) {
     const i = match.index;
     // `{{{{` and `[1, 2]` cannot hold a call: skip them without scanning.
     PLAUSIBLE.lastIndex = i;
