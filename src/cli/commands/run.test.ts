@@ -1,0 +1,150 @@
+/**
+ * `toolgate run` and `toolgate replay` as plain functions over a real gate, a real workspace with
+ * `.toolgate/config.toml` pointing `[llm]` at a local model server: answer on stdout, progress on stderr,
+ * asks refused without `--yes`, JSON output, one-line model errors with exit 2, transcripts replayed.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
+import { makeWorkspace, removeWorkspace } from "../../loop/testdata/harness.js";
+import { createContext } from "../context.js";
+import type { GlobalOptions } from "../globals.js";
+import type { CliIo } from "../io.js";
+import { runReplay } from "./replay.js";
+import { runRun } from "./run.js";
+
+let server: ModelServer;
+let root: string;
+beforeAll(async () => {
+  server = await startModelServer(["test-model"]);
+});
+afterAll(async () => server.close());
+beforeEach(async () => {
+  root = await makeWorkspace({
+    ".toolgate/config.toml": `[llm]\nprovider = "ollama"\nbase_url = "${server.url}"\nmodel = "test-model"\n`,
+  });
+  await mkdir(join(root, ".toolgate", "agents"), { recursive: true });
+  await writeFile(
+    join(root, ".toolgate", "agents", "scout.md"),
+    "---\ndescription: Looks around\ntools: []\n---\nLook.\n",
+  );
+});
+afterEach(async () => {
+  expect(server.remaining()).toBe(0);
+  await removeWorkspace(root);
+});
+
+async function cli(
+  command: typeof runRun,
+  argv: string[],
+  globals: Partial<GlobalOptions> = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    stdin: new PassThrough(),
+    isTTY: false,
+    env,
+    cwd: root,
+  };
+  const ctx = createContext(io, { json: false, debug: false, help: false, ...globals });
+  try {
+    const code = await command(argv, ctx);
+    return { code, stdout: out.join(""), stderr: err.join("") };
+  } finally {
+    await ctx.close();
+  }
+}
+
+const listAgents = { toolCalls: [{ name: "list_available_agents", arguments: {} }] };
+
+describe("toolgate run", () => {
+  it("prints the answer on stdout and refuses asks without --yes", async () => {
+    server.push(listAgents, (body) => {
+      expect(String(body.messages.at(-1)?.content)).toBe(
+        "Error (denied_by_policy): list_available_agents was denied: it was not approved: the user said no",
+      );
+      return { text: "I could not list the agents." };
+    });
+    const r = await cli(runRun, ["list", "the", "agents"]);
+    expect(r).toMatchObject({ code: 0, stdout: "I could not list the agents.\n" });
+    expect(r.stderr).toContain("✗ list_available_agents · list available agents · ask · ");
+  });
+
+  it("approves asks with --yes and prints JSON with --json", async () => {
+    server.push(listAgents, (body) => {
+      expect(String(body.messages.at(-1)?.content)).toBe("- scout: Looks around");
+      return { text: "One agent: scout." };
+    });
+    const r = await cli(runRun, ["--yes", "list the agents"], { json: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({
+      answer: "One agent: scout.",
+      stopReason: "answer",
+      steps: 2,
+      calls: [{ name: "list_available_agents", decision: "ask", ok: true, error: null }],
+      error: null,
+    });
+    // The transcript it names replays readably.
+    const replay = await cli(runReplay, [out.transcript]);
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toContain(
+      "you: list the agents\n→ list_available_agents: list available agents\n  ok · ask",
+    );
+    expect(replay.stdout).toContain("model: One agent: scout.");
+    // No FILE: the newest session.
+    expect((await cli(runReplay, [])).stdout).toBe(replay.stdout);
+  });
+
+  it("runs as an agent with its resolved tools", async () => {
+    server.push((body) => {
+      expect(body.tools).toBeUndefined();
+      expect(String(body.messages[0]!.content)).toContain('You are the agent "scout"');
+      return { text: "nothing to do" };
+    });
+    expect((await cli(runRun, ["--agent", "scout", "look"])).stdout).toBe("nothing to do\n");
+    await expect(cli(runRun, ["--agent", "ghost", "look"])).rejects.toThrow(
+      'agent "ghost" is not defined in .toolgate/agents/ (defined: scout)',
+    );
+  });
+
+  it("says in one line what to do about a missing model (exit 2), and needs a task", async () => {
+    const r = await cli(runRun, ["--model", "qwen9", "hello"]);
+    expect(r).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "toolgate: model qwen9 not found — run `ollama pull qwen9`\n",
+    });
+    await expect(cli(runRun, [])).rejects.toThrow('run needs a task; usage: toolgate run "TASK"');
+  });
+
+  it("takes the API key only from the variable [llm] api_key_env names", async () => {
+    await writeFile(
+      join(root, ".toolgate", "config.toml"),
+      `[llm]\nprovider = "openai"\nbase_url = "${server.openaiUrl}"\nmodel = "test-model"\napi_key_env = "TG_TEST_KEY"\n`,
+    );
+    await expect(cli(runRun, ["hi"])).rejects.toThrow(
+      "the API key is missing: set the environment variable TG_TEST_KEY ([llm] api_key_env)",
+    );
+    server.push({ text: "hello" });
+    expect((await cli(runRun, ["hi"], {}, { TG_TEST_KEY: "k1" })).stdout).toBe("hello\n");
+  });
+});
+
+describe("toolgate replay", () => {
+  it("says when there is nothing to replay", async () => {
+    await expect(cli(runReplay, [])).rejects.toThrow(
+      `no saved sessions in ${join(root, ".toolgate", "sessions")}`,
+    );
+    await expect(cli(runReplay, ["nope"])).rejects.toThrow(
+      "no transcript nope (looked in the current folder and",
+    );
+  });
+});
