@@ -4,8 +4,57 @@
  * UTF-16LE/BE), UTF-16 without a mark, legacy 8-bit encodings (via `chardet`, decoded with `iconv-lite`),
  * binary detection, and LF/CRLF. A decoding that would not write back byte-exactly is never chosen.
  */
-import chardet from "chardet";
-import iconv from "iconv-lite";
+import { createRequire } from "node:module";
+
+// chardet and iconv-lite are loaded on first use: UTF-8, UTF-16 and Latin-1 are handled by Node itself, so
+// most processes never pay for the legacy encoding tables.
+const require = createRequire(import.meta.url);
+let chardetModule: typeof import("chardet") | undefined;
+let iconvModule: typeof import("iconv-lite") | undefined;
+const legacyDetector = () => (chardetModule ??= require("chardet") as typeof import("chardet"));
+const legacyCodec = () => (iconvModule ??= require("iconv-lite") as typeof import("iconv-lite"));
+
+function swapBytes(bytes: Uint8Array): Buffer {
+  const out = Buffer.from(bytes);
+  for (let i = 0; i + 1 < out.length; i += 2) {
+    const b = out[i] as number;
+    out[i] = out[i + 1] as number;
+    out[i + 1] = b;
+  }
+  return out;
+}
+
+/** Decodes without a BOM; Node's own codecs for UTF-8, UTF-16 and Latin-1, iconv-lite for the rest. */
+function decodeBytes(bytes: Buffer, encoding: string): string {
+  switch (encoding) {
+    case "utf-8":
+      return bytes.toString("utf8");
+    case "utf-16le":
+      return bytes.toString("utf16le");
+    case "utf-16be":
+      return swapBytes(bytes).toString("utf16le");
+    case "iso-8859-1":
+      return bytes.toString("latin1");
+    default:
+      return legacyCodec().decode(bytes, encoding, { stripBOM: false });
+  }
+}
+
+/** Encodes without a BOM (the inverse of {@link decodeBytes}). */
+function encodeBytes(text: string, encoding: string): Buffer {
+  switch (encoding) {
+    case "utf-8":
+      return Buffer.from(text, "utf8");
+    case "utf-16le":
+      return Buffer.from(text, "utf16le");
+    case "utf-16be":
+      return swapBytes(Buffer.from(text, "utf16le"));
+    case "iso-8859-1":
+      return Buffer.from(text, "latin1");
+    default:
+      return legacyCodec().encode(text, encoding, { addBOM: false });
+  }
+}
 
 /** How many leading bytes are inspected for binary content and encoding. */
 export const SNIFF_BYTES = 8192;
@@ -101,7 +150,10 @@ const LATIN1_MARGIN = 15;
  * preferred when nearly as likely; Latin-1 text with bytes 0x80–0x9F is really Windows-1252 (smart quotes).
  */
 function guessLegacy(sample: Uint8Array): string {
-  const candidates = chardet.analyse(sample).filter((c) => iconv.encodingExists(c.name));
+  const iconv = legacyCodec();
+  const candidates = legacyDetector()
+    .analyse(sample)
+    .filter((c) => iconv.encodingExists(c.name));
   const top = candidates[0];
   const latin = candidates.find((c) => /^(iso-8859-1|windows-1252)$/i.test(c.name));
   let choice = top?.name.toLowerCase() ?? "iso-8859-1";
@@ -126,10 +178,11 @@ export function decodeText(bytes: Uint8Array, detection: EncodingInfo = detectEn
   const bomLength = detection.bom ? (BOMS[detection.encoding]?.length ?? 0) : 0;
   const body = buffer.subarray(bomLength);
   let encoding = detection.encoding === "binary" ? "iso-8859-1" : detection.encoding;
-  let text = iconv.decode(body, encoding, { stripBOM: false });
-  if (!BOMS[encoding] && !iconv.encode(text, encoding).equals(body)) {
+  let text = decodeBytes(body, encoding);
+  // UTF-8 that failed validation and every legacy guess must write back to the very same bytes.
+  if (encoding !== "utf-16le" && encoding !== "utf-16be" && !encodeBytes(text, encoding).equals(body)) {
     encoding = "iso-8859-1";
-    text = iconv.decode(body, encoding);
+    text = decodeBytes(body, encoding);
   }
   return { text, encoding, bom: detection.bom, eol: detectLineEnding(text) };
 }
@@ -140,11 +193,11 @@ export function decodeText(bytes: Uint8Array, detection: EncodingInfo = detectEn
  */
 export function encodeText(text: string, info: EncodingInfo): { bytes: Buffer } & EncodingInfo {
   let { encoding, bom } = info;
-  let body = iconv.encode(text, encoding, { addBOM: false });
-  if (!BOMS[encoding] && iconv.decode(body, encoding) !== text) {
+  let body = encodeBytes(text, encoding);
+  if (!BOMS[encoding] && decodeBytes(body, encoding) !== text) {
     encoding = "utf-8";
     bom = false;
-    body = iconv.encode(text, encoding, { addBOM: false });
+    body = encodeBytes(text, encoding);
   }
   const mark = bom ? BOMS[encoding] : undefined;
   return { bytes: mark ? Buffer.concat([mark, body]) : body, encoding, bom };
@@ -174,6 +227,14 @@ export function withLineEnding(text: string, eol: LineEnding): string {
 
 /** A streaming decoder for one encoding (for reading a line range without loading the file). */
 export function createDecoder(encoding: string): { write(chunk: Buffer): string; end(): string } {
-  const decoder = iconv.getDecoder(encoding === "binary" ? "iso-8859-1" : encoding, { stripBOM: true });
+  if (encoding === "utf-8" || encoding === "utf-16le" || encoding === "utf-16be") {
+    // TextDecoder keeps multi-byte characters split across chunks and drops a leading BOM.
+    const decoder = new TextDecoder(encoding);
+    return { write: (chunk) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
+  }
+  if (encoding === "iso-8859-1" || encoding === "binary") {
+    return { write: (chunk) => chunk.toString("latin1"), end: () => "" };
+  }
+  const decoder = legacyCodec().getDecoder(encoding, { stripBOM: true });
   return { write: (chunk) => decoder.write(chunk), end: () => decoder.end() ?? "" };
 }

@@ -7,12 +7,26 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import { type Ignore, ignore } from "./load-ignore.js";
 import { isInsideOrEqual, relativeInside } from "./paths.js";
 
 interface Level {
   dir: string;
   rules: Ignore;
+  /** Every rule is a folder-only exclusion (`dist/`): it can never ignore a file whose folders were kept. */
+  foldersOnly: boolean;
+}
+
+/** True when every pattern in the texts ends with `/` and none negates. */
+function onlyFolderRules(texts: string[]): boolean {
+  for (const text of texts) {
+    for (const raw of text.split(/\r?\n/)) {
+      const line = raw.trim();
+      if (line === "" || line.startsWith("#")) continue;
+      if (line.startsWith("!") || !line.endsWith("/")) return false;
+    }
+  }
+  return true;
 }
 
 /** Finds the top of the git work tree containing `dir` (a folder holding `.git`), if any. */
@@ -71,7 +85,7 @@ export class IgnoreRules {
       // add() splits a string into lines, but takes each array element as one pattern: add texts one by one.
       const rules = ignore();
       for (const text of texts) rules.add(text);
-      level = { dir, rules };
+      level = { dir, rules, foldersOnly: onlyFolderRules(texts) };
     }
     this.levels.set(dir, level);
     return level;
@@ -96,12 +110,14 @@ export class IgnoreRules {
 
   /**
    * True when `path` (canonical, absolute) is ignored: it is named `.git`, or the deepest rule file that has
-   * an opinion ignores it. Does not look at parent folders: walkers prune ignored folders themselves; use
-   * {@link isIgnoredDeep} for a single path.
+   * an opinion ignores it. `foldersChecked`: the caller (a walker) has already checked every folder between
+   * the root and `path`, so folder-only rule files can be skipped. Use {@link isIgnoredDeep} for a lone path.
    */
-  isIgnored(path: string, isDir: boolean): boolean {
+  isIgnored(path: string, isDir: boolean, foldersChecked = false): boolean {
     if (basename(path) === ".git") return true;
     for (const level of this.chainOf(dirname(path))) {
+      // A walker that pruned ignored folders already knows folder-only rules cannot touch this file.
+      if (foldersChecked && !isDir && level.foldersOnly) continue;
       const rel = relativeInside(level.dir, path);
       if (rel === "") continue;
       const result = level.rules.test(isDir ? `${rel}/` : rel);

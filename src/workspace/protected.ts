@@ -6,7 +6,7 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import { type Ignore, ignore } from "./load-ignore.js";
 import { isInsideOrEqual } from "./paths.js";
 
 /**

@@ -7,7 +7,6 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import iconv from "iconv-lite";
 import type { IgnoreRules } from "../../workspace/index.js";
 import { walkFiles } from "./walk.js";
 
@@ -126,8 +125,8 @@ export function searchWithRipgrep(rgPath: string, query: GrepQuery): Promise<Gre
 
 /** Decodes a file the way ripgrep does by default: UTF-8/UTF-16 BOMs honoured and removed, else UTF-8. */
 function decodeForSearch(bytes: Buffer): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return iconv.decode(bytes.subarray(2), "utf-16le");
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return iconv.decode(bytes.subarray(2), "utf-16be");
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.toString("utf8", 3);
   return bytes.toString("utf8");
 }
@@ -152,6 +151,11 @@ export async function searchWithJs(query: GrepQuery): Promise<GrepOutcome> {
   const fileRe = query.regex.source.includes("(?<")
     ? undefined
     : new RegExp(lineRe.source, `${lineRe.flags}m`);
+  // A case-sensitive plain literal can skip files on their bytes, before any decoding.
+  const literal =
+    query.caseSensitive && !/[\\^$.|?*+()[\]{}]/.test(query.pattern)
+      ? Buffer.from(query.pattern, "utf8")
+      : undefined;
   const matches: GrepMatch[] = [];
   let next = 0;
   let stopped = false;
@@ -172,6 +176,8 @@ export async function searchWithJs(query: GrepQuery): Promise<GrepOutcome> {
         // BOM-marked UTF-16 is text even though it holds NUL bytes.
       } else if (bytes.indexOf(0) !== -1) {
         continue; // binary
+      } else if (literal && bytes.indexOf(literal) === -1) {
+        continue;
       }
       const text = decodeForSearch(bytes);
       if (fileRe && !fileRe.test(text)) continue;

@@ -43,7 +43,7 @@ export async function walkFiles(dir: string, options: WalkOptions): Promise<stri
       if (!includeHidden && name.startsWith(".")) return false;
       if (name === ".git") return false;
       if (accept && !accept(relative)) return false;
-      return !rules.isIgnored(path, false);
+      return !rules.isIgnored(path, false, true);
     });
   if (options.maxDepth !== undefined) builder = builder.withMaxDepth(Math.max(0, options.maxDepth - 1));
   if (options.signal) builder = builder.withAbortSignal(options.signal);
