@@ -30,9 +30,13 @@ import { type AgentWhitelist, COORDINATION_TOOLS, type Resolution, resolveTools 
 /** A built pool: a snapshot. A later change builds a new one; this one stays as it was. */
 export interface ToolPool {
   readonly root: string;
-  /** Built-ins + coordination tools + MCP tools. Give it to the pipeline (`executeCall`). */
+  /**
+   * Built-ins + coordination tools + MCP tools: the project's registry, kept up to date across builds
+   * (unchanged tools keep their compiled validators). Give it to the pipeline (`executeCall`); a caller's
+   * scope, not the registry, fixes what one execution may call.
+   */
   readonly registry: ToolRegistry;
-  /** Every name, sorted (code-point order). */
+  /** Every name of this build, sorted (code-point order). */
   readonly names: readonly string[];
   readonly servers: readonly McpServerStatus[];
   readonly routes: RoutingTable;
@@ -65,6 +69,11 @@ interface Project {
   hash?: string;
   builtinsVersion?: number;
   generation: number;
+  /** Created once per project and synchronised on each build. */
+  registry: ToolRegistry;
+  /** Where the registry's own warnings go during a build. */
+  registryWarnings: string[];
+  coordination: Tool[];
 }
 
 /**
@@ -123,10 +132,12 @@ export class ToolPools {
     project.dirty = true;
   }
 
-  /** Forgets the project's built pool; the next access rebuilds it. */
+  /** Forgets the project's built pool and its servers' tool lists; the next access rediscovers everything. */
   invalidate(root: string): void {
     const project = this.projects.get(resolvePath(root));
-    if (project) project.dirty = true;
+    if (!project) return;
+    project.dirty = true;
+    project.clients.forgetTools();
   }
 
   /** The MCP servers of a project, as last built (builds when needed). */
@@ -145,8 +156,12 @@ export class ToolPools {
     const key = resolvePath(root);
     let project = this.projects.get(key);
     if (!project) {
+      const registryWarnings: string[] = [];
       const created: Project = {
         root: key,
+        registry: new ToolRegistry({ logger: { warn: (m) => registryWarnings.push(m) } }),
+        registryWarnings,
+        coordination: [],
         clients: new McpClientPool({
           ...this.options.mcp,
           ...(this.options.logger ? { logger: this.options.logger } : {}),
@@ -155,6 +170,7 @@ export class ToolPools {
         dirty: true,
         generation: 0,
       };
+      created.coordination = this.coordinationTools(created);
       created.clients.onToolsChanged(() => {
         created.dirty = true;
       });
@@ -209,14 +225,17 @@ export class ToolPools {
     }
     for (const p of problems) warnings.push(p.message);
     project.clients.configure(servers, problems);
-    const registry = new ToolRegistry({ logger: { warn: (m) => warnings.push(m) } });
-    for (const tool of builtins.list()) registry.register(tool);
-    for (const tool of this.coordinationTools(project)) if (!registry.has(tool.name)) registry.register(tool);
+    const base: Tool[] = [...builtins.list()];
+    const taken = new Set(base.map((t) => t.name));
+    for (const tool of project.coordination) if (!taken.has(tool.name)) base.push(tool);
     for (const w of warnings) this.options.logger?.warn(w);
     // Discovery logs its own warnings (server failures, replaced schemas) through the same logger.
-    const discovery = await project.clients.discover(new Set(registry.names()));
+    const discovery = await project.clients.discover(new Set(base.map((t) => t.name)));
     warnings.push(...discovery.warnings);
-    for (const tool of discovery.tools) registry.register(tool);
+    const registry = project.registry;
+    project.registryWarnings.length = 0;
+    syncRegistry(registry, [...base, ...discovery.tools], warnings);
+    warnings.push(...project.registryWarnings);
     project.stamp = stamp;
     project.hash = hash;
     project.builtinsVersion = builtinsVersion;
@@ -243,5 +262,24 @@ export class ToolPools {
     };
     const tools = [createListAvailableAgentsTool(host), createSpawnAgentsTool(host)];
     return tools.filter((t) => COORDINATION_TOOLS.includes(t.name));
+  }
+}
+
+/**
+ * Makes `registry` hold exactly `tools`: names gone are removed, new or changed tools (by identity) are
+ * registered. Unchanged tools stay, with their compiled validators.
+ */
+function syncRegistry(registry: ToolRegistry, tools: readonly Tool[], warnings: string[]): void {
+  const wanted = new Map(tools.map((t) => [t.name, t]));
+  for (const name of registry.names()) if (!wanted.has(name)) registry.unregister(name);
+  for (const tool of tools) {
+    const current = registry.get(tool.name);
+    if (current === tool) continue;
+    if (current) registry.unregister(tool.name);
+    try {
+      registry.register(tool);
+    } catch (error) {
+      warnings.push((error as Error).message);
+    }
   }
 }

@@ -56,6 +56,8 @@ export class McpClientPool {
   private readonly counts = new Map<string, number>();
   private readonly listeners = new Set<(server: string) => void>();
   private readonly validator = new ParamValidator();
+  /** Tools from the last discovery, by identity key: unchanged tools keep their object across discoveries. */
+  private toolCache = new Map<string, { tool: Tool; warning?: string }>();
 
   constructor(private readonly options: McpClientPoolOptions = {}) {}
 
@@ -128,21 +130,34 @@ export class McpClientPool {
     const tools: Tool[] = [];
     const call = (route: McpRoute, args: Record<string, unknown>, signal: AbortSignal) =>
       this.call(route, args, signal);
+    const cache = new Map<string, { tool: Tool; warning?: string }>();
     for (const [name, route] of table) {
       const info = infos.get(`${route.server}\u0000${route.tool}`)!;
-      let parameters = normalizeInputSchema(info.inputSchema);
-      const problem = this.validator.schemaProblem(parameters);
-      if (problem) {
-        warnings.push(
-          `MCP tool ${route.tool} of server ${route.server}: its input schema was replaced by an open object schema (${problem})`,
-        );
-        parameters = { type: "object", additionalProperties: true };
+      const key = `${name}\u0000${route.server}\u0000${route.tool}\u0000${JSON.stringify(info)}`;
+      let entry = this.toolCache.get(key);
+      if (!entry) {
+        let parameters = normalizeInputSchema(info.inputSchema);
+        const problem = this.validator.schemaProblem(parameters);
+        let warning: string | undefined;
+        if (problem) {
+          warning = `MCP tool ${route.tool} of server ${route.server}: its input schema was replaced by an open object schema (${problem})`;
+          parameters = { type: "object", additionalProperties: true };
+        }
+        entry = { tool: createMcpTool(name, route, info, call, parameters), ...(warning ? { warning } : {}) };
       }
-      tools.push(createMcpTool(name, route, info, call, parameters));
+      cache.set(key, entry);
+      if (entry.warning) warnings.push(entry.warning);
+      tools.push(entry.tool);
     }
+    this.toolCache = cache;
     tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const w of warnings) this.options.logger?.warn(w);
     return { tools, routes: table, servers: this.status(), warnings };
+  }
+
+  /** Forgets every server's cached tool list: the next discovery asks each server again. */
+  forgetTools(): void {
+    for (const { connection } of this.connections.values()) connection.forgetTools();
   }
 
   /** Every configured server, valid or not, sorted by name. */
