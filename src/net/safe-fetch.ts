@@ -41,7 +41,7 @@ export interface SafeFetchOptions {
   maxBytes?: number;
   /** What happens at the cap. Default `truncate` (the response says `truncated: true`). */
   onTooLarge?: OnTooLarge;
-  /** Redirect hops followed (each re-checked). Default 5. */
+  /** Redirect hops followed (each re-checked); one more is a `too_many_redirects` error. Default 5. */
   maxRedirects?: number;
   /** Private or loopback hosts that may be reached anyway: `host` (any port) or `host:port`. Default none. */
   allowHosts?: readonly string[];
@@ -263,7 +263,9 @@ function send(
       ...(target.https && isIP(target.host) === 0 ? { servername: target.host } : {}),
     });
     req.once("response", resolve);
-    req.once("error", reject);
+    // `on`, not `once`: a socket error after the response arrived must find a listener (rejecting a settled
+    // promise is a no-op); the body reader sees that error through the response stream.
+    req.on("error", reject);
     req.end(body);
   });
 }
