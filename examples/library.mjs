@@ -12,7 +12,7 @@ const policyText = `
 default = "ask"
 
 [[rules]]
-tool = ["read_file", "glob", "grep", "ls"]
+tool = ["read_file", "glob", "grep", "ls", "word_count"]
 decision = "allow"
 
 [[rules]]

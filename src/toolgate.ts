@@ -16,6 +16,8 @@ import { type CallResult, type ExecuteOptions, executeCall, type PipelineDeps } 
 import { ToolRegistry } from "./core/registry.js";
 import { type ProviderName, SchemaCache } from "./core/schemas/index.js";
 import type { AuditSink, Logger, Tool, ToolCall, ToolScope } from "./core/types.js";
+import { createPathKind } from "./policy/conditions/path.js";
+import { createUrlKind } from "./policy/conditions/url.js";
 import {
   builtinDefaultPolicy,
   type CompiledPolicy,
@@ -26,7 +28,10 @@ import {
   renderExplanation,
   validateAgainstTools,
 } from "./policy/index.js";
-import { type BuiltinTools, createBuiltinTools, createPolicyPlugins } from "./tools/index.js";
+import { analyzeCommand, createCommandKind } from "./policy/shell/index.js";
+import type { ArgKindPlugin } from "./policy/types.js";
+import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
+import type { Workspace } from "./workspace/index.js";
 
 /** Options of {@link createToolgate}. Every path is resolved against `cwd`. */
 export interface ToolgateOptions {
@@ -95,14 +100,20 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const config = await resolveConfig(options.config, cwd, first);
 
   const registry = new ToolRegistry({ logger });
-  const builtins: BuiltinTools = await createBuiltinTools({ roots, config, logger, env: options.env ?? {} });
+  const builtins: BuiltinTools = await createBuiltinTools({
+    roots,
+    config,
+    logger,
+    env: options.env ?? {},
+    commandNotes,
+  });
   const wanted = options.builtins ?? true;
   for (const tool of builtins.tools) {
     if (wanted === true || (Array.isArray(wanted) && wanted.includes(tool.name))) registry.register(tool);
   }
   for (const tool of options.tools ?? []) registry.register(tool);
 
-  const plugins = createPolicyPlugins(builtins);
+  const plugins = policyPlugins(builtins.workspace);
   const loadOptions = { plugins, roots, tools: registry.list() };
   const policy = await resolvePolicy(options, cwd, first, loadOptions);
   const engine = new PolicyEngine({ policy, plugins, roots });
@@ -149,6 +160,33 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       await builtins.close();
     },
   };
+}
+
+/** The argument kinds the policy understands beyond plain text: paths, shell commands, URLs. */
+function policyPlugins(workspace: Workspace): ArgKindPlugin[] {
+  const canonicalize = async (raw: string) => {
+    try {
+      const resolved = await workspace.resolve(raw, "read");
+      return { relative: resolved.relative, canonical: resolved.canonical };
+    } catch {
+      return undefined; // outside the roots or malformed: path rules fail closed on it
+    }
+  };
+  return [
+    createPathKind(canonicalize) as ArgKindPlugin,
+    createCommandKind() as ArgKindPlugin,
+    createUrlKind() as ArgKindPlugin,
+  ];
+}
+
+/** What a person sees beside a shell command: why it is risky, and why no allow rule can vouch for it. */
+async function commandNotes(command: string): Promise<string[]> {
+  const analysis = await analyzeCommand(command);
+  const notes: string[] = [];
+  if (analysis.riskReasons.length > 0) notes.push(`risk: ${analysis.riskReasons.join(", ")}`);
+  if (analysis.unsafe.length > 0)
+    notes.push(`not auto-approvable: ${[...new Set(analysis.unsafe)].join(", ")}`);
+  return notes;
 }
 
 async function canonicalRoots(paths: string[]): Promise<string[]> {

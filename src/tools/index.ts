@@ -1,11 +1,25 @@
 /**
  * @module tools
- * The only list of built-in tools, and the policy plug-ins that understand their arguments. `createToolgate`
- * calls `createBuiltinTools` once per gate; `close()` releases what the tools hold (background processes).
+ * The only list of built-in tools. `createToolgate` calls `createBuiltinTools` once per gate; the tools share
+ * one workspace (roots fixed by the host) and one set of background processes, which `close()` stops.
  */
 import type { ToolgateConfig } from "../config/index.js";
+import { ToolFailure } from "../core/errors.js";
 import type { Logger, Tool } from "../core/types.js";
-import type { ArgKindPlugin } from "../policy/types.js";
+import { userStateDir } from "../state/index.js";
+import { Workspace } from "../workspace/index.js";
+import { atlassianFromEnv } from "./atlassian/client.js";
+import { createConfluenceFetchTool } from "./confluence-fetch.js";
+import { toToolFailure } from "./files/errors.js";
+import { createFileTools } from "./files/index.js";
+import { createJiraFetchTool } from "./jira-fetch.js";
+import { createMemoryTool } from "./memory.js";
+import { BackgroundProcesses, createShellProcessesTool } from "./shell/index.js";
+import { createShellTool } from "./shell.js";
+import { createSearchBackend } from "./web/create-backend.js";
+import { createWebFetchTool } from "./web-fetch.js";
+import { createWebSearchTool } from "./web-search.js";
+import { createWriteTodosTool } from "./write-todos.js";
 
 /** What the built-in tools are made from. */
 export interface BuiltinContext {
@@ -15,21 +29,97 @@ export interface BuiltinContext {
   logger: Logger;
   /** Extra environment variables the host lets the shell pass on. */
   env: Record<string, string>;
+  /** Extra lines for a shell confirmation (the policy's risk reasons). */
+  commandNotes?: (command: string) => Promise<string[]> | string[];
 }
 
 /** The built-in tools of one gate and what they share. */
 export interface BuiltinTools {
   tools: Tool[];
-  context: BuiltinContext;
+  workspace: Workspace;
+  processes: BackgroundProcesses;
   close(): Promise<void>;
 }
 
+/**
+ * Creates every built-in tool. Jira and Confluence are added only when configured (base URL and token).
+ * @example const { tools, close } = await createBuiltinTools({ roots, config: {}, logger, env: {} });
+ */
 export async function createBuiltinTools(context: BuiltinContext): Promise<BuiltinTools> {
-  const tools: Tool[] = [];
-  return { tools, context, close: async () => undefined };
+  const { config, roots } = context;
+  // toolgate's own user-scope state is never writable through a file tool, whatever the roots.
+  const protectedPaths = [...(config.files?.protected ?? []), userStateDir()];
+  const workspace = await Workspace.create(roots, {
+    protectedPaths,
+    ...(config.files?.max_file_bytes !== undefined ? { maxFileBytes: config.files.max_file_bytes } : {}),
+  });
+  const processes = new BackgroundProcesses();
+  const web = {
+    ...(config.web?.allow_hosts ? { allowHosts: config.web.allow_hosts } : {}),
+    ...(config.web?.timeout_ms !== undefined ? { timeoutMs: config.web.timeout_ms } : {}),
+  };
+  const env = { ...process.env, ...context.env };
+  const projectDir = roots[0]!;
+
+  const tools: Tool[] = [
+    ...createFileTools({ workspace }),
+    createShellTool({
+      resolveCwd: (cwd) => resolveDirectory(workspace, cwd),
+      roots,
+      env: pick(context.env, config.shell?.env),
+      processes,
+      ...(config.shell?.timeout_ms !== undefined ? { defaultTimeoutMs: config.shell.timeout_ms } : {}),
+      ...(config.shell?.max_output_bytes !== undefined
+        ? { maxOutputBytes: config.shell.max_output_bytes }
+        : {}),
+      ...(context.commandNotes ? { commandNotes: context.commandNotes } : {}),
+    }) as unknown as Tool,
+    createShellProcessesTool({ processes }) as unknown as Tool,
+    createWebFetchTool({
+      ...web,
+      ...(config.web?.max_bytes !== undefined ? { maxBytes: config.web.max_bytes } : {}),
+    }),
+    createWebSearchTool({ backend: createSearchBackend(searchConfig(config), { ...web, env }) }),
+    createMemoryTool({ projectDir, logger: context.logger }),
+    createWriteTodosTool({ projectDir, logger: context.logger }),
+  ].map((t) => t as unknown as Tool);
+
+  const jira = atlassianFromEnv("JIRA", config.jira, env);
+  if (jira) tools.push(createJiraFetchTool({ ...jira, ...web }) as unknown as Tool);
+  const confluence = atlassianFromEnv("CONFLUENCE", config.confluence, env);
+  if (confluence) tools.push(createConfluenceFetchTool({ ...confluence, ...web }) as unknown as Tool);
+
+  return { tools, workspace, processes, close: () => processes.stopAll().then(() => undefined) };
 }
 
-/** Plug-ins for `path`, `command` and `url` arguments (the text plug-in is built into the policy). */
-export function createPolicyPlugins(_builtins: BuiltinTools): ArgKindPlugin[] {
-  return [];
+/** The shell's `cwd`: inside a root, an existing directory (default: the first root). */
+async function resolveDirectory(workspace: Workspace, cwd: string | undefined): Promise<string> {
+  const path = cwd ?? ".";
+  const resolved = await workspace.resolve(path, "read").catch((error: unknown) => {
+    throw toToolFailure(error, path, "use as the working directory");
+  });
+  if (!resolved.exists || !resolved.isDirectory) {
+    throw new ToolFailure("invalid_params", `cwd is not an existing directory: ${path}`, { path });
+  }
+  return resolved.canonical;
+}
+
+/** Host-passed variables, plus those `[shell] env` names from the host's own environment. */
+function pick(extra: Record<string, string>, names: readonly string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = { ...extra };
+  for (const name of names ?? []) {
+    const value = process.env[name];
+    if (value !== undefined && out[name] === undefined) out[name] = value;
+  }
+  return out;
+}
+
+function searchConfig(config: ToolgateConfig) {
+  const s = config.search ?? {};
+  return {
+    ...(s.backend ? { backend: s.backend } : {}),
+    ...(s.url ? { url: s.url } : {}),
+    ...(s.api_key_env ? { apiKeyEnv: s.api_key_env } : {}),
+    ...(s.timeout_ms !== undefined ? { timeoutMs: s.timeout_ms } : {}),
+  };
 }
