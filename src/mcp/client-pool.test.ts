@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tool, ToolResult } from "../core/types.js";
 import { McpClientPool, type McpDiscovery } from "./client-pool.js";
@@ -241,5 +244,17 @@ describe("McpClientPool: environment and streamable HTTP", () => {
     expect((await run(find(d, "mcp__envy__env"), { name: "TOOLGATE_TEST_HOST_SECRET" })).llmContent).toBe(
       "<unset>",
     );
+  });
+});
+
+describe("McpClientPool: server stderr", () => {
+  it("goes to the connection's log, never to the host process's stderr", async () => {
+    const child = join(import.meta.dirname, "testdata", "pool-child.mjs");
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [child]);
+    expect(stderr).toBe("");
+    expect(JSON.parse(stdout)).toEqual({
+      result: "wrote",
+      log: ["test server starting", "secret diagnostics"],
+    });
   });
 });
