@@ -188,7 +188,7 @@ async function benchGlob(rg: string): Promise<void> {
   const rgSet = stdout.trim().split("\n").sort();
   const same = ours.join("\n") === anchor.join("\n") && ours.join("\n") === rgSet.join("\n");
   // Timed as a model calls it (default maxResults); the full set was compared above.
-  const [t, a] = await interleaved(() => tool.build({ pattern: "**/*.ts" }).execute(signal), anchorFn, 9);
+  const [t, a] = await interleaved(() => tool.build({ pattern: "**/*.ts" }).execute(signal), anchorFn, 15);
   const ratio = t.p50 / a.p50;
   report({
     name: `glob **/*.ts over 100k files (${ours.length} matches; same set as tinyglobby and rg --files: ${same})`,
