@@ -3,6 +3,8 @@
  * Cross-process lock for a store file: `proper-lockfile` (a `<file>.lock` directory whose mtime the holder
  * keeps fresh), our own wait loop with jittered backoff and a deadline, and an in-process queue per file.
  */
+import * as fs from "node:fs";
+import { mkdir, rmdir, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import lockfile from "proper-lockfile";
 import { ioError, StateError } from "./errors.js";
@@ -30,7 +32,59 @@ export type LockCheck = () => void;
 // polling the file system against each other.
 const queues = new Map<string, Promise<unknown>>();
 
+// Lock directories this process holds: removing one of these is an unlock, anything else a stale break.
+const held = new Set<string>();
+// One file-system adapter per stale period (proper-lockfile caches the mtime precision on the object).
+const adapters = new Map<number, object>();
+
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+const lockedError = () => Object.assign(new Error("the lock is held"), { code: "ELOCKED" });
+
+/**
+ * Breaks a stale lock safely. proper-lockfile alone checks staleness and then removes the directory; two
+ * waiters that both saw the same stale lock could then remove each other's fresh one and both "hold" it.
+ * Here the check and the removal happen under a second, short-lived lock (`<lock>.break`), and the
+ * staleness is checked again inside it, so a fresh lock is never removed.
+ */
+async function breakStaleLock(lockPath: string, staleMs: number): Promise<void> {
+  const breaker = `${lockPath}.break`;
+  try {
+    await mkdir(breaker);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EEXIST") throw error;
+    // Held for microseconds; one this old was left by a process killed while breaking.
+    const info = await stat(breaker).catch(() => undefined);
+    if (info && info.mtimeMs < Date.now() - staleMs) await rmdir(breaker).catch(() => undefined);
+    throw lockedError();
+  }
+  try {
+    const info = await stat(lockPath).catch((error: { code?: string }) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (info === undefined) return;
+    if (info.mtimeMs >= Date.now() - staleMs) throw lockedError();
+    await rmdir(lockPath);
+  } finally {
+    await rmdir(breaker).catch(() => undefined);
+  }
+}
+
+function adapterFor(staleMs: number): object {
+  let adapter = adapters.get(staleMs);
+  if (!adapter) {
+    adapter = {
+      ...fs,
+      rmdir(path: string, done: (error: NodeJS.ErrnoException | null) => void) {
+        if (held.has(path)) fs.rmdir(path, done);
+        else breakStaleLock(path, staleMs).then(() => done(null), done);
+      },
+    };
+    adapters.set(staleMs, adapter);
+  }
+  return adapter;
+}
 
 /** The lock directory of a store file. */
 export function lockPathFor(file: string): string {
@@ -82,10 +136,12 @@ async function lockedRun<R>(
         lockfilePath: lockPath,
         stale: staleMs,
         retries: 0,
+        fs: adapterFor(staleMs),
         onCompromised: (error) => {
           compromised = error;
         },
       });
+      held.add(lockPath);
       break;
     } catch (error) {
       if ((error as { code?: string }).code !== "ELOCKED") throw ioError("lock", target, error);
@@ -114,5 +170,6 @@ async function lockedRun<R>(
   } finally {
     // A compromised lock is already released (and may belong to someone else now): never remove it.
     if (!compromised) await release().catch(() => undefined);
+    held.delete(lockPath);
   }
 }

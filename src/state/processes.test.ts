@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -39,7 +39,7 @@ function startChild(
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
   });
   const lines: Line[] = [];
-  const waiters: { test: (l: Line) => boolean; done: (l: Line) => void }[] = [];
+  const waiters: { test: (l: Line) => boolean; done: (l: Line) => void; fail: (e: Error) => void }[] = [];
   let buffer = "";
   let stderr = "";
   proc.stderr?.on("data", (chunk: Buffer) => {
@@ -60,6 +60,10 @@ function startChild(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     proc.on("exit", (code, signal) => {
       if (code !== 0 && signal === null) lines.push({ stderr });
+      // A child that dies before saying what a test waits for fails the wait instead of hanging it.
+      for (const w of waiters.splice(0)) {
+        w.fail(new Error(`child exited (${code ?? signal}) first; output ${JSON.stringify(lines)}`));
+      }
       done({ code, signal });
     }),
   );
@@ -68,10 +72,11 @@ function startChild(
     lines,
     exited,
     waitFor: (test) =>
-      new Promise((done) => {
+      new Promise((done, fail) => {
         const found = lines.find(test);
         if (found) done(found);
-        else waiters.push({ test, done });
+        else if (proc.exitCode !== null || proc.signalCode !== null) fail(new Error("child already exited"));
+        else waiters.push({ test, done, fail });
       }),
   };
 }
@@ -123,6 +128,23 @@ describe("concurrent processes", () => {
 });
 
 describe("killed writers", () => {
+  it("8 processes finding the same stale lock at once break it once and keep every key", {
+    timeout: 60_000,
+  }, async () => {
+    const file = join(dir, "state", "memory.json");
+    await openMemoryStore(file).set("before", "1");
+    // A lock left behind an hour ago: every child sees it stale on its first attempt.
+    const lock = lockPathFor(file);
+    await mkdir(lock);
+    const old = new Date(Date.now() - 3_600_000);
+    await utimes(lock, old, old);
+    const children = Array.from({ length: 8 }, (_, p) => startChild(file, [{ setMany: [`s${p}`, 25] }]));
+    await Promise.all(children.map((c) => c.exited));
+    for (const c of children) expect(c.lines).toEqual([{ ok: true }]);
+    expect(await openMemoryStore(file).keys()).toHaveLength(1 + 8 * 25);
+    expect(readdirSync(join(dir, "state"))).toEqual(["memory.json"]);
+  });
+
   it("recovers a lock left by a process killed while holding it, after the stale period", async () => {
     const file = join(dir, "state", "memory.json");
     await openMemoryStore(file).set("before", "1");
