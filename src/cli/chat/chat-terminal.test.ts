@@ -1,0 +1,116 @@
+/**
+ * `toolgate chat` in a real terminal: tmux (its own server socket) runs the built command against a local
+ * model server; the test types keys and reads the screen — the banner, streamed answers, the tool line, the
+ * confirmation with yes / no / always, "always" not asking again for the exact same call, Ctrl-C cancelling
+ * a running task and a second Ctrl-C exiting.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
+import { makeWorkspace, removeWorkspace } from "../../loop/testdata/harness.js";
+
+const dist = resolve(import.meta.dirname, "../../../dist/cli");
+const socket = `tg-chat-test-${process.pid}`;
+const session = "chat";
+
+function tmux(...args: string[]): string {
+  return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+}
+
+const screen = () => tmux("capture-pane", "-p", "-t", session, "-S", "-200");
+
+async function waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const text = screen();
+    if (typeof what === "string" ? text.includes(what) : what.test(text)) return text;
+    if (Date.now() > until) throw new Error(`screen never showed ${what}:\n${text}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Runs `toolgate chat`: through the real dispatcher once it lists `chat`, else the same pieces directly. */
+function chatCommand(): string {
+  const script = [
+    `import { helpText, runCli } from ${JSON.stringify(join(dist, "run.js"))};`,
+    `import { processIo } from ${JSON.stringify(join(dist, "io.js"))};`,
+    `import { createContext } from ${JSON.stringify(join(dist, "context.js"))};`,
+    `import { splitGlobals } from ${JSON.stringify(join(dist, "globals.js"))};`,
+    `import { runChat } from ${JSON.stringify(join(dist, "commands", "chat.js"))};`,
+    "const argv = ['chat', ...process.argv.slice(1)];",
+    "if (helpText().includes('toolgate chat')) process.exitCode = await runCli(argv, processIo());",
+    "else { const { globals, rest } = splitGlobals(argv.slice(1)); const ctx = createContext(processIo(), globals);",
+    "  try { process.exitCode = await runChat(rest, ctx); } finally { await ctx.close(); } }",
+  ].join("\n");
+  return `node --input-type=module -e ${shellQuote(script)}`;
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+let server: ModelServer;
+let root: string;
+beforeAll(async () => {
+  server = await startModelServer(["test-model"]);
+  root = await makeWorkspace({
+    ".toolgate/config.toml": `[llm]\nprovider = "ollama"\nbase_url = "${server.url}"\nmodel = "test-model"\n`,
+  });
+  await mkdir(join(root, ".toolgate", "agents"), { recursive: true });
+  await writeFile(
+    join(root, ".toolgate", "agents", "scout.md"),
+    "---\ndescription: Looks around\ntools: []\n---\n",
+  );
+});
+afterAll(async () => {
+  try {
+    tmux("kill-server");
+  } catch {
+    // already gone
+  }
+  await server.close();
+  await removeWorkspace(root);
+});
+
+describe("toolgate chat in a terminal", () => {
+  it("streams, asks with always, cancels with Ctrl-C and exits on the second", async () => {
+    const command = `cd ${shellQuote(root)} && NO_COLOR=1 ${chatCommand()}; echo "[exited $?]"; sleep 30`;
+    tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", session, command);
+    await waitFor(/^›/m);
+    const banner = screen();
+    expect(banner).toContain(`toolgate chat — test-model via ollama at ${server.url}`);
+    expect(banner).toContain("transcript: ");
+
+    const listAgents = { toolCalls: [{ name: "list_available_agents", arguments: {} }] };
+    server.push(listAgents, { text: "There is one agent: scout." });
+    tmux("send-keys", "-t", session, "which agents are there?", "Enter");
+    const asked = await waitFor("Allow? [y]es / [N]o / [a]lways:");
+    expect(asked).toContain("list_available_agents needs your approval (risk: low)");
+    expect(asked).toContain(
+      "always = allow exactly this list_available_agents call (same arguments) for the rest",
+    );
+    tmux("send-keys", "-t", session, "a", "Enter");
+    const answered = await waitFor("There is one agent: scout.");
+    expect(answered).toMatch(/✓ list_available_agents · list available agents · ask · \d+ ms/);
+
+    // The exact same call again: approved from the session's allow-list, no question.
+    server.push(listAgents, { text: "Still just scout." });
+    tmux("send-keys", "-t", session, "and now?", "Enter");
+    const again = await waitFor("Still just scout.");
+    expect(again.split("Allow? [y]es").length - 1).toBe(1);
+
+    // A reply that never finishes: Ctrl-C cancels it and returns to the prompt; a second Ctrl-C exits.
+    server.push({ hang: true });
+    tmux("send-keys", "-t", session, "wait forever", "Enter");
+    await new Promise((r) => setTimeout(r, 300));
+    tmux("send-keys", "-t", session, "C-c");
+    await waitFor("(cancelled)");
+    expect(screen()).toContain("(cancelling — press Ctrl-C again to exit)");
+    tmux("send-keys", "-t", session, "C-c");
+    const end = await waitFor("[exited 0]");
+    expect(end).toContain("bye — transcript saved to ");
+    expect(server.remaining()).toBe(0);
+  });
+});
