@@ -254,6 +254,28 @@ describe("safeFetch", () => {
     expect(calls).toEqual(["app.test"]);
   });
 
+  it("reaches an allowed name through the system resolver", async () => {
+    const res = await safeFetch(`http://localhost:${server.port}/hello`, {
+      allowHosts: [`localhost:${server.port}`],
+    });
+    expect(res.body.toString()).toBe(`hello GET localhost:${server.port}`);
+    expect(res.address).toBe("127.0.0.1");
+  });
+
+  it("tries every vetted address when the first does not answer", async () => {
+    // The server listens on 127.0.0.1 only; ::1 (first) refuses or is absent, so the socket moves on.
+    const lookup: Resolver = async () => [
+      { address: "::1", family: 6 },
+      { address: "127.0.0.1", family: 4 },
+    ];
+    const res = await safeFetch(`http://dual.test:${server.port}/hello`, {
+      lookup,
+      allowHosts: [`dual.test:${server.port}`],
+    });
+    expect(res.body.toString()).toBe(`hello GET dual.test:${server.port}`);
+    expect(res.address).toBe("127.0.0.1");
+  });
+
   it("refuses a bad allow_hosts entry", async () => {
     await expect(safeFetch(`${server.origin}/hello`, { allowHosts: ["http://x/"] })).rejects.toThrow(
       'invalid allow_hosts entry "http://x/": expected host or host:port',

@@ -1,7 +1,7 @@
 /**
  * @module net/safe-fetch
  * An HTTP client that cannot be talked into reaching this machine, the local network or cloud metadata: each
- * hop's host is resolved once, every address vetted, and the socket pinned to the vetted address.
+ * hop's host is resolved once, every address vetted, and the socket pinned to the vetted addresses.
  */
 import { promises as dns } from "node:dns";
 import http from "node:http";
@@ -108,6 +108,7 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
       throwIfAborted(controller.signal);
       const resolved = await vet(target, rules, options.lookup ?? defaultLookup, controller.signal);
       const res = await send(target, resolved, method, headers, body, controller.signal);
+      const address = res.socket?.remoteAddress ?? resolved[0]?.address ?? "";
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode ?? 0) && location) {
         res.destroy();
@@ -147,7 +148,7 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
         body: read.body,
         truncated: read.truncated,
         elapsedMs: elapsed(),
-        address: resolved.address,
+        address,
         redirects,
       };
     }
@@ -184,13 +185,13 @@ export function httpError(res: Pick<SafeResponse, "status" | "statusText" | "url
   });
 }
 
-/** Checks the name and every resolved address; returns the one address the socket will use. */
+/** Checks the name and every resolved address; returns the addresses the socket may use (all vetted). */
 async function vet(
   target: Target,
   rules: readonly HostRule[],
   lookup: Resolver,
   signal: AbortSignal,
-): Promise<ResolvedAddress> {
+): Promise<ResolvedAddress[]> {
   const allowed = isAllowedTarget(target, rules);
   const url = target.url.href;
   const hint = "(add the host to allow_hosts to permit it)";
@@ -229,13 +230,16 @@ async function vet(
       });
     }
   }
-  return addresses[0] as ResolvedAddress;
+  return addresses;
 }
 
-/** Sends one request over a socket pinned to `resolved`; resolves with the response head. */
+/**
+ * Sends one request over a socket pinned to the vetted `resolved` addresses (Node tries them in turn when it
+ * asks for all, as with happy eyeballs); resolves with the response head.
+ */
 function send(
   target: Target,
-  resolved: ResolvedAddress,
+  resolved: readonly ResolvedAddress[],
   method: string,
   headers: Record<string, string>,
   body: string | Uint8Array | undefined,
@@ -244,8 +248,8 @@ function send(
   // The socket layer asks this instead of DNS: it can only ever get the address that was vetted.
   const pinned: LookupFunction = (_host, opts, callback) => {
     if ((opts as { all?: boolean }).all) {
-      (callback as (e: null, a: ResolvedAddress[]) => void)(null, [resolved]);
-    } else callback(null, resolved.address, resolved.family);
+      (callback as (e: null, a: ResolvedAddress[]) => void)(null, [...resolved]);
+    } else callback(null, resolved[0]?.address ?? "", resolved[0]?.family ?? 4);
   };
   const requestHeaders: Record<string, string> = { ...headers, host: target.url.host };
   if (body !== undefined) requestHeaders["content-length"] = String(Buffer.byteLength(body));
