@@ -6,17 +6,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Tool } from "../../core/types.js";
 import type { ChatModel } from "../../llm/index.js";
 import { createChatModel } from "../../llm/index.js";
 import type { ChatBody, ModelServer } from "../../llm/testdata/model-server.js";
 import { createToolgate, type Toolgate } from "../../toolgate.js";
-import { createEditFileTool } from "../../tools/edit-file.js";
-import { createReadFileTool } from "../../tools/read-file.js";
-import { BackgroundProcesses } from "../../tools/shell/index.js";
-import { createShellTool } from "../../tools/shell.js";
-import { createWriteFileTool } from "../../tools/write-file.js";
-import { Workspace } from "../../workspace/index.js";
 
 /** Creates a temp workspace holding `files` (relative path → content). */
 export async function makeWorkspace(files: Record<string, string> = {}): Promise<string> {
@@ -34,29 +27,13 @@ export async function removeWorkspace(root: string): Promise<void> {
 
 /** A gate over `root` with the built-in tools and `policy` (TOML). Warnings are collected, not printed. */
 export async function makeGate(root: string, policy: string, warnings: string[] = []): Promise<Toolgate> {
-  const options = { roots: [root], cwd: root, config: {}, logger: { warn: (m: string) => warnings.push(m) } };
-  const probe = await createToolgate({ ...options, policy: false });
-  const wired = probe.registry.has("read_file") && probe.registry.has("shell");
-  await probe.close();
-  if (wired) return createToolgate({ ...options, policyText: policy });
-  // Until src/tools/index.ts lists the built-ins, register the same factories here.
-  return createToolgate({ ...options, policyText: policy, builtins: false, tools: await builtinTools(root) });
-}
-
-async function builtinTools(root: string): Promise<Tool[]> {
-  const workspace = await Workspace.create([root]);
-  const processes = new BackgroundProcesses();
-  const canonical = workspace.roots[0]!;
-  return [
-    createReadFileTool({ workspace }),
-    createEditFileTool({ workspace }),
-    createWriteFileTool({ workspace }),
-    createShellTool({
-      roots: [canonical],
-      processes,
-      resolveCwd: async (cwd) => (cwd ? join(canonical, cwd) : canonical),
-    }),
-  ] as unknown as Tool[];
+  return createToolgate({
+    roots: [root],
+    cwd: root,
+    config: {},
+    policyText: policy,
+    logger: { warn: (m: string) => warnings.push(m) },
+  });
 }
 
 /** A model of `server` in the given wire format. */
