@@ -5,7 +5,9 @@
  */
 import { ConfigError } from "../core/errors.js";
 import * as call from "./commands/call.js";
+import * as plan from "./commands/plan.js";
 import * as policy from "./commands/policy.js";
+import * as project from "./commands/project.js";
 import * as schema from "./commands/schema.js";
 import * as tools from "./commands/tools.js";
 import { type CliContext, createContext } from "./context.js";
@@ -23,6 +25,10 @@ const COMMANDS: Record<string, Command> = {
   schema: { usage: schema.usage, run: schema.runSchema },
   call: { usage: call.usage, run: call.runCall },
   policy: { usage: policy.usage, run: policy.runPolicy },
+  plan: { usage: plan.usage, run: plan.runPlan },
+  agents: { usage: project.agentsUsage, run: project.runAgents },
+  memory: { usage: project.memoryUsage, run: project.runMemory },
+  todos: { usage: project.todosUsage, run: project.runTodos },
 };
 
 const GLOBAL_HELP = `Global flags: --workspace DIR (the allowed root; default: the current directory), --policy FILE,
