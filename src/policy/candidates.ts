@@ -6,6 +6,7 @@
  */
 import picomatch from "picomatch";
 import { TOOL_NAME_PATTERN } from "../core/registry.js";
+import type { ToolKind } from "../core/types.js";
 import type { CompiledRule } from "./model.js";
 
 /** How a rule's `tool` entry matches names. */
@@ -47,6 +48,22 @@ export interface Candidates {
   readonly args: readonly string[];
 }
 
+/** The memo entry for one name: its candidates, and those narrowed to each tool kind, built on demand. */
+interface NameEntry {
+  readonly all: Candidates;
+  readonly byKind: Map<ToolKind, Candidates>;
+}
+
+/** Drops the rules whose `kind` list excludes `kind`. */
+function narrow(all: Candidates, kind: ToolKind): Candidates {
+  const keep = (rule: CompiledRule) => rule.kinds === undefined || rule.kinds.includes(kind);
+  return Object.freeze({
+    specific: Object.freeze(all.specific.filter(keep)),
+    any: Object.freeze(all.any.filter(keep)),
+    args: all.args,
+  });
+}
+
 /** Past this many distinct names the memo is dropped and rebuilt, so odd callers cannot grow it forever. */
 const MEMO_LIMIT = 8192;
 
@@ -56,7 +73,7 @@ export class RuleIndex {
   readonly #exact = new Map<string, number[]>();
   readonly #globs: { readonly position: number; readonly test: (name: string) => boolean }[] = [];
   readonly #any: number[] = [];
-  readonly #memo = new Map<string, Candidates>();
+  readonly #memo = new Map<string, NameEntry>();
 
   constructor(rules: readonly CompiledRule[]) {
     this.#rules = rules;
@@ -76,12 +93,30 @@ export class RuleIndex {
 
   /** The candidate rules for `name`, memoised. */
   candidates(name: string): Candidates {
+    return this.#entry(name).all;
+  }
+
+  /**
+   * The candidate rules for `name` that can apply to a tool of `kind` (rules whose `kind` list excludes it
+   * are left out, as they could never match), memoised. `args` is that of all candidates.
+   */
+  candidatesFor(name: string, kind: ToolKind): Candidates {
+    const entry = this.#entry(name);
+    let narrowed = entry.byKind.get(kind);
+    if (narrowed === undefined) {
+      narrowed = narrow(entry.all, kind);
+      entry.byKind.set(kind, narrowed);
+    }
+    return narrowed;
+  }
+
+  #entry(name: string): NameEntry {
     const hit = this.#memo.get(name);
     if (hit) return hit;
     if (this.#memo.size >= MEMO_LIMIT) this.#memo.clear();
-    const built = this.#build(name);
-    this.#memo.set(name, built);
-    return built;
+    const entry: NameEntry = { all: this.#build(name), byKind: new Map() };
+    this.#memo.set(name, entry);
+    return entry;
   }
 
   #build(name: string): Candidates {

@@ -62,7 +62,13 @@ function compileConditions(
           "when",
         );
       }
-      const tests: Partial<Record<ArgKind, ConditionTest<unknown>>> = {};
+      // One shape for every condition's tests (see compileRule).
+      const tests: Partial<Record<ArgKind, ConditionTest<unknown>>> = {
+        text: undefined,
+        path: undefined,
+        command: undefined,
+        url: undefined,
+      };
       for (const plugin of supporting) {
         try {
           tests[plugin.kind] = plugin.operators[operator]!(operand) as ConditionTest<unknown>;
@@ -106,24 +112,28 @@ export function compileRule(
     }
   }
   const conditions = compileConditions(spec, position, plugins);
-  const label = options.label ?? options.source;
+  const prefix = options.label ?? options.source;
   const ref: RuleRef = Object.freeze({
-    id: `${label}#${spec.name ?? position + 1}`,
+    id: `${prefix}#${spec.name ?? position + 1}`,
     source: options.source,
     index: position + 1,
   });
   const line = options.lineOf?.(position);
+  const label = ruleLabel(spec);
   const rule: CompiledRule = {
     ref,
-    ...(line === undefined ? {} : { line }),
+    // Every rule has every property (some undefined), so all rules share one shape and the evaluator's
+    // property reads stay monomorphic.
+    line,
     tools: Object.freeze([...spec.tool]),
     decision: spec.decision,
-    ...(spec.risk ? { risk: spec.risk } : {}),
-    ...(spec.message === undefined ? {} : { message: spec.message }),
-    ...(spec.kind ? { kinds: Object.freeze([...spec.kind]) } : {}),
+    risk: spec.risk,
+    message: spec.message,
+    kinds: spec.kind ? Object.freeze([...spec.kind]) : undefined,
     conditions: Object.freeze(conditions),
     args: Object.freeze([...new Set(conditions.map((c) => c.arg))]),
-    label: ruleLabel(spec),
+    label,
+    reason: `rule ${ref.id} (${label}) matched`,
     spec: deepFreeze(structuredClone(spec)),
   };
   return Object.freeze(rule);

@@ -21,8 +21,8 @@ function testCondition(
   decision: Decision,
   call: PreparedCall,
 ): ConditionOutcome {
-  // Own properties only: an argument named `constructor` must not find Object.prototype's.
-  const value = Object.hasOwn(call.args, condition.arg) ? call.args[condition.arg] : undefined;
+  // Plain property read: names that Object.prototype has (`constructor`, ...) are refused at load.
+  const value = call.args[condition.arg];
   if (value === undefined) return "missing";
   const kind = call.tool.argKinds?.[condition.arg] ?? "text";
   const test = condition.tests[kind];
@@ -77,16 +77,28 @@ export function matchRule(
   return decision;
 }
 
-/** Running state of one evaluation: the best rule of one level. */
-interface Best {
-  rule: CompiledRule | undefined;
-  decision: Decision;
+/** `matchRule` without a recorder: the hot path, same semantics, no event checks. */
+function matchQuiet(rule: CompiledRule, call: PreparedCall): Decision | undefined {
+  if (rule.kinds !== undefined && !rule.kinds.includes(call.tool.kind)) return undefined;
+  let decision = rule.decision;
+  const conditions = rule.conditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const outcome = testCondition(conditions[i]!, rule.decision, call);
+    if (outcome === true) continue;
+    if (outcome === "ask") {
+      if (decision === "allow") decision = "ask";
+      continue;
+    }
+    if (outcome === "unsupported" && rule.decision !== "allow") continue;
+    return undefined;
+  }
+  return decision;
 }
 
 /** The one-line reason: `rule policy.toml#3 (tool "shell", decision allow) matched`. */
 function reasonFor(rule: CompiledRule, decision: Decision): string {
-  const raised = decision !== rule.decision ? `, raised to ${decision} by its conditions` : "";
-  return `rule ${rule.ref.id} (${rule.label}${raised}) matched`;
+  if (decision === rule.decision) return rule.reason;
+  return `rule ${rule.ref.id} (${rule.label}, raised to ${decision} by its conditions) matched`;
 }
 
 /**
@@ -99,18 +111,20 @@ export function evaluate(
   call: PreparedCall,
   recorder?: PolicyRecorder,
 ): PolicyDecision {
-  const candidates = policy.index.candidates(call.tool.name);
+  // With a recorder, every candidate is visited so the trace shows rules skipped for their tool kind.
+  const candidates = recorder
+    ? policy.index.candidates(call.tool.name)
+    : policy.index.candidatesFor(call.tool.name, call.tool.kind);
   let matched: RuleRef[] | undefined;
   let ruleRisk: RiskLevel | undefined;
   let deny: CompiledRule | undefined;
-  const best: [Best, Best] = [
-    { rule: undefined, decision: "allow" },
-    { rule: undefined, decision: "allow" },
-  ];
-  const levels = [candidates.specific, candidates.any] as const;
+  // The strictest matching rule of each level (0: tool-specific, 1: "*"); plain locals, nothing allocated.
+  let specific: CompiledRule | undefined;
+  let specificDecision: Decision = "allow";
+  let any: CompiledRule | undefined;
+  let anyDecision: Decision = "allow";
   for (let level = 0; level < 2; level++) {
-    const rules = levels[level]!;
-    const top = best[level]!;
+    const rules = level === 0 ? candidates.specific : candidates.any;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
       recorder?.record({ op: "consider", rule: rule.ref.id, level: level === 0 ? "tool" : "any" });
@@ -121,9 +135,14 @@ export function evaluate(
       if (rule.risk !== undefined)
         ruleRisk = ruleRisk === undefined ? rule.risk : higherRisk(ruleRisk, rule.risk);
       if (decision === "deny" && deny === undefined) deny = rule;
-      if (top.rule === undefined || isStricter(decision, top.decision)) {
-        top.rule = rule;
-        top.decision = decision;
+      if (level === 0) {
+        if (specific === undefined || isStricter(decision, specificDecision)) {
+          specific = rule;
+          specificDecision = decision;
+        }
+      } else if (any === undefined || isStricter(decision, anyDecision)) {
+        any = rule;
+        anyDecision = decision;
       }
     }
   }
@@ -134,13 +153,13 @@ export function evaluate(
     chosen = deny;
     decision = "deny";
     why = "a matching deny always wins";
-  } else if (best[0].rule !== undefined) {
-    chosen = best[0].rule;
-    decision = best[0].decision;
+  } else if (specific !== undefined) {
+    chosen = specific;
+    decision = specificDecision;
     why = "the strictest matching tool-specific rule";
-  } else if (best[1].rule !== undefined) {
-    chosen = best[1].rule;
-    decision = best[1].decision;
+  } else if (any !== undefined) {
+    chosen = any;
+    decision = anyDecision;
     why = 'the strictest matching "*" rule (no tool-specific rule matched)';
   } else {
     recorder?.record({ op: "default", decision: policy.defaultDecision });

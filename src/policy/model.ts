@@ -64,6 +64,8 @@ export interface CompiledRule {
   readonly args: readonly string[];
   /** `tool "shell", decision allow`: how reasons and errors name the rule. */
   readonly label: string;
+  /** The one-line reason when this rule decides with its own decision (built once). */
+  readonly reason: string;
   /** The rule as written (to re-validate, extend or print). */
   readonly spec: Readonly<RuleSpec>;
 }

@@ -170,6 +170,10 @@ function whenTable(when: unknown, fail: Fail): Record<string, Record<string, unk
   }
   const out: Record<string, Record<string, unknown>> = {};
   for (const [arg, ops] of Object.entries(when)) {
+    // The evaluator reads prepared arguments as plain properties; a name every object inherits
+    // (`constructor`, `toString`, ...) would read Object.prototype's member when the call lacks it.
+    if (arg in Object.prototype)
+      fail(`when.${arg}: argument name ${JSON.stringify(arg)} is reserved`, "when");
     if (!isTable(ops)) {
       fail(
         `when.${arg} must be a table of operators, e.g. when.${arg} = { equals = "x" }; got ${typeName(ops)}`,

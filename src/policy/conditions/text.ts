@@ -16,36 +16,36 @@ function prepareText(raw: unknown): TextValue {
   return undefined;
 }
 
-/** Wraps a string test so a value without text form never holds. */
-function onText(test: (value: string) => boolean): ConditionTest<TextValue> {
-  return (value) => (typeof value === "string" ? test(value) : false);
+/** True when `test` holds for any of `items`. A plain loop: evaluation allocates nothing per call. */
+function any<T>(items: readonly T[], test: (item: T, value: string) => boolean): ConditionTest<TextValue> {
+  if (items.length === 1) {
+    const only = items[0]!;
+    return (value) => typeof value === "string" && test(only, value);
+  }
+  return (value) => {
+    if (typeof value !== "string") return false;
+    for (let i = 0; i < items.length; i++) if (test(items[i]!, value)) return true;
+    return false;
+  };
 }
 
 const operators: Record<string, OperatorCompiler<TextValue>> = {
   equals(operand) {
     const want = scalarText(operand);
-    return onText((value) => value === want);
+    return (value) => value === want;
   },
   oneOf(operand) {
     const set = new Set(scalarList(operand));
-    return onText((value) => set.has(value));
+    return (value) => typeof value === "string" && set.has(value);
   },
-  prefix(operand) {
-    const prefixes = stringList(operand);
-    return onText((value) => prefixes.some((p) => value.startsWith(p)));
-  },
-  contains(operand) {
-    const parts = stringList(operand);
-    return onText((value) => parts.some((p) => value.includes(p)));
-  },
-  glob(operand) {
-    const matchers = stringList(operand).map((g) => compileGlob(g));
-    return onText((value) => matchers.some((m) => m(value)));
-  },
-  regex(operand) {
-    const res = stringList(operand).map(compileSafeRegex);
-    return onText((value) => res.some((re) => re.test(value)));
-  },
+  prefix: (operand) => any(stringList(operand), (prefix, value) => value.startsWith(prefix)),
+  contains: (operand) => any(stringList(operand), (part, value) => value.includes(part)),
+  glob: (operand) =>
+    any(
+      stringList(operand).map((g) => compileGlob(g)),
+      (matcher, value) => matcher(value),
+    ),
+  regex: (operand) => any(stringList(operand).map(compileSafeRegex), (re, value) => re.test(value)),
 };
 
 /**
