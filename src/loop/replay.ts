@@ -27,7 +27,7 @@ export function renderTranscript(records: readonly TranscriptRecord[]): string {
         out.push(r.plan ? `routing: ${JSON.stringify(r.plan)}` : "routing: no plan");
         break;
       case "plan":
-        if (r.method !== "native") out.push(`plan (${r.method}): ${r.reason}`);
+        if (r.method !== "native" && r.method !== "none") out.push(`plan (${r.method}): ${r.reason}`);
         for (const s of r.skipped) out.push(`  skipped ${s.name}: ${s.reason}`);
         break;
       case "tool_call":
