@@ -6,14 +6,21 @@ describe("public API", () => {
     expect(Object.keys(api).sort()).toEqual([
       "ConfigError",
       "MessageBus",
+      "StateError",
       "ToolFailure",
       "ToolInputError",
       "ToolRegistry",
       "createToolgate",
       "defineTool",
       "errorResult",
+      "memoryFilePath",
       "okResult",
+      "openMemoryStore",
+      "openTodoStore",
+      "projectStateDir",
+      "todosFilePath",
       "truncateOutput",
+      "userStateDir",
     ]);
   });
 });

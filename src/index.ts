@@ -36,4 +36,20 @@ export {
   ToolRegistry,
   truncateOutput,
 } from "./core/index.js";
+export {
+  type MemoryEntry,
+  type MemoryStore,
+  memoryFilePath,
+  openMemoryStore,
+  openTodoStore,
+  projectStateDir,
+  StateError,
+  type StateScope,
+  type TodoChange,
+  type TodoItem,
+  type TodoStatus,
+  type TodoStore,
+  todosFilePath,
+  userStateDir,
+} from "./state/index.js";
 export { createToolgate, type Toolgate, type ToolgateOptions } from "./toolgate.js";
