@@ -101,6 +101,21 @@ when.path = { prefix = "src/" }
     expect(got.rule).toBeUndefined();
   });
 
+  it("decides the same with a recorder (which reports the condition as unsupported)", async () => {
+    const policy = await parsePolicy(text, "p.toml");
+    const c = call("write_file", { path: "src/a" }, { path: "path" });
+    const log = createRecorder();
+    expect(evaluate(policy, c, log)).toEqual(evaluate(policy, c));
+    expect(log.events[1]).toEqual({
+      op: "condition",
+      rule: "p.toml#1",
+      arg: "path",
+      operator: "prefix",
+      argKind: "path",
+      outcome: "unsupported",
+    });
+  });
+
   it("a missing argument still fails the deny rule's condition", async () => {
     const got = evaluate(await parsePolicy(text, "p.toml"), call("write_file", {}, { path: "path" }));
     expect(got.decision).toBe("ask");
