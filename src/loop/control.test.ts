@@ -189,6 +189,49 @@ describe("rounds", () => {
     expect(events.find((e) => e.type === "plan")).toMatchObject({ method: "routing" });
   });
 
+  it("limits text extraction to the routing plan's suggested tools (D1)", async () => {
+    const { root, gate } = await setup({ "a.txt": "alpha\n", "gone.txt": "g" });
+    server.push(
+      { text: JSON.stringify({ query_type: "lookup", sub_questions: [], suggested_tools: ["read_file"] }) },
+      { text: "I could run shell to delete gone.txt, or use read_file on a.txt." },
+      { text: "a.txt says alpha." },
+    );
+    const events: LoopEvent[] = [];
+    const session = new AgentSession({
+      gate,
+      model: modelOf(server, "openai"),
+      routing: true,
+      onEvent: (e) => events.push(e),
+    });
+    const turn = await session.send("What does a.txt say?");
+    expect(turn.calls.map((c) => [c.name, c.args])).toEqual([["read_file", { path: "a.txt" }]]);
+    expect(events.find((e) => e.type === "plan")).toMatchObject({
+      method: "text",
+      skipped: [{ name: "shell", reason: "not in the routing plan's suggested_tools" }],
+    });
+    expect(await readFile(join(root, "gone.txt"), "utf8")).toBe("g");
+  });
+
+  it("runs a structured call the model wrote as JSON in its text (no native tool calling)", async () => {
+    const { gate } = await setup({ "a.txt": "alpha\n" });
+    const start = server.requests.length;
+    server.push(
+      { text: 'I will read it.\n```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```' },
+      { text: "alpha" },
+    );
+    const session = new AgentSession({ gate, model: modelOf(server, "ollama") });
+    const turn = await session.send("read a.txt");
+    expect(turn.calls.map((c) => c.result.ok)).toEqual([true]);
+    // The model sees its call as a call, answered by a tool message.
+    const sent = server.requests[start + 1]!.messages.slice(-2);
+    expect(sent[0]).toMatchObject({
+      role: "assistant",
+      tool_calls: [{ function: { name: "read_file", arguments: { path: "a.txt" } } }],
+    });
+    expect(sent[1]).toMatchObject({ role: "tool", tool_name: "read_file" });
+    expect(turn.answer).toBe("alpha");
+  });
+
   it("goes on without a plan when the routing reply is not valid JSON", async () => {
     const { gate } = await setup({});
     server.push({ text: "Sure! The query is about greetings." }, { text: "Hello." });
