@@ -3,6 +3,8 @@
  * Public surface of the agents folder: per-project tool pools, agent definitions, tool resolution with
  * sub-agent restrictions, and the coordination tools. Anything added here is public.
  */
+
+export { type AgentsCliIo, agentsUsage, runAgentsCommand } from "./cli.js";
 export {
   type AgentRunner,
   type AgentRunRequest,

@@ -3,6 +3,8 @@
  * Public surface of the MCP folder: the client pool for external servers (`.mcp.json`), tool naming and
  * routing, and toolgate as an MCP server. Anything added here is public.
  */
+
+export { type McpCliIo, runMcpListCommand } from "./cli.js";
 export {
   McpClientPool,
   type McpClientPoolOptions,

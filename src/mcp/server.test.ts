@@ -52,6 +52,16 @@ describe("toolgate as an MCP server over stdio", () => {
     clients.push(c.client);
     return c;
   };
+  // Each child costs a process start: the tests share one client that can elicit (its answer set per
+  // test) and one that cannot.
+  let answer: ElicitResult = { action: "accept", content: { approve: true } };
+  let eliciting: Connected;
+  let plain: Connected;
+  const elicit = (next: ElicitResult) => {
+    answer = next;
+    eliciting.elicitations.length = 0;
+    return eliciting;
+  };
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "toolgate-serve-"));
@@ -60,6 +70,7 @@ describe("toolgate as an MCP server over stdio", () => {
       join(root, ".mcp.json"),
       JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [testServerPath] } } }),
     );
+    [eliciting, plain] = await Promise.all([open({ elicit: () => answer }), open()]);
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
@@ -67,7 +78,7 @@ describe("toolgate as an MCP server over stdio", () => {
   });
 
   it("lists the served tools with annotations from our kinds and risk levels", async () => {
-    const { client } = await open();
+    const { client } = plain;
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.note_read?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -77,9 +88,7 @@ describe("toolgate as an MCP server over stdio", () => {
   });
 
   it("runs an allowed call through the pipeline without asking", async () => {
-    const { client, elicitations } = await open({
-      elicit: () => ({ action: "accept", content: { approve: true } }),
-    });
+    const { client, elicitations } = elicit({ action: "accept", content: { approve: true } });
     const result = await client.callTool({ name: "note_read", arguments: { name: "notes.txt" } });
     expect(result.isError).toBeFalsy();
     expect(text(result)).toContain("line two");
@@ -87,9 +96,7 @@ describe("toolgate as an MCP server over stdio", () => {
   });
 
   it("turns an ask into an elicitation; approving runs the call", async () => {
-    const { client, elicitations } = await open({
-      elicit: () => ({ action: "accept", content: { approve: true } }),
-    });
+    const { client, elicitations } = elicit({ action: "accept", content: { approve: true } });
     const result = await client.callTool({
       name: "note_write",
       arguments: { name: "out.txt", text: "approved" },
@@ -108,18 +115,19 @@ describe("toolgate as an MCP server over stdio", () => {
       "declined in the MCP client",
     ],
     ["cancels", { action: "cancel" } as ElicitResult, "cancelled in the MCP client"],
-  ])("denies the call when the person %s", async (_note, answer, reason) => {
-    const { client } = await open({ elicit: () => answer });
+  ])("denies the call when the person %s", async (_note, reply, reason) => {
+    const { client, elicitations } = elicit(reply);
     const result = await client.callTool({ name: "note_write", arguments: { name: "no.txt", text: "x" } });
     expect(result.isError).toBe(true);
     expect(text(result)).toBe(
       `Error (denied_by_policy): note_write was denied: it was not approved: ${reason}`,
     );
     await expect(readFile(join(root, "no.txt"))).rejects.toThrow(/ENOENT/);
+    expect(elicitations).toHaveLength(1);
   });
 
   it("denies an ask with a clear message when the client cannot elicit", async () => {
-    const { client } = await open();
+    const { client } = plain;
     const result = await client.callTool({ name: "note_write", arguments: { name: "no.txt", text: "x" } });
     expect(result.isError).toBe(true);
     expect(text(result)).toBe(
@@ -128,7 +136,7 @@ describe("toolgate as an MCP server over stdio", () => {
   });
 
   it("returns bad arguments as a tool error, and an unknown tool as a protocol error", async () => {
-    const { client } = await open();
+    const { client } = plain;
     const bad = await client.callTool({ name: "note_read", arguments: {} });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toBe(
