@@ -67,6 +67,17 @@ describe("McpClientPool with our SDK test server over stdio", () => {
     );
   });
 
+  it("backs off between start attempts of a server that keeps failing", async () => {
+    const signal = new AbortController().signal;
+    const second = await pool.call({ server: "broken", tool: "x" }, {}, signal);
+    expect(second.error?.message).toMatch(/^MCP server broken could not start: /);
+    const third = await pool.call({ server: "broken", tool: "x" }, {}, signal);
+    expect(third.error?.message).toMatch(
+      /^MCP server broken is unavailable \(could not start: .*\); next start attempt in 1 s$/,
+    );
+    expect(pool.status().find((s) => s.name === "broken")?.restarts).toBe(1);
+  });
+
   it("sorts tools by name and exposes schemas the registry accepts", () => {
     const names = discovery.tools.map((t) => t.name);
     expect(names).toEqual([...names].sort());
