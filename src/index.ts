@@ -37,6 +37,30 @@ export {
   truncateOutput,
 } from "./core/index.js";
 export {
+  type ChatMessage,
+  type ChatModel,
+  type ChatReply,
+  createChatModel,
+  type LlmSettings,
+  ModelError,
+  resolveLlmSettings,
+} from "./llm/index.js";
+export {
+  AgentSession,
+  type Answer,
+  type Asker,
+  attachToolPool,
+  ConfirmationBroker,
+  createAgentRunner,
+  type LoopEvent,
+  readTranscript,
+  renderTranscript,
+  type SessionOptions,
+  sessionsDir,
+  Transcript,
+  type TurnResult,
+} from "./loop/index.js";
+export {
   type MemoryEntry,
   type MemoryStore,
   memoryFilePath,

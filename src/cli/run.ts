@@ -5,9 +5,12 @@
  */
 import { ConfigError } from "../core/errors.js";
 import * as call from "./commands/call.js";
+import * as chat from "./commands/chat.js";
 import * as plan from "./commands/plan.js";
 import * as policy from "./commands/policy.js";
 import * as project from "./commands/project.js";
+import * as replay from "./commands/replay.js";
+import * as runTask from "./commands/run.js";
 import * as schema from "./commands/schema.js";
 import * as tools from "./commands/tools.js";
 import { type CliContext, createContext } from "./context.js";
@@ -21,6 +24,9 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  chat: { usage: chat.usage, run: chat.runChat },
+  run: { usage: runTask.usage, run: runTask.runRun },
+  replay: { usage: replay.usage, run: replay.runReplay },
   tools: { usage: tools.usage, run: tools.runTools },
   schema: { usage: schema.usage, run: schema.runSchema },
   call: { usage: call.usage, run: call.runCall },
