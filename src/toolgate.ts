@@ -72,8 +72,11 @@ export interface Toolgate {
   readonly policy: CompiledPolicy;
   /** The provider's tools payload, cached until the registry changes. */
   schemas(provider: ProviderName | string, options?: { scope?: ToolScope }): unknown[];
-  /** Runs one call through the pipeline: resolve → validate → policy → confirm → execute → truncate. */
-  execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
+  /**
+   * Runs one call through the pipeline: resolve → validate → policy → confirm → execute → truncate.
+   * `registry` runs the call against another registry (a project's tool pool) with this gate's policy and bus.
+   */
+  execute(call: ToolCall, options?: ExecuteOptions & { registry?: ToolRegistry }): Promise<CallResult>;
   /** Resolve → validate → policy, without running anything. `explain` adds a rendered trace. */
   check(
     call: ToolCall,
@@ -141,7 +144,12 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       const scope = schemaOptions?.scope?.tools;
       return (scope ? cache.get(provider as ProviderName, scope) : cache.get(provider as ProviderName)).tools;
     },
-    execute: (call, executeOptions) => executeCall(deps, call, executeOptions),
+    execute: (call, executeOptions) =>
+      executeCall(
+        executeOptions?.registry ? { ...deps, registry: executeOptions.registry } : deps,
+        call,
+        executeOptions,
+      ),
     async check(call, checkOptions = {}) {
       const scope = checkOptions.scope ? { scope: checkOptions.scope } : {};
       if (!checkOptions.explain) return checkCall(deps, call, scope);
@@ -164,14 +172,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
 
 /** The argument kinds the policy understands beyond plain text: paths, shell commands, URLs. */
 function policyPlugins(workspace: Workspace): ArgKindPlugin[] {
-  const canonicalize = async (raw: string) => {
-    try {
-      const resolved = await workspace.resolve(raw, "read");
-      return { relative: resolved.relative, canonical: resolved.canonical };
-    } catch {
-      return undefined; // outside the roots or malformed: path rules fail closed on it
-    }
-  };
+  // Outside the roots or malformed → undefined: path rules then fail closed on it.
+  const canonicalize = (raw: string) => workspace.canonicalizeForPolicy(raw);
   return [
     createPathKind(canonicalize) as ArgKindPlugin,
     createCommandKind() as ArgKindPlugin,

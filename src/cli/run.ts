@@ -6,6 +6,7 @@
 import { ConfigError } from "../core/errors.js";
 import * as call from "./commands/call.js";
 import * as chat from "./commands/chat.js";
+import * as mcp from "./commands/mcp.js";
 import * as plan from "./commands/plan.js";
 import * as policy from "./commands/policy.js";
 import * as project from "./commands/project.js";
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   policy: { usage: policy.usage, run: policy.runPolicy },
   plan: { usage: plan.usage, run: plan.runPlan },
   agents: { usage: project.agentsUsage, run: project.runAgents },
+  mcp: { usage: mcp.usage, run: mcp.runMcp },
   memory: { usage: project.memoryUsage, run: project.runMemory },
   todos: { usage: project.todosUsage, run: project.runTodos },
 };

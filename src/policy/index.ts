@@ -19,7 +19,12 @@ export {
 export type { TextValue } from "./conditions/text.js";
 export { textPlugin } from "./conditions/text.js";
 export { confirmationDetails } from "./confirmation.js";
-export { BUILTIN_DEFAULT_DECISION, BUILTIN_RULES, builtinDefaultPolicy } from "./default.js";
+export {
+  BUILTIN_DEFAULT_DECISION,
+  BUILTIN_RULES,
+  builtinDefaultPolicy,
+  SENSITIVE_READ_RULES,
+} from "./default.js";
 export type { PolicyEngineOptions } from "./engine.js";
 export { PolicyEngine } from "./engine.js";
 export { evaluate, matchRule } from "./evaluate.js";

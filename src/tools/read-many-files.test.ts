@@ -21,6 +21,7 @@ beforeAll(async () => {
     "dist/d.md": "ignored\n",
     "img.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]),
     "big.txt": "x".repeat(300),
+    "keys/deploy.pem": "-----BEGIN PRIVATE KEY-----\n",
   };
   for (const [path, content] of Object.entries(corpus)) {
     await mkdir(dirname(join(root, path)), { recursive: true });
@@ -66,5 +67,18 @@ describe("read_many_files", () => {
     );
     expect(() => tool.build({})).toThrow("give at least one entry in paths or patterns");
     expect((await run({ paths: ["nope.md"] })).error?.type).toBe("file_not_found");
+  });
+
+  it("never pulls a possibly secret file in through a pattern, and says so", async () => {
+    const result = await run({ patterns: ["keys/*"] });
+    expect(result.error?.type).toBe("file_not_found");
+    expect(result.error?.message).toBe(
+      "no files found for keys/* (left out because they may hold secrets: keys/deploy.pem)",
+    );
+    const mixed = await run({ patterns: ["keys/*", "a.md"] });
+    expect(mixed.llmContent).not.toContain("BEGIN PRIVATE KEY");
+    expect(mixed.llmContent).toContain(
+      "Left out (may hold secrets; read them by path to be asked first): keys/deploy.pem",
+    );
   });
 });

@@ -68,7 +68,7 @@ export function createReadManyFilesTool(deps: ReadManyFilesDeps): Tool<ReadManyF
     },
     kind: "read",
     risk: "low",
-    argKinds: {},
+    argKinds: { paths: "path" },
     check: ({ paths, patterns }) => {
       if ((paths?.length ?? 0) + (patterns?.length ?? 0) === 0)
         return "give at least one entry in paths or patterns";
@@ -88,6 +88,7 @@ export function createReadManyFilesTool(deps: ReadManyFilesDeps): Tool<ReadManyF
       const files: ResolvedPath[] = [];
       const seen = new Set<string>();
       const missing: string[] = [];
+      const sensitive: string[] = [];
       for (const path of paths ?? []) {
         try {
           const resolved = await workspace.resolve(path, "read");
@@ -108,6 +109,11 @@ export function createReadManyFilesTool(deps: ReadManyFilesDeps): Tool<ReadManyF
         for (const canonical of found) {
           if (seen.has(canonical)) continue;
           seen.add(canonical);
+          // A pattern never pulls in secrets (.env, keys): those are read by explicit path, which the policy sees.
+          if (workspace.isReadSensitive(workspace.displayPath(canonical))) {
+            sensitive.push(workspace.displayPath(canonical));
+            continue;
+          }
           files.push({
             ...(await workspace.resolve(canonical, "read")),
             input: workspace.displayPath(canonical),
@@ -117,7 +123,7 @@ export function createReadManyFilesTool(deps: ReadManyFilesDeps): Tool<ReadManyF
       if (files.length === 0) {
         throw new ToolFailure(
           "file_not_found",
-          `no files found for ${[...(paths ?? []), ...(patterns ?? [])].join(", ")}`,
+          `no files found for ${[...(paths ?? []), ...(patterns ?? [])].join(", ")}${sensitive.length ? ` (left out because they may hold secrets: ${sensitive.join(", ")})` : ""}`,
         );
       }
       const parts: string[] = [];
@@ -159,6 +165,11 @@ export function createReadManyFilesTool(deps: ReadManyFilesDeps): Tool<ReadManyF
       const notes: string[] = [];
       if (missing.length) notes.push(`Not found: ${missing.join(", ")}`);
       if (skipped.length) notes.push(`Skipped: ${skipped.join(", ")}`);
+      if (sensitive.length) {
+        notes.push(
+          `Left out (may hold secrets; read them by path to be asked first): ${sensitive.join(", ")}`,
+        );
+      }
       if (overSize.length) {
         notes.push(
           `Left out (total size limit ${formatSize(byteCap)} or file limit ${formatSize(workspace.maxFileBytes)} reached): ${overSize.join(", ")}`,
@@ -170,7 +181,7 @@ export function createReadManyFilesTool(deps: ReadManyFilesDeps): Tool<ReadManyF
       return okResult(body, summary, {
         files: read,
         bytes: total,
-        leftOut: [...overSize, ...overCount],
+        leftOut: [...overSize, ...overCount, ...sensitive],
         missing,
       });
     },

@@ -103,3 +103,18 @@ describe("path plug-in", () => {
     expect(await throwing.prepare("x", { roots: [root], args: {} })).toEqual({ ok: false, reason: "boom" });
   });
 });
+
+describe("path plug-in on a list of paths (read_many_files paths)", () => {
+  it.each([
+    ["allow needs every entry", "allow", ["src/a.ts", "secrets/deep/key.txt"], false],
+    ["allow with every entry matching", "allow", ["src/a.ts", "src/b.ts"], true],
+    ["allow never holds for an empty list", "allow", [], false],
+    ["ask holds when any entry matches", "ask", ["secrets/deep/key.txt", "elsewhere.md"], true],
+    ["deny holds when any entry matches", "deny", ["elsewhere.md", "secrets/deep/key.txt"], true],
+    ["deny does not hold when none matches", "deny", ["elsewhere.md"], false],
+    ["deny holds for an entry outside the roots", "deny", ["../outside.txt"], true],
+  ] as const)("%s", async (_note, decision, paths, want) => {
+    const operand = decision === "allow" ? "src/**" : "secrets/**";
+    expect(await test("glob", operand, [...paths], decision)).toBe(want);
+  });
+});

@@ -19,8 +19,14 @@ export type PathCanonicalizer = (
   roots: readonly string[],
 ) => Promise<{ relative: string; canonical: string } | undefined>;
 
-/** A path argument as the operators see it. */
-export type PathValue = { ok: true; relative: string; canonical: string } | { ok: false; reason: string };
+/** One path argument as the operators see it. */
+export type SinglePath = { ok: true; relative: string; canonical: string } | { ok: false; reason: string };
+
+/**
+ * A path argument: one path, or a list (e.g. `read_many_files` `paths`). A list satisfies an allow rule
+ * only when every entry does, and an ask or deny rule when any entry does — the stricter reading each way.
+ */
+export type PathValue = SinglePath | { ok: true; list: SinglePath[] };
 
 /**
  * Wraps a test on a canonical path. A value that could not be canonicalized holds only for deny rules, so
@@ -30,9 +36,14 @@ export type PathValue = { ok: true; relative: string; canonical: string } | { ok
 function onPath(
   test: (relative: string, canonical: string, fold: boolean) => boolean,
 ): ConditionTest<PathValue> {
-  return (value: PathValue, decision: Decision) => {
+  const one = (value: SinglePath, decision: Decision) => {
     if (!value.ok) return decision === "deny";
     return test(value.relative, value.canonical, decision === "deny");
+  };
+  return (value: PathValue, decision: Decision) => {
+    if (!("list" in value)) return one(value, decision);
+    if (decision === "allow") return value.list.length > 0 && value.list.every((v) => one(v, decision));
+    return value.list.some((v) => one(v, decision));
   };
 }
 
@@ -108,15 +119,22 @@ export function createPathKind(canonicalize: PathCanonicalizer): ArgKindPlugin<P
   return Object.freeze({
     kind: "path" as const,
     async prepare(raw: unknown, context: { roots: readonly string[] }): Promise<PathValue> {
-      if (typeof raw !== "string") return { ok: false, reason: "the value is not a string" };
-      if (raw.includes("\0")) return { ok: false, reason: "the path contains a NUL byte" };
-      try {
-        const result = await canonicalize(raw, context.roots);
-        return result ? { ok: true, ...result } : { ok: false, reason: "the path is not inside the roots" };
-      } catch (error) {
-        return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+      if (Array.isArray(raw)) {
+        return { ok: true, list: await Promise.all(raw.map((item) => prepareOne(item, context.roots))) };
       }
+      return prepareOne(raw, context.roots);
     },
     operators: Object.freeze(operators),
   });
+
+  async function prepareOne(raw: unknown, roots: readonly string[]): Promise<SinglePath> {
+    if (typeof raw !== "string") return { ok: false, reason: "the value is not a string" };
+    if (raw.includes("\0")) return { ok: false, reason: "the path contains a NUL byte" };
+    try {
+      const result = await canonicalize(raw, roots);
+      return result ? { ok: true, ...result } : { ok: false, reason: "the path is not inside the roots" };
+    } catch (error) {
+      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
 }
