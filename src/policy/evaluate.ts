@@ -77,24 +77,6 @@ export function matchRule(
   return decision;
 }
 
-/** `matchRule` without a recorder: the hot path, same semantics, no event checks. */
-function matchQuiet(rule: CompiledRule, call: PreparedCall): Decision | undefined {
-  if (rule.kinds !== undefined && !rule.kinds.includes(call.tool.kind)) return undefined;
-  let decision = rule.decision;
-  const conditions = rule.conditions;
-  for (let i = 0; i < conditions.length; i++) {
-    const outcome = testCondition(conditions[i]!, rule.decision, call);
-    if (outcome === true) continue;
-    if (outcome === "ask") {
-      if (decision === "allow") decision = "ask";
-      continue;
-    }
-    if (outcome === "unsupported" && rule.decision !== "allow") continue;
-    return undefined;
-  }
-  return decision;
-}
-
 /** The one-line reason: `rule policy.toml#3 (tool "shell", decision allow) matched`. */
 function reasonFor(rule: CompiledRule, decision: Decision): string {
   if (decision === rule.decision) return rule.reason;
