@@ -30,6 +30,8 @@ const CORPUS: Record<string, string | Buffer> = {
   "find/src/deep/c.ts": "no match\n",
   "find/src/.hidden.ts": "needle hidden\n",
   "secrets/key.txt": "s3cret\n",
+  ".env": "API_KEY=1\n",
+  "certs/server.pem": "-----BEGIN PRIVATE KEY-----\n",
 };
 
 let root: string;
@@ -40,6 +42,7 @@ const asked: ConfirmationDetails[] = [];
 beforeAll(async () => {
   root = await tempWorkspace();
   await writeTree(root, CORPUS);
+  await symlink(".env", join(root, "env-alias.txt"));
   gate = await openGate(root, { policy: false, config: { files: { max_file_bytes: 1000 } } });
   approving = await openGate(root, { policy: false });
   approving.bus.onConfirmation(async (request) => {
@@ -101,6 +104,17 @@ describe("R2 reading, through the pipeline (built-in default policy allows reads
     expect(latin1.data).toMatchObject({ encoding: "iso-8859-1" });
     const utf16 = await read({ path: "utf16.txt" });
     expect(utf16.returnDisplay).toBe("Read utf16.txt (2 lines, utf-16le with BOM, CRLF)");
+  });
+
+  it.each([
+    ["read_file", { path: ".env" }, "builtin#sensitive-read"],
+    ["read_file", { path: "certs/server.pem" }, "builtin#sensitive-read"],
+    ["read_file", { path: "env-alias.txt" }, "builtin#sensitive-read"],
+    ["read_many_files", { paths: ["ten.txt", ".env"] }, "builtin#sensitive-read-many"],
+  ])("reads of secrets ask (and, unanswered, are denied): %s %j", async (name, args, rule) => {
+    const result = await gate.execute({ name, args });
+    expect(result).toMatchObject({ decision: "ask", rule, error: { type: "denied_by_policy" } });
+    expect(result.llmContent).not.toContain("API_KEY");
   });
 
   it.each([
@@ -259,6 +273,28 @@ describe("a policy file denying writes to secrets/** (path conditions on canonic
     });
     expect(await readFile(join(root, "secrets/key.txt"), "utf8")).toBe("s3cret\n");
     expect(existsSync(join(root, "secrets/new.txt"))).toBe(false);
+  });
+
+  it.each(["other.txt", "docs/new.md", "made/deeper/new.txt"])(
+    "allows creating %s: a new file outside secrets/ is not caught by the deny rule",
+    async (path) => {
+      const result = await secrets.execute({ name: "write_file", args: { path, content: "x\n" } });
+      expect(outcome(result)).toEqual({ decision: "allow", error: null });
+      expect(await readFile(join(root, path), "utf8")).toBe("x\n");
+    },
+  );
+
+  it("a rule allowing writes under src/** lets a new file be created there, and nothing else", async () => {
+    const only = await openGate(root, {
+      policyText:
+        'default = "deny"\n[[rules]]\ntool = "write_file"\ndecision = "allow"\nwhen.path = { glob = "src/**" }\n',
+    });
+    const made = await only.execute({ name: "write_file", args: { path: "src/fresh.ts", content: "" } });
+    const other = await only.execute({ name: "write_file", args: { path: "fresh.ts", content: "" } });
+    await only.close();
+    expect(outcome(made)).toEqual({ decision: "allow", error: null });
+    expect(outcome(other)).toEqual({ decision: "deny", error: "denied_by_policy" });
+    expect(existsSync(join(root, "fresh.ts"))).toBe(false);
   });
 
   it("still allows reading secrets and writing elsewhere", async () => {
