@@ -195,6 +195,28 @@ describe("R3 writing, through the pipeline", () => {
     expect(await readFile(join(root, "e.ts"), "utf8")).toBe("const a = 10;\nconst b = 20;\nfoo\nfoo\n");
   });
 
+  it.each([
+    ["UTF-8 with BOM", (t: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(t)])],
+    [
+      "UTF-16LE with BOM, CRLF",
+      (t: string) =>
+        Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(t.replace(/\n/g, "\r\n"), "utf-16le")]),
+    ],
+    ["Latin-1", (t: string) => Buffer.from(t, "latin1")],
+  ])("R2.9/R3 %s survives read → edit → read byte-exactly except for the edit", async (name, encode) => {
+    const path = `enc-${name.replace(/\W+/g, "-")}.txt`;
+    await writeTree(root, { [path]: encode("première ligne\nà éditer\nfin\n") });
+    expect(
+      (await approving.execute({ name: "read_file", args: { path } })).llmContent.replace(/\r/g, ""),
+    ).toBe("première ligne\nà éditer\nfin\n");
+    const edit = await approving.execute({
+      name: "edit_file",
+      args: { path, edits: [{ oldText: "à éditer", newText: "éditée" }] },
+    });
+    expect(edit.error).toBeUndefined();
+    expect((await readFile(join(root, path))).equals(encode("première ligne\néditée\nfin\n"))).toBe(true);
+  });
+
   it("R3.8 a write outside the allowed root is path_not_allowed naming the path and the roots", async () => {
     const result = await approving.execute({
       name: "write_file",
