@@ -35,6 +35,8 @@ const corpus: Record<string, string | Buffer> = {
   "binary.bin": Buffer.concat([Buffer.from("needle"), Buffer.from([0, 1, 2, 3]), Buffer.from("needle\n")]),
   "unicode.txt": "Grüße needle ünïcödé\n",
   "dash.txt": "-v is a flag\n--regexp too\n",
+  "keys/deploy.pem": "-----BEGIN PRIVATE KEY----- secretneedle\n",
+  ".env": "TOKEN=secretneedle\n",
 };
 
 beforeAll(async () => {
@@ -114,6 +116,15 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
     expect(hidden).toBe(".secret/d.ts:1: needle hidden folder\nsrc/.hidden.ts:1: needle hidden");
     expect(await both({ pattern: "git config", includeHidden: true })).toBe(
       "No matches for /git config/ in .",
+    );
+  });
+
+  it("never reads files that may hold secrets when searching a folder; naming one searches it", async () => {
+    expect(await both({ pattern: "secretneedle", includeHidden: true })).toBe(
+      "No matches for /secretneedle/ in .",
+    );
+    expect(await both({ pattern: "secretneedle", path: "keys/deploy.pem" })).toBe(
+      "keys/deploy.pem:1: -----BEGIN PRIVATE KEY----- secretneedle",
     );
   });
 

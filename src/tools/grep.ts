@@ -149,7 +149,7 @@ export function createGrepTool(deps: GrepDeps): Tool<GrepParams> {
           rules: workspace.ignoreRules(target.root),
           limit: Math.max(maxMatches, COLLECT_LIMIT),
           signal,
-          ...(params.filePattern ? { fileFilter: fileFilterFor(params.filePattern) } : {}),
+          fileFilter: searchableFiles(workspace, target, params.filePattern),
         };
         let outcome: GrepOutcome;
         try {
@@ -164,6 +164,21 @@ export function createGrepTool(deps: GrepDeps): Tool<GrepParams> {
         return formatOutcome(workspace, params, outcome, maxMatches, target.canonical);
       }),
   });
+}
+
+/**
+ * Which files a search reads: those `filePattern` keeps, and — when searching a folder — never a file that may
+ * hold secrets (.env, keys): naming such a file as `path` is a read the policy sees (and asks about).
+ */
+function searchableFiles(
+  workspace: Workspace,
+  target: { canonical: string; isDirectory: boolean },
+  filePattern: string | undefined,
+): (relative: string) => boolean {
+  const byPattern = filePattern ? fileFilterFor(filePattern) : () => true;
+  if (!target.isDirectory) return byPattern;
+  return (relative) =>
+    byPattern(relative) && !workspace.isReadSensitive(resolvePath(target.canonical, relative));
 }
 
 function formatOutcome(
