@@ -175,6 +175,8 @@ export interface RuleRef {
   source: string;
   /** 1-based position among the file's rules. */
   index: number;
+  /** 1-based line of the rule's `[[rules]]` table, when it came from a file. */
+  line?: number;
 }
 
 /** A policy decision for one call, explained. */

@@ -113,12 +113,13 @@ export function compileRule(
   }
   const conditions = compileConditions(spec, position, plugins);
   const prefix = options.label ?? options.source;
+  const line = options.lineOf?.(position);
   const ref: RuleRef = Object.freeze({
     id: `${prefix}#${spec.name ?? position + 1}`,
     source: options.source,
     index: position + 1,
+    ...(line !== undefined ? { line } : {}),
   });
-  const line = options.lineOf?.(position);
   const label = ruleLabel(spec);
   const rule: CompiledRule = {
     ref,

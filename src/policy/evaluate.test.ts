@@ -34,9 +34,9 @@ decision = "ask"
     expect(got).toEqual({
       decision: "allow",
       risk: "medium",
-      rule: { id: "p.toml#1", source: "p.toml", index: 1 },
+      rule: { id: "p.toml#1", source: "p.toml", index: 1, line: 3 },
       reason: 'rule p.toml#1 (tool "read_file", decision allow) matched',
-      matched: [{ id: "p.toml#1", source: "p.toml", index: 1 }],
+      matched: [{ id: "p.toml#1", source: "p.toml", index: 1, line: 3 }],
     });
   });
 
