@@ -57,7 +57,13 @@ function startChild(
       }
     }
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
+    // A child that cannot start at all (e.g. the node binary is not reachable for another uid) fails fast.
+    proc.on("error", (error) => {
+      lines.push({ stderr: `could not start the child: ${error.message}` });
+      for (const w of waiters.splice(0)) w.fail(error);
+      done({ code: null, signal: null });
+    });
     proc.on("exit", (code, signal) => {
       if (code !== 0 && signal === null) lines.push({ stderr });
       // A child that dies before saying what a test waits for fails the wait instead of hanging it.
@@ -65,8 +71,8 @@ function startChild(
         w.fail(new Error(`child exited (${code ?? signal}) first; output ${JSON.stringify(lines)}`));
       }
       done({ code, signal });
-    }),
-  );
+    });
+  });
   return {
     proc,
     lines,
