@@ -4,16 +4,6 @@
  * trace only with `--debug`); every failure maps to an exit code in one place.
  */
 import { ConfigError } from "../core/errors.js";
-import * as call from "./commands/call.js";
-import * as chat from "./commands/chat.js";
-import * as mcp from "./commands/mcp.js";
-import * as plan from "./commands/plan.js";
-import * as policy from "./commands/policy.js";
-import * as project from "./commands/project.js";
-import * as replay from "./commands/replay.js";
-import * as runTask from "./commands/run.js";
-import * as schema from "./commands/schema.js";
-import * as tools from "./commands/tools.js";
 import { type CliContext, createContext } from "./context.js";
 import { EXIT, type ExitCode, UsageError } from "./exit-codes.js";
 import { type GlobalOptions, splitGlobals } from "./globals.js";
@@ -24,27 +14,68 @@ interface Command {
   run(argv: string[], ctx: CliContext): Promise<ExitCode>;
 }
 
-const COMMANDS: Record<string, Command> = {
-  chat: { usage: chat.usage, run: chat.runChat },
-  run: { usage: runTask.usage, run: runTask.runRun },
-  replay: { usage: replay.usage, run: replay.runReplay },
-  tools: { usage: tools.usage, run: tools.runTools },
-  schema: { usage: schema.usage, run: schema.runSchema },
-  call: { usage: call.usage, run: call.runCall },
-  policy: { usage: policy.usage, run: policy.runPolicy },
-  plan: { usage: plan.usage, run: plan.runPlan },
-  agents: { usage: project.agentsUsage, run: project.runAgents },
-  mcp: { usage: mcp.usage, run: mcp.runMcp },
-  memory: { usage: project.memoryUsage, run: project.runMemory },
-  todos: { usage: project.todosUsage, run: project.runTodos },
+/**
+ * The commands, loaded on use: `toolgate call` does not pay for the model clients or the MCP SDK.
+ * The order is the order of `--help`.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  chat: async () => {
+    const m = await import("./commands/chat.js");
+    return { usage: m.usage, run: m.runChat };
+  },
+  run: async () => {
+    const m = await import("./commands/run.js");
+    return { usage: m.usage, run: m.runRun };
+  },
+  replay: async () => {
+    const m = await import("./commands/replay.js");
+    return { usage: m.usage, run: m.runReplay };
+  },
+  tools: async () => {
+    const m = await import("./commands/tools.js");
+    return { usage: m.usage, run: m.runTools };
+  },
+  schema: async () => {
+    const m = await import("./commands/schema.js");
+    return { usage: m.usage, run: m.runSchema };
+  },
+  call: async () => {
+    const m = await import("./commands/call.js");
+    return { usage: m.usage, run: m.runCall };
+  },
+  policy: async () => {
+    const m = await import("./commands/policy.js");
+    return { usage: m.usage, run: m.runPolicy };
+  },
+  plan: async () => {
+    const m = await import("./commands/plan.js");
+    return { usage: m.usage, run: m.runPlan };
+  },
+  agents: async () => {
+    const m = await import("./commands/project.js");
+    return { usage: m.agentsUsage, run: m.runAgents };
+  },
+  mcp: async () => {
+    const m = await import("./commands/mcp.js");
+    return { usage: m.usage, run: m.runMcp };
+  },
+  memory: async () => {
+    const m = await import("./commands/project.js");
+    return { usage: m.memoryUsage, run: m.runMemory };
+  },
+  todos: async () => {
+    const m = await import("./commands/project.js");
+    return { usage: m.todosUsage, run: m.runTodos };
+  },
 };
 
 const GLOBAL_HELP = `Global flags: --workspace DIR (the allowed root; default: the current directory), --policy FILE,
   --config FILE, --json (machine-readable output), --debug (stack traces on errors)
 Exit codes: 0 success, 1 the tool reported an error, 2 bad usage or configuration, 3 denied by policy`;
 
-export function helpText(): string {
-  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage}`);
+export async function helpText(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const lines = commands.map((c) => `  ${c.usage}`);
   return `toolgate — the tool layer for LLM agents\n\nUsage:\n${lines.join("\n")}\n\n${GLOBAL_HELP}\n`;
 }
 
@@ -57,14 +88,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     globals = split.globals;
     const [name, ...rest] = split.rest;
     if (globals.help || name === "help" || name === undefined) {
-      io.stdout(helpText());
+      io.stdout(await helpText());
       return name === undefined && !globals.help ? EXIT.usage : EXIT.ok;
     }
-    const command = COMMANDS[name];
-    if (!command)
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!load)
       throw new UsageError(
         `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`,
       );
+    const command = await load();
     ctx = createContext(io, globals);
     return await command.run(rest, ctx);
   } catch (error) {

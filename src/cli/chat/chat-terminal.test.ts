@@ -31,24 +31,13 @@ async function waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<strin
   }
 }
 
-/** Runs `toolgate chat`: through the real dispatcher once it lists `chat`, else the same pieces directly. */
-function chatCommand(): string {
-  const script = [
-    `import { helpText, runCli } from ${JSON.stringify(join(dist, "run.js"))};`,
-    `import { processIo } from ${JSON.stringify(join(dist, "io.js"))};`,
-    `import { createContext } from ${JSON.stringify(join(dist, "context.js"))};`,
-    `import { splitGlobals } from ${JSON.stringify(join(dist, "globals.js"))};`,
-    `import { runChat } from ${JSON.stringify(join(dist, "commands", "chat.js"))};`,
-    "const argv = ['chat', ...process.argv.slice(1)];",
-    "if (helpText().includes('toolgate chat')) process.exitCode = await runCli(argv, processIo());",
-    "else { const { globals, rest } = splitGlobals(argv.slice(1)); const ctx = createContext(processIo(), globals);",
-    "  try { process.exitCode = await runChat(rest, ctx); } finally { await ctx.close(); } }",
-  ].join("\n");
-  return `node --input-type=module -e ${shellQuote(script)}`;
-}
-
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Runs the real binary's `toolgate chat`. */
+function chatCommand(): string {
+  return `node ${JSON.stringify(join(dist, "main.js"))} chat`;
 }
 
 let server: ModelServer;
