@@ -63,33 +63,45 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
 
   const tools: Tool[] = [
     ...createFileTools({ workspace }),
-    createShellTool({
-      resolveCwd: (cwd) => resolveDirectory(workspace, cwd),
-      roots,
-      env: pick(context.env, config.shell?.env),
-      processes,
-      ...(config.shell?.timeout_ms !== undefined ? { defaultTimeoutMs: config.shell.timeout_ms } : {}),
-      ...(config.shell?.max_output_bytes !== undefined
-        ? { maxOutputBytes: config.shell.max_output_bytes }
-        : {}),
-      ...(context.commandNotes ? { commandNotes: context.commandNotes } : {}),
-    }) as unknown as Tool,
-    createShellProcessesTool({ processes }) as unknown as Tool,
-    createWebFetchTool({
-      ...web,
-      ...(config.web?.max_bytes !== undefined ? { maxBytes: config.web.max_bytes } : {}),
-    }),
-    createWebSearchTool({ backend: createSearchBackend(searchConfig(config), { ...web, env }) }),
-    createMemoryTool({ projectDir, logger: context.logger }),
-    createWriteTodosTool({ projectDir, logger: context.logger }),
-  ].map((t) => t as unknown as Tool);
+    asTool(
+      createShellTool({
+        resolveCwd: (cwd) => resolveDirectory(workspace, cwd),
+        roots,
+        env: pick(context.env, config.shell?.env),
+        processes,
+        ...(config.shell?.timeout_ms !== undefined ? { defaultTimeoutMs: config.shell.timeout_ms } : {}),
+        ...(config.shell?.max_output_bytes !== undefined
+          ? { maxOutputBytes: config.shell.max_output_bytes }
+          : {}),
+        ...(context.commandNotes ? { commandNotes: context.commandNotes } : {}),
+      }),
+    ),
+    asTool(createShellProcessesTool({ processes })),
+    asTool(
+      createWebFetchTool({
+        ...web,
+        ...(config.web?.max_bytes !== undefined ? { maxBytes: config.web.max_bytes } : {}),
+      }),
+    ),
+    asTool(createWebSearchTool({ backend: createSearchBackend(searchConfig(config), { ...web, env }) })),
+    asTool(createMemoryTool({ projectDir, logger: context.logger })),
+    asTool(createWriteTodosTool({ projectDir, logger: context.logger })),
+  ];
 
   const jira = atlassianFromEnv("JIRA", config.jira, env);
-  if (jira) tools.push(createJiraFetchTool({ ...jira, ...web }) as unknown as Tool);
+  if (jira) tools.push(asTool(createJiraFetchTool({ ...jira, ...web })));
   const confluence = atlassianFromEnv("CONFLUENCE", config.confluence, env);
-  if (confluence) tools.push(createConfluenceFetchTool({ ...confluence, ...web }) as unknown as Tool);
+  if (confluence) tools.push(asTool(createConfluenceFetchTool({ ...confluence, ...web })));
 
   return { tools, workspace, processes, close: () => processes.stopAll().then(() => undefined) };
+}
+
+/**
+ * A tool typed by its own parameters, as the registry stores it. Safe: the pipeline validates arguments
+ * against the tool's schema before `build` sees them.
+ */
+function asTool<P>(tool: Tool<P>): Tool {
+  return tool as unknown as Tool;
 }
 
 /** The shell's `cwd`: inside a root, an existing directory (default: the first root). */
