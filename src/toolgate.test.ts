@@ -49,6 +49,20 @@ describe("createToolgate", () => {
     expect(r.llmContent).not.toContain("TOKEN=1");
   });
 
+  it("builds the built-in default without the file tools (the sensitive-read rules need them)", async () => {
+    const ws = await tempWorkspace();
+    const gate = await createToolgate({ roots: [ws], logger: quiet, builtins: false, policy: false });
+    expect(gate.registry.size).toBe(0);
+    expect(gate.policy.rules.map((r) => r.ref.id)).toEqual(["builtin#read-only"]);
+    const full = await createToolgate({ roots: [ws], logger: quiet, policy: false });
+    expect(full.policy.rules.map((r) => r.ref.id)).toEqual([
+      "builtin#read-only",
+      "builtin#sensitive-read",
+      "builtin#sensitive-read-many",
+      "builtin#sensitive-grep",
+    ]);
+  });
+
   it("registers host tools through the same pipeline and refuses rules that do not fit them", async () => {
     const ws = await tempWorkspace();
     const gate = await createToolgate({

@@ -1,6 +1,6 @@
 /**
  * @module bench/shell
- * Shell costs: 200 runs of `true` through the shell tool against raw `child_process.spawn` (target ≤ 1.3× per
+ * Shell costs: 200 runs of `true` through the whole pipeline against raw `child_process.spawn` (target ≤ 1.3× per
  * call), and analysing + matching a 20-sub-command line with the WASM parser loaded (target ≤ 1 ms p50),
  * beside a naive split-and-compare anchor.
  */
@@ -10,23 +10,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolResult } from "../core/types.js";
 import { analyzeCommandSync, createCommandKind, loadBashParser } from "../policy/shell/index.js";
-import { BackgroundProcesses } from "../tools/shell/index.js";
-import { createShellTool } from "../tools/shell.js";
+import { createToolgate } from "../toolgate.js";
 import { fmt, measure, measureSync, report } from "./harness.js";
 
 const RUNS = 200;
 
-/**
- * One call of `true` through toolgate. Today: the tool itself (build + execute). To measure the whole
- * pipeline instead, return `() => gate.execute({ name: "shell", args: { command: "true" } })` here.
- */
+/** One call of `true` through the whole pipeline: a gate whose policy allows `true`, resolve → … → shape. */
 async function makeToolCall(
   root: string,
-  processes: BackgroundProcesses,
-): Promise<() => Promise<ToolResult>> {
-  const tool = createShellTool({ resolveCwd: async () => root, roots: [root], processes });
-  const signal = new AbortController().signal;
-  return () => tool.build({ command: "true" }).execute(signal);
+): Promise<{ call: () => Promise<ToolResult>; close: () => Promise<void> }> {
+  const gate = await createToolgate({
+    roots: [root],
+    policyText: '[[rules]]\ntool = "shell"\ndecision = "allow"\nwhen.command = { equals = "true" }\n',
+    logger: { warn: () => undefined },
+  });
+  return {
+    call: () => gate.execute({ name: "shell", args: { command: "true" } }),
+    close: () => gate.close(),
+  };
 }
 
 function rawSpawn(cwd: string): Promise<void> {
@@ -41,9 +42,8 @@ function rawSpawn(cwd: string): Promise<void> {
 
 async function benchSpawn(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), "toolgate-bench-shell-"));
-  const processes = new BackgroundProcesses();
+  const { call, close } = await makeToolCall(root);
   try {
-    const call = await makeToolCall(root, processes);
     const first = await call();
     if (first.error) throw new Error(`shell tool failed: ${first.llmContent}`);
     // Interleave rounds so drift in machine load hits both sides alike; compare medians (spawn times are
@@ -57,7 +57,7 @@ async function benchSpawn(): Promise<void> {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const ratio = median(ours) / median(anchor);
     report({
-      name: `shell: ${RUNS} runs of \`true\` through the tool (p50 per call)`,
+      name: `shell: ${RUNS} runs of \`true\` through the pipeline (p50 per call)`,
       ours: fmt(median(ours)),
       anchor: `${fmt(median(anchor))} raw spawn`,
       ratio,
@@ -65,7 +65,7 @@ async function benchSpawn(): Promise<void> {
       pass: ratio <= 1.3,
     });
   } finally {
-    await processes.stopAll();
+    await close();
     await rm(root, { recursive: true, force: true });
   }
 }

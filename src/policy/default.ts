@@ -98,16 +98,33 @@ export const SENSITIVE_READ_RULES: readonly Readonly<Record<string, unknown>>[] 
 export const BUILTIN_DEFAULT_DECISION = "ask";
 
 /**
+ * Whether a sensitive-read rule applies here: a `path` plug-in is given and the rule's tool is known with a
+ * `path` argument where the rule looks (without both, the rule could not compare canonical paths).
+ */
+function comparesPaths(
+  rule: Readonly<Record<string, unknown>>,
+  options: Omit<LoadOptions, "label">,
+): boolean {
+  if (!options.plugins?.some((p) => p.kind === "path")) return false;
+  const arg = Object.keys(rule.when as Record<string, unknown>)[0];
+  for (const tool of options.tools ?? []) {
+    if (tool.name === rule.tool && arg !== undefined && tool.argKinds?.[arg] === "path") return true;
+  }
+  return false;
+}
+
+/**
  * Builds the built-in default policy, fresh on every call (examples checked each time).
- * @param options plug-ins and roots, as for loading a file; with a `path` plug-in, reads of files that may
- *   hold secrets ask ({@link SENSITIVE_READ_RULES}).
+ * @param options plug-ins, roots and tools, as for loading a file; with a `path` plug-in and the file tools,
+ *   reads of files that may hold secrets ask ({@link SENSITIVE_READ_RULES}).
  * @example const policy = await builtinDefaultPolicy(); // read-only tools allow, everything else ask
  */
 export async function builtinDefaultPolicy(
   options: Omit<LoadOptions, "label"> = {},
 ): Promise<CompiledPolicy> {
-  const withPaths = options.plugins?.some((p) => p.kind === "path") ?? false;
-  const rules = withPaths ? [...BUILTIN_RULES, ...SENSITIVE_READ_RULES] : BUILTIN_RULES;
+  const tools = options.tools ? [...options.tools] : undefined;
+  const known = { ...options, ...(tools ? { tools } : {}) };
+  const rules = [...BUILTIN_RULES, ...SENSITIVE_READ_RULES.filter((rule) => comparesPaths(rule, known))];
   const raw = structuredClone({ default: BUILTIN_DEFAULT_DECISION, rules });
-  return parsePolicyObject(raw, "builtin", { ...options, label: "builtin" });
+  return parsePolicyObject(raw, "builtin", { ...known, label: "builtin" });
 }
