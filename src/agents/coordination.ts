@@ -118,25 +118,9 @@ export function createSpawnAgentsTool(host: CoordinationHost): Tool {
     kind: "coordinate",
     risk: "medium",
     describe: (p) => `spawn ${p.agents.map((a) => a.agent).join(", ")}`,
-    run: (params, context) => spawn(host, params, context.signal),
+    run: (params, context) => spawn(host, params, context.signal, context.scope),
   });
-  return withScopeAwareExecute(tool, host);
-}
-
-/** Passes the pipeline's scope (a third `execute` argument, when the pipeline gives one) through to `spawn`. */
-function withScopeAwareExecute(tool: Tool<SpawnParams>, host: CoordinationHost): Tool {
-  const wrapped: Tool<SpawnParams> = {
-    ...tool,
-    build(params: SpawnParams) {
-      const invocation = tool.build(params);
-      return {
-        ...invocation,
-        execute: (signal: AbortSignal, _onOutput?: unknown, context?: { scope?: ToolScope }) =>
-          context?.scope ? spawn(host, params, signal, context.scope) : invocation.execute(signal),
-      };
-    },
-  };
-  return wrapped as unknown as Tool;
+  return tool as unknown as Tool;
 }
 
 async function spawn(host: CoordinationHost, params: SpawnParams, signal: AbortSignal, scope?: ToolScope) {

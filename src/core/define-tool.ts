@@ -7,6 +7,7 @@ import { resultFromThrown, ToolInputError } from "./errors.js";
 import type {
   ArgKind,
   ConfirmationDetails,
+  ExecutionContext,
   JsonSchema,
   OutputCallback,
   RiskLevel,
@@ -14,12 +15,15 @@ import type {
   ToolInvocation,
   ToolKind,
   ToolResult,
+  ToolScope,
 } from "./types.js";
 
 /** What `run` receives besides the parameters. */
 export interface RunContext {
   signal: AbortSignal;
   updateOutput?: OutputCallback;
+  /** The caller's scope, when the pipeline was given one. */
+  scope?: ToolScope;
 }
 
 /** A tool's declaration. Everything but `run` is used before the call executes. */
@@ -102,9 +106,12 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
             ...extra,
           };
         },
-        async execute(signal: AbortSignal, updateOutput?: OutputCallback) {
+        async execute(signal: AbortSignal, updateOutput?: OutputCallback, context?: ExecutionContext) {
+          const run: RunContext = { signal };
+          if (updateOutput) run.updateOutput = updateOutput;
+          if (context?.scope) run.scope = context.scope;
           try {
-            return await spec.run(params, updateOutput ? { signal, updateOutput } : { signal });
+            return await spec.run(params, run);
           } catch (error) {
             return resultFromThrown(error, name, signal);
           }

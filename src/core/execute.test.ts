@@ -263,6 +263,28 @@ describe("executeCall: the one pipeline", () => {
     expect(before.error?.type).toBe("cancelled");
   });
 
+  it("tells the tool who is calling (the caller's scope)", async () => {
+    const { deps } = setup();
+    let seen: ToolScope | undefined;
+    deps.registry.register(
+      defineTool({
+        name: "whoami",
+        description: "Reports the caller's agent",
+        kind: "think",
+        risk: "low",
+        parameters: { type: "object", properties: {} },
+        run: async (_p, ctx) => {
+          seen = ctx.scope;
+          return okResult(ctx.scope?.agent ?? "nobody");
+        },
+      }),
+    );
+    const scope: ToolScope = { tools: new Set(["whoami"]), agent: "researcher", depth: 1 };
+    expect((await executeCall(deps, { name: "whoami" }, { scope })).llmContent).toBe("researcher");
+    expect(seen).toBe(scope);
+    expect((await executeCall(deps, { name: "whoami" })).llmContent).toBe("nobody");
+  });
+
   it("truncates large output within the limits", async () => {
     const { deps } = setup({}, { limits: { maxChars: 1000, maxLines: 100 } });
     const r = await executeCall(deps, { name: "big" });

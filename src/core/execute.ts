@@ -119,7 +119,7 @@ export async function executeCall(
   }
 
   // 5. execute, 6. shape
-  return finish(await runInvocation(tool, invocation, signal, options.onOutput));
+  return finish(await runInvocation(tool, invocation, signal, options.onOutput, options.scope));
 }
 
 function denied(toolName: string, reason: string): ToolResult {

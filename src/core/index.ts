@@ -42,6 +42,7 @@ export type {
   Decider,
   Decision,
   DecisionRequest,
+  ExecutionContext,
   JsonSchema,
   Logger,
   OutputCallback,

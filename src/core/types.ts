@@ -122,8 +122,21 @@ export interface ToolInvocation<P = Record<string, unknown>> {
   getRisk(): RiskLevel;
   /** The tool's own confirmation details, or `false` when the tool sees nothing to confirm (R10.4). */
   shouldConfirmExecute(signal: AbortSignal): Promise<ConfirmationDetails | false>;
-  /** Runs the call; respects `signal` (R10.5) and streams through `updateOutput` (R10.6). */
-  execute(signal: AbortSignal, updateOutput?: OutputCallback): Promise<ToolResult>;
+  /**
+   * Runs the call; respects `signal` (R10.5) and streams through `updateOutput` (R10.6). `context` says who
+   * is calling (the caller's scope, e.g. an agent's depth for `spawn_agents`).
+   */
+  execute(
+    signal: AbortSignal,
+    updateOutput?: OutputCallback,
+    context?: ExecutionContext,
+  ): Promise<ToolResult>;
+}
+
+/** Who is calling, as the pipeline tells a tool. */
+export interface ExecutionContext {
+  /** The caller's tool scope, when the call came with one. */
+  scope?: ToolScope;
 }
 
 /** A declarative tool (R1, R10). */

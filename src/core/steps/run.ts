@@ -4,18 +4,19 @@
  * caller gets a well-formed ToolResult.
  */
 import { errorResult, resultFromThrown } from "../errors.js";
-import type { OutputCallback, Tool, ToolInvocation, ToolResult } from "../types.js";
+import type { OutputCallback, Tool, ToolInvocation, ToolResult, ToolScope } from "../types.js";
 
 export async function runInvocation(
   tool: Tool,
   invocation: ToolInvocation,
   signal: AbortSignal,
   onOutput?: OutputCallback,
+  scope?: ToolScope,
 ): Promise<ToolResult> {
   if (signal.aborted) return errorResult("cancelled", `${tool.name} was cancelled before it started`);
   let result: ToolResult;
   try {
-    result = await invocation.execute(signal, onOutput);
+    result = await invocation.execute(signal, onOutput, scope ? { scope } : {});
   } catch (error) {
     return resultFromThrown(error, tool.name, signal);
   }
