@@ -31,7 +31,7 @@ import {
 import { analyzeCommand, createCommandKind } from "./policy/shell/index.js";
 import type { ArgKindPlugin } from "./policy/types.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
-import type { Workspace } from "./workspace/index.js";
+import { DEFAULT_READ_ASK_PATTERNS, type Workspace } from "./workspace/index.js";
 
 /** Options of {@link createToolgate}. Every path is resolved against `cwd`. */
 export interface ToolgateOptions {
@@ -229,7 +229,8 @@ async function resolvePolicy(
   if (typeof options.policy === "string") return loadPolicyFile(resolve(cwd, options.policy), loadOptions);
   const implicit = join(root, ".toolgate", "policy.toml");
   if (options.policy !== false && existsSync(implicit)) return loadPolicyFile(implicit, loadOptions);
-  return builtinDefaultPolicy(loadOptions);
+  // The workspace's list of files that may hold secrets, so the policy and the tools agree on it.
+  return builtinDefaultPolicy({ ...loadOptions, sensitiveFiles: DEFAULT_READ_ASK_PATTERNS });
 }
 
 function resolveAudit(

@@ -15,31 +15,6 @@ import type { CompiledPolicy } from "./model.js";
  * The built-in rules, written like `[[rules]]` tables. Every rule carries `match` and `not_match` examples,
  * checked each time the policy is built. To add a rule, append a table here with its examples.
  */
-/**
- * Files that may hold secrets: reading them asks first, even though reads are otherwise allowed (gitignore
- * patterns on the path relative to its root). Keep in step with the workspace's `DEFAULT_READ_ASK_PATTERNS`,
- * which raises these reads' risk and keeps `read_many_files` patterns from pulling them in.
- */
-const SENSITIVE_FILES: string[] = [
-  ".env",
-  ".env.*",
-  ".envrc",
-  ".netrc",
-  ".npmrc",
-  ".pypirc",
-  "*.pem",
-  "*.key",
-  "*.p12",
-  "*.pfx",
-  "id_rsa*",
-  "id_ed25519*",
-  "id_ecdsa*",
-  "id_dsa*",
-  ".ssh/",
-  ".aws/credentials",
-  ".gnupg/",
-];
-
 export const BUILTIN_RULES: readonly Readonly<Record<string, unknown>>[] = deepFreeze([
   {
     name: "read-only",
@@ -60,42 +35,52 @@ export const BUILTIN_RULES: readonly Readonly<Record<string, unknown>>[] = deepF
 ]);
 
 /**
- * Reads of files that may hold secrets ask first. These rules compare canonical paths, so they are part of
- * the built-in policy whenever a `path` plug-in is given (as `createToolgate` always does).
+ * Reads of files that may hold secrets ask first: `read_file` `path`, `read_many_files` `paths` and `grep`
+ * `path` matching `patterns` (gitignore-style, on the canonical root-relative path — the workspace's list,
+ * so the tools and the policy agree on what is sensitive). The examples assume the default list.
  */
-export const SENSITIVE_READ_RULES: readonly Readonly<Record<string, unknown>>[] = deepFreeze([
-  {
-    name: "sensitive-read",
-    tool: "read_file",
-    decision: "ask",
-    when: { path: { glob: SENSITIVE_FILES } },
-    match: [
-      { args: { path: ".env" } },
-      { args: { path: "deploy/id_rsa" } },
-      { args: { path: "certs/server.pem" } },
-    ],
-    not_match: [{ args: { path: "README.md" } }, { args: { path: "src/env.ts" } }],
-  },
-  {
-    name: "sensitive-read-many",
-    tool: "read_many_files",
-    decision: "ask",
-    when: { paths: { glob: SENSITIVE_FILES } },
-    match: [{ args: { paths: ["README.md", ".env.local"] } }],
-    not_match: [{ args: { paths: ["README.md", "src/a.ts"] } }],
-  },
-  {
-    name: "sensitive-grep",
-    tool: "grep",
-    decision: "ask",
-    when: { path: { glob: SENSITIVE_FILES } },
-    match: [{ args: { pattern: "KEY", path: ".env" } }],
-    not_match: [{ args: { pattern: "KEY", path: "src" } }],
-  },
-]);
+export function sensitiveReadRules(patterns: readonly string[]): Record<string, unknown>[] {
+  const glob = [...patterns];
+  return [
+    {
+      name: "sensitive-read",
+      tool: "read_file",
+      decision: "ask",
+      when: { path: { glob } },
+      match: [
+        { args: { path: ".env" } },
+        { args: { path: "deploy/id_rsa" } },
+        { args: { path: "certs/server.pem" } },
+      ],
+      not_match: [{ args: { path: "README.md" } }, { args: { path: "src/env.ts" } }],
+    },
+    {
+      name: "sensitive-read-many",
+      tool: "read_many_files",
+      decision: "ask",
+      when: { paths: { glob } },
+      match: [{ args: { paths: ["README.md", ".env.local"] } }],
+      not_match: [{ args: { paths: ["README.md", "src/a.ts"] } }],
+    },
+    {
+      name: "sensitive-grep",
+      tool: "grep",
+      decision: "ask",
+      when: { path: { glob } },
+      match: [{ args: { pattern: "KEY", path: ".env" } }],
+      not_match: [{ args: { pattern: "KEY", path: "src" } }],
+    },
+  ];
+}
 
 /** The decision when no built-in rule matches. */
 export const BUILTIN_DEFAULT_DECISION = "ask";
+
+/** Options of {@link builtinDefaultPolicy}: as for loading a file, plus the files that may hold secrets. */
+export interface BuiltinPolicyOptions extends Omit<LoadOptions, "label"> {
+  /** Gitignore patterns of files whose reads ask (the workspace's `DEFAULT_READ_ASK_PATTERNS`). */
+  sensitiveFiles?: readonly string[];
+}
 
 /**
  * Whether a sensitive-read rule applies here: a `path` plug-in is given and the rule's tool is known with a
@@ -116,15 +101,15 @@ function comparesPaths(
 /**
  * Builds the built-in default policy, fresh on every call (examples checked each time).
  * @param options plug-ins, roots and tools, as for loading a file; with a `path` plug-in and the file tools,
- *   reads of files that may hold secrets ask ({@link SENSITIVE_READ_RULES}).
+ *   reads of `sensitiveFiles` ask ({@link sensitiveReadRules}).
  * @example const policy = await builtinDefaultPolicy(); // read-only tools allow, everything else ask
  */
-export async function builtinDefaultPolicy(
-  options: Omit<LoadOptions, "label"> = {},
-): Promise<CompiledPolicy> {
+export async function builtinDefaultPolicy(options: BuiltinPolicyOptions = {}): Promise<CompiledPolicy> {
   const tools = options.tools ? [...options.tools] : undefined;
-  const known = { ...options, ...(tools ? { tools } : {}) };
-  const rules = [...BUILTIN_RULES, ...SENSITIVE_READ_RULES.filter((rule) => comparesPaths(rule, known))];
+  const { sensitiveFiles: _patterns, ...load } = options;
+  const known = { ...load, ...(tools ? { tools } : {}) };
+  const sensitive = options.sensitiveFiles ? sensitiveReadRules(options.sensitiveFiles) : [];
+  const rules = [...BUILTIN_RULES, ...sensitive.filter((rule) => comparesPaths(rule, known))];
   const raw = structuredClone({ default: BUILTIN_DEFAULT_DECISION, rules });
   return parsePolicyObject(raw, "builtin", { ...known, label: "builtin" });
 }

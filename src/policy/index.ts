@@ -22,8 +22,9 @@ export { confirmationDetails } from "./confirmation.js";
 export {
   BUILTIN_DEFAULT_DECISION,
   BUILTIN_RULES,
+  type BuiltinPolicyOptions,
   builtinDefaultPolicy,
-  SENSITIVE_READ_RULES,
+  sensitiveReadRules,
 } from "./default.js";
 export type { PolicyEngineOptions } from "./engine.js";
 export { PolicyEngine } from "./engine.js";
