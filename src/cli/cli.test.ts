@@ -54,6 +54,16 @@ describe("toolgate command", () => {
     );
   });
 
+  it("reports on stderr what a provider's lowering moved into descriptions", async () => {
+    const ws = await project();
+    const r = await toolgate(["schema", "--provider", "gemini", "--report", "--json", "--workspace", ws]);
+    expect(r.code).toBe(0);
+    expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
+    expect(r.stderr).toContain(
+      "glob /properties/pattern minLength: moved into the description: minLength: 1",
+    );
+  });
+
   it("runs an allowed call (exit 0) and prints the result as JSON", async () => {
     const ws = await project();
     const r = await toolgate(["call", "read_file", '{"path":"notes.txt"}', "--json", "--workspace", ws]);
