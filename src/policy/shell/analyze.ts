@@ -95,7 +95,8 @@ class Walker {
 
   private visit(node: Node, depth: number): void {
     const type = node.type;
-    if (QUIET_LEAVES.has(type)) return;
+    // A leaf with children (a `number` like `10#$(rm x)`) is flagged below, and its substitution visited.
+    if (QUIET_LEAVES.has(type) && node.namedChildCount === 0) return;
     if (QUIET_CONTAINERS.has(type)) {
       this.visitChildren(node, depth, false);
       return;

@@ -84,7 +84,8 @@ export function plainValue(node: Node): string | undefined {
     case "word":
       return unescapeUnquoted(node.text);
     case "number":
-      return node.text;
+      // `10#$(rm x)` is a number to the grammar, yet bash runs the substitution.
+      return node.namedChildCount === 0 ? node.text : undefined;
     case "raw_string":
       return node.text.slice(1, -1);
     case "string":
