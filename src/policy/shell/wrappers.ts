@@ -55,7 +55,19 @@ const PREFIX_WRAPPERS: Record<
   { withArg: ReadonlySet<string>; assignments?: boolean; skip?: number }
 > = {
   sudo: {
-    withArg: set("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group", "--chdir"),
+    withArg: set(
+      ...["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--chdir"],
+      ...[
+        "--close-from",
+        "--host",
+        "--prompt",
+        "--role",
+        "--type",
+        "--other-user",
+        "--command-timeout",
+        "--chroot",
+      ],
+    ),
     assignments: true,
   },
   doas: { withArg: set("-u", "-C") },
@@ -78,7 +90,10 @@ const PREFIX_WRAPPERS: Record<
   chrt: { withArg: set(), skip: 1 },
   taskset: { withArg: set(), skip: 1 },
   xargs: {
-    withArg: set("-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args"),
+    withArg: set(
+      ...["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args"],
+      ...["--max-chars", "--max-procs", "--process-slot-var"],
+    ),
   },
 };
 
@@ -92,7 +107,8 @@ function shellText(words: string[], from: number): string | undefined {
   let sawC = false;
   for (let i = from; i < words.length; i++) {
     const w = words[i]!;
-    if (w === "--") break;
+    // `bash -c -- TEXT` runs TEXT: `--` ends the options, not the search for the text.
+    if (w === "--") return sawC ? words[i + 1] : undefined;
     if (/^[-+][oO]$/.test(w) || w === "--rcfile" || w === "--init-file") {
       i++;
       continue;
