@@ -133,7 +133,7 @@ export const URL_CASES: UrlCase[] = (
     ["short hex", "http://0x7f.1:{C}/", ADDRESS, LOOPBACK],
     ["IPv4-mapped IPv6", "http://[::ffff:127.0.0.1]:{C}/", ADDRESS, "embedding 127.0.0.1"],
     ["IPv6 loopback", "http://[::1]:{C}/", ADDRESS, LOOPBACK6],
-    ["0", "http://0:{C}/", ADDRESS, "0.0.0.0 is a unspecified ('this network') address"],
+    ["0", "http://0:{C}/", ADDRESS, "0.0.0.0 is an unspecified ('this network') address"],
     ["cloud metadata", "http://169.254.169.254/latest/meta-data/", ADDRESS, METADATA],
     [
       "metadata name",

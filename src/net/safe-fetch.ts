@@ -225,9 +225,14 @@ async function vet(
       const why = classifyAddress(address);
       if (!why) continue;
       const subject = family !== 0 ? address : `${target.host} resolves to ${address}, which`;
-      throw networkError("blocked_address", url, `refused to fetch ${url}: ${subject} is a ${why} ${hint}`, {
-        address,
-      });
+      throw networkError(
+        "blocked_address",
+        url,
+        `refused to fetch ${url}: ${subject} is ${/^[aeiou]/i.test(why) ? "an" : "a"} ${why} ${hint}`,
+        {
+          address,
+        },
+      );
     }
   }
   return addresses;

@@ -81,9 +81,9 @@ describe("SSRF: direct URLs", () => {
     ["NAT64 IPv6", () => `http://[64:ff9b::7f00:1]:${p()}/`, "blocked_address", "NAT64 address"],
     ["6to4 IPv6", () => `http://[2002:7f00:1::]:${p()}/`, "blocked_address", "6to4 address"],
     ["IPv6 loopback", () => `http://[::1]:${p()}/`, "blocked_address", "::1 is a loopback address"],
-    ["IPv6 unspecified", () => `http://[::]:${p()}/`, "blocked_address", ":: is a unspecified address"],
-    ["zero", () => `http://0:${p()}/`, "blocked_address", "0.0.0.0 is a unspecified"],
-    ["0.0.0.0", () => `http://0.0.0.0:${p()}/`, "blocked_address", "0.0.0.0 is a unspecified"],
+    ["IPv6 unspecified", () => `http://[::]:${p()}/`, "blocked_address", ":: is an unspecified address"],
+    ["zero", () => `http://0:${p()}/`, "blocked_address", "0.0.0.0 is an unspecified"],
+    ["0.0.0.0", () => `http://0.0.0.0:${p()}/`, "blocked_address", "0.0.0.0 is an unspecified"],
     ["AWS metadata", () => "http://169.254.169.254/latest/meta-data/", "blocked_address", "cloud metadata"],
     [
       "metadata, decimal",
