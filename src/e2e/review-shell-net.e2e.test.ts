@@ -4,9 +4,13 @@
  */
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Toolgate } from "../index.js";
+import { safeFetch } from "../net/index.js";
 import { tempWorkspace } from "../test-support/cli.js";
 import { openGate } from "./fixtures.js";
 
@@ -68,5 +72,40 @@ describe("based numbers: the grammar's `number` node holds a substitution bash r
   it("a plain based number is still allowed and runs", async () => {
     const result = await gate.execute({ name: "shell", args: { command: "echo 10#20" } });
     expect(result).toMatchObject({ ok: true, decision: "allow", llmContent: "10#20\n[exit code 0]" });
+  });
+});
+
+describe("safeFetch: a stack of content-encodings", () => {
+  // Each coding is a zlib stream with its own state: 2 500 `gzip,` in a 12 KB header cost ~120 MB of RSS.
+  it("more than four codings are refused before any decoder is built", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-encoding": Array(5).fill("gzip").join(", ") });
+      res.end(gzipSync(gzipSync(gzipSync(gzipSync(gzipSync("hello"))))));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/`;
+    try {
+      await expect(safeFetch(url, { allowHosts: [`127.0.0.1:${port}`] })).rejects.toMatchObject({
+        message: `cannot decode ${url}: more than 4 content-encodings`,
+      });
+    } finally {
+      server.close();
+    }
+  });
+
+  it("four codings still decode", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-encoding": "gzip, gzip, gzip, gzip" });
+      res.end(gzipSync(gzipSync(gzipSync(gzipSync("hello")))));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const res = await safeFetch(`http://127.0.0.1:${port}/`, { allowHosts: [`127.0.0.1:${port}`] });
+      expect(res.body.toString()).toBe("hello");
+    } finally {
+      server.close();
+    }
   });
 });

@@ -35,6 +35,8 @@ function decoderFor(encoding: string, url: string): Transform | undefined {
   }
 }
 
+const MAX_CODINGS = 4;
+
 /** The decoders a `content-encoding` header asks for, in the order they must run. */
 function decodersFor(header: string | undefined, url: string): Transform[] {
   if (!header) return [];
@@ -42,6 +44,10 @@ function decodersFor(header: string | undefined, url: string): Transform[] {
     .split(",")
     .map((c) => c.trim().toLowerCase())
     .reverse();
+  // Each decoder holds zlib state (tens of KB): a header of thousands of `gzip,` would cost hundreds of MB.
+  if (codings.length > MAX_CODINGS) {
+    throw networkError("decode", url, `cannot decode ${url}: more than ${MAX_CODINGS} content-encodings`);
+  }
   const out: Transform[] = [];
   for (const coding of codings) {
     const decoder = decoderFor(coding, url);
