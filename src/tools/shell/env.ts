@@ -44,7 +44,7 @@ export const ENV_ALLOWLIST: ReadonlySet<string> = new Set([
 const ALLOWED_PREFIXES = ["LC_", "XDG_"];
 
 /** Names that look like secrets (case-insensitive substring). */
-const SECRET_NAME = /TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION/i;
+const SECRET_NAME = /TOKEN|SECRET|KEY|PASS|_PWD$|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION/i;
 
 /** Values that look like secrets whatever their name. */
 const SECRET_VALUES: readonly RegExp[] = [
@@ -53,6 +53,7 @@ const SECRET_VALUES: readonly RegExp[] = [
   /\bgithub_pat_[A-Za-z0-9_]{20,}/,
   /\bglpat-[A-Za-z0-9_-]{16,}/,
   /\bsk-[A-Za-z0-9_-]{16,}/,
+  /\b[sr]k_(live|test)_[A-Za-z0-9]{16,}/,
   /\bxox[abposr]-[A-Za-z0-9-]{8,}/,
   /\b(AKIA|ASIA)[0-9A-Z]{16}\b/,
   /\bAIza[0-9A-Za-z_-]{30,}/,
