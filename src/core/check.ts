@@ -28,7 +28,7 @@ export async function checkCall(
     tool: resolved,
     invocation: built.invocation,
     args: built.args,
-    risk: built.invocation.getRisk(),
+    risk: built.risk,
     ...(options.scope ? { scope: options.scope } : {}),
   };
   const decider = options.decide ? { decide: options.decide } : deps.decider;

@@ -99,17 +99,25 @@ export async function executeCall(
   // 2. build
   const built = buildInvocation(deps.registry.validator, tool, call.args);
   if (!("invocation" in built)) return finish(built);
-  const { invocation, args } = built;
+  const { invocation, args, risk } = built;
 
   // 3. decide
-  const request = { tool, invocation, args, risk: invocation.getRisk() };
+  const request = { tool, invocation, args, risk };
   decision = await decideCall(deps.decider, options.scope ? { ...request, scope: options.scope } : request);
   if (decision.decision === "deny") return finish(denied(tool.name, decision.message ?? decision.reason));
 
   // 4. confirm
   if (decision.decision === "ask") {
-    const details = await confirmationDetailsFor(tool, invocation, decision, signal, options.scope);
-    options.onConfirmation?.(details);
+    let details: ConfirmationDetails;
+    try {
+      details = await confirmationDetailsFor(tool, invocation, decision, signal, options.scope);
+      options.onConfirmation?.(details);
+    } catch (error) {
+      // Nobody can approve what cannot be shown: a failure here is a deny, never a crash or a run.
+      return finish(
+        denied(tool.name, `its confirmation could not be prepared (${(error as Error).message})`),
+      );
+    }
     const answer = await confirmCall(deps.confirmer, details, signal);
     if (!answer.approved) {
       if (answer.cancelled)

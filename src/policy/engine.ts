@@ -6,7 +6,7 @@
  */
 import type { ArgKind, Decider, DecisionRequest, PolicyDecision } from "../core/types.js";
 import { pluginList } from "./compile.js";
-import { evaluate } from "./evaluate.js";
+import { evaluate, UNPREPARED } from "./evaluate.js";
 import type { CompiledPolicy, PolicyRecorder, PreparedCall } from "./model.js";
 import type { ArgKindPlugin } from "./types.js";
 
@@ -54,7 +54,9 @@ export class PolicyEngine implements Decider {
         continue;
       }
       try {
-        args[arg] = await plugin.prepare(value, { roots: this.roots, args: raw });
+        const prepared = await plugin.prepare(value, { roots: this.roots, args: raw });
+        // A value the kind has no form for (text that is an array) must not pass for a missing argument.
+        args[arg] = prepared === undefined ? UNPREPARED : prepared;
       } catch (error) {
         return {
           decision: "deny",

@@ -15,6 +15,13 @@ import type {
 } from "./model.js";
 import { higherRisk, isStricter } from "./order.js";
 
+/**
+ * What the engine stores for an argument the call has but its kind's plug-in could not prepare (a text
+ * argument that is an array or an object): its conditions are unknowable, never "missing", so deny and ask
+ * rules on it still hold and allow rules do not.
+ */
+export const UNPREPARED: unique symbol = Symbol("unprepared argument");
+
 /** Runs one condition against the call. */
 function testCondition(
   condition: CompiledCondition,
@@ -24,6 +31,7 @@ function testCondition(
   // Plain property read: names that Object.prototype has (`constructor`, ...) are refused at load.
   const value = call.args[condition.arg];
   if (value === undefined) return "missing";
+  if (value === UNPREPARED) return "unsupported";
   const kind = call.tool.argKinds?.[condition.arg] ?? "text";
   const test = condition.tests[kind];
   if (test === undefined) return "unsupported";

@@ -168,6 +168,9 @@ function whenTable(when: unknown, fail: Fail): Record<string, Record<string, unk
       "when",
     );
   }
+  // An empty `when` would silently make the rule unconditional (an allow for every call of the tool).
+  if (Object.keys(when).length === 0)
+    fail('when has no conditions (remove it, or add one, e.g. when.path = { glob = "src/**" })', "when");
   const out: Record<string, Record<string, unknown>> = {};
   for (const [arg, ops] of Object.entries(when)) {
     // The evaluator reads prepared arguments as plain properties; a name every object inherits

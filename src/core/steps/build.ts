@@ -5,12 +5,13 @@
  */
 import { errorResult, ToolInputError } from "../errors.js";
 import { dropStrictNulls } from "../schemas/strict-args.js";
-import type { Tool, ToolInvocation, ToolResult } from "../types.js";
+import type { RiskLevel, Tool, ToolInvocation, ToolResult } from "../types.js";
 import type { ParamValidator } from "../validate.js";
 
 export interface Built {
   invocation: ToolInvocation;
   args: Record<string, unknown>;
+  risk: RiskLevel;
 }
 
 export function buildInvocation(validator: ParamValidator, tool: Tool, rawArgs: unknown): Built | ToolResult {
@@ -33,7 +34,9 @@ export function buildInvocation(validator: ParamValidator, tool: Tool, rawArgs: 
     return errorResult(type, outcome.message, { problems: outcome.problems });
   }
   try {
-    return { invocation: tool.build(outcome.value), args: outcome.value };
+    const invocation = tool.build(outcome.value);
+    // The risk is read here, where a throwing tool becomes an error result rather than a crash.
+    return { invocation, args: outcome.value, risk: invocation.getRisk() };
   } catch (error) {
     if (error instanceof ToolInputError)
       return errorResult("invalid_params", `invalid arguments for ${tool.name}: ${error.message}`);
