@@ -105,7 +105,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const registry = new ToolRegistry({ logger });
   const builtins: BuiltinTools = await createBuiltinTools({
     roots,
-    config,
+    config: withHostFilesProtected(config, options, cwd, first),
     logger,
     env: options.env ?? {},
     commandNotes,
@@ -189,6 +189,25 @@ async function commandNotes(command: string): Promise<string[]> {
   if (analysis.unsafe.length > 0)
     notes.push(`not auto-approvable: ${[...new Set(analysis.unsafe)].join(", ")}`);
   return notes;
+}
+
+/**
+ * The settings the tools see: the host's own policy, settings and audit files added to the protected paths,
+ * so a file tool can never rewrite the rules it runs under or its record, wherever those files live.
+ */
+function withHostFilesProtected(
+  config: ToolgateConfig,
+  options: ToolgateOptions,
+  cwd: string,
+  root: string,
+): ToolgateConfig {
+  const files = [options.policy, options.config]
+    .filter((file): file is string => typeof file === "string")
+    .map((file) => resolve(cwd, file));
+  const audit = typeof options.audit === "object" ? undefined : (options.audit ?? config.audit?.file);
+  if (audit) files.push(isAbsolute(audit) ? audit : join(root, audit));
+  if (files.length === 0) return config;
+  return { ...config, files: { ...config.files, protected: [...(config.files?.protected ?? []), ...files] } };
 }
 
 async function canonicalRoots(paths: string[]): Promise<string[]> {

@@ -4,7 +4,7 @@
  * (`.gitignore` at every level, `.git/info/exclude`) and, unless asked, hidden files. fdir walks, picomatch
  * matches, the workspace's ignore rules prune.
  */
-import { existsSync } from "node:fs";
+import { realpath } from "node:fs/promises";
 import { join, resolve as resolvePath } from "node:path";
 import picomatch from "picomatch";
 import { defineTool } from "../core/define-tool.js";
@@ -52,7 +52,13 @@ export async function globFiles(
   const matcher = picomatch(pattern, { dot: options.includeHidden });
   // Walk only below the pattern's fixed leading folders (`src/lib/**/*.ts` starts in src/lib).
   const scan = picomatch.scan(pattern);
-  const baseDir = scan.isGlob && scan.base && existsSync(join(dir.canonical, scan.base)) ? scan.base : "";
+  // Start there only when it is a real folder with no symlink on the way: fdir enters a symlinked start
+  // folder, which may lead out of the roots (every other symlink is left out by the walk).
+  let baseDir = "";
+  if (scan.isGlob && scan.base) {
+    const candidate = join(dir.canonical, scan.base);
+    if ((await realpath(candidate).catch(() => undefined)) === candidate) baseDir = scan.base;
+  }
   const start = baseDir ? join(dir.canonical, baseDir) : dir.canonical;
   const prefix = baseDir ? `${baseDir}/` : "";
   // Without `**` the pattern's segment count bounds how deep a match can be.

@@ -4,6 +4,7 @@
  * when available and a pure-JS search otherwise; both search the same files (gitignore respected, hidden
  * files and binaries skipped, symlinks not followed) with the same case rules.
  */
+import { stat } from "node:fs/promises";
 import { basename, resolve as resolvePath } from "node:path";
 import picomatch from "picomatch";
 import { defineTool } from "../core/define-tool.js";
@@ -137,6 +138,12 @@ export function createGrepTool(deps: GrepDeps): Tool<GrepParams> {
     run: (params, { signal }) =>
       withPathErrors(params.path ?? ".", "search", async () => {
         const target = await workspace.resolve(params.path ?? ".", "read");
+        // A FIFO or device named as the file to search would block the search forever.
+        if (!target.isDirectory && !(await stat(target.canonical)).isFile()) {
+          throw new ToolFailure("invalid_params", `path "${params.path}" is not a regular file`, {
+            path: params.path,
+          });
+        }
         const caseSensitive = params.caseSensitive === true;
         const maxMatches = params.maxMatches ?? DEFAULT_GREP_MATCHES;
         const query: GrepQuery = {

@@ -5,7 +5,7 @@
  * lazily and synchronously, so the checks can run inside a directory walker's callbacks.
  */
 
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, constants as fsc, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type Ignore, ignore } from "./load-ignore.js";
 import { isInsideOrEqual, relativeInside } from "./paths.js";
@@ -45,11 +45,25 @@ export function findGitTop(dir: string): string | undefined {
   }
 }
 
-function readLines(file: string): string | undefined {
+/** Rule files larger than this are not read (no real ignore file comes near it). */
+const MAX_RULE_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A rule file's text, or undefined when it is missing or not a plain file. Read synchronously, so it must
+ * never block: a FIFO would freeze the whole process and `/dev/zero` would never end. Like git, an in-tree
+ * `.gitignore` that is a symlink is not followed (`follow` false).
+ */
+function readLines(file: string, follow: boolean): string | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(file, "utf8");
+    fd = openSync(file, fsc.O_RDONLY | fsc.O_NONBLOCK | (follow ? 0 : fsc.O_NOFOLLOW));
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > MAX_RULE_FILE_BYTES) return undefined;
+    return readFileSync(fd, "utf8");
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -75,10 +89,10 @@ export class IgnoreRules {
     if (level !== undefined) return level;
     const texts: string[] = [];
     if (dir === this.gitTop) {
-      const exclude = readLines(join(dir, ".git", "info", "exclude"));
+      const exclude = readLines(join(dir, ".git", "info", "exclude"), true);
       if (exclude) texts.push(exclude);
     }
-    const own = readLines(join(dir, ".gitignore"));
+    const own = readLines(join(dir, ".gitignore"), false);
     if (own) texts.push(own);
     if (texts.length === 0) level = null;
     else {

@@ -16,6 +16,9 @@ import type { ResolvedPath } from "./workspace.js";
 
 const O_NOFOLLOW = fsc.O_NOFOLLOW ?? 0;
 const O_DIRECTORY = fsc.O_DIRECTORY ?? 0;
+// Opening a FIFO for reading blocks until a writer appears (forever, in a thread-pool thread no signal can
+// free); non-blocking, the open returns at once and the type check below refuses it. Regular files ignore it.
+const O_NONBLOCK = fsc.O_NONBLOCK ?? 0;
 
 /** Where an open descriptor really points (Linux `/proc/self/fd`), or undefined where that is unavailable. */
 async function fdTarget(handle: FileHandle): Promise<string | undefined> {
@@ -43,7 +46,7 @@ function changed(resolved: ResolvedPath, what: string): WorkspaceError {
 export async function openForRead(resolved: ResolvedPath): Promise<FileHandle> {
   let handle: FileHandle;
   try {
-    handle = await open(resolved.canonical, fsc.O_RDONLY | O_NOFOLLOW);
+    handle = await open(resolved.canonical, fsc.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
     if (isErrno(error, "ENOENT", "ENOTDIR")) {
       throw new WorkspaceError(
