@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -145,6 +146,21 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
       expect((await rg.build({ pattern: "needle", path }).execute(signal)).error?.type, path).toBe(
         "path_not_allowed",
       );
+    }
+  });
+
+  it("stops a search that never ends (a .gitignore that is a FIFO) with a timeout error", async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), "tg-grep-fifo-")));
+    try {
+      await writeFile(join(dir, "a.txt"), "needle\n");
+      execFileSync("mkfifo", [join(dir, ".gitignore")]);
+      const workspace = await Workspace.create([dir]);
+      const tool = createGrepTool({ workspace, ripgrepPath: await findBundledRipgrep(), timeoutMs: 1000 });
+      const result = await tool.build({ pattern: "needle" }).execute(signal);
+      expect(result.error?.type).toBe("timeout");
+      expect(result.error?.message).toMatch(/^grep timed out after \d+ ms; narrow the path or filePattern$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -31,6 +31,8 @@ export interface GrepDeps {
   workspace: Workspace;
   /** Path of the ripgrep binary; `null` forces the JS search; undefined finds `@vscode/ripgrep`'s. */
   ripgrepPath?: string | null;
+  /** How long one search may take (default 60 s). */
+  timeoutMs?: number;
 }
 
 /** Default cap on listed matches. */
@@ -82,6 +84,7 @@ export function fileFilterFor(filePattern: string): (relative: string) => boolea
 /** Creates the `grep` tool. */
 export function createGrepTool(deps: GrepDeps): Tool<GrepParams> {
   const { workspace } = deps;
+  const timeoutMs = deps.timeoutMs ?? 60_000;
   const search = async (query: GrepQuery): Promise<GrepOutcome> => {
     const rg = deps.ripgrepPath === undefined ? await findBundledRipgrep() : deps.ripgrepPath;
     if (rg) {
@@ -155,14 +158,27 @@ export function createGrepTool(deps: GrepDeps): Tool<GrepParams> {
           targetIsDirectory: target.isDirectory,
           rules: workspace.ignoreRules(target.root),
           limit: Math.max(maxMatches, COLLECT_LIMIT),
-          signal,
+          // A search that never ends (a huge tree, or a hostile repo's .gitignore that is a FIFO, which
+          // ripgrep would read) is stopped after a time limit.
+          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
           fileFilter: searchableFiles(workspace, target, params.filePattern),
         };
+        const started = performance.now();
         let outcome: GrepOutcome;
         try {
           outcome = await search(query);
         } catch (error) {
           if (signal.aborted) throw error;
+          if (query.signal.aborted) {
+            const elapsedMs = Math.round(performance.now() - started);
+            throw new ToolFailure(
+              "timeout",
+              `grep timed out after ${elapsedMs} ms; narrow the path or filePattern`,
+              {
+                elapsedMs,
+              },
+            );
+          }
           throw new ToolFailure(
             "invalid_params",
             `grep could not run pattern "${params.pattern}": ${(error as Error).message}`,
