@@ -17,6 +17,9 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = Object.freeze([
   // Version control internals: hooks and config run code on the next git command.
   ".git",
   ".gitmodules",
+  ".gitconfig",
+  ".config/git",
+  ".husky",
   // toolgate's own policy, agents and state: an agent must not rewrite its own rules.
   ".toolgate",
   ".mcp.json",
