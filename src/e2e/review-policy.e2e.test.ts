@@ -11,7 +11,7 @@ import { defineTool } from "../core/define-tool.js";
 import { okResult } from "../core/errors.js";
 import { executeCall } from "../core/execute.js";
 import { ToolRegistry } from "../core/registry.js";
-import type { Tool, ToolInvocation } from "../core/types.js";
+import type { ConfirmationDetails, Tool, ToolInvocation } from "../core/types.js";
 import { parsePolicy } from "../policy/index.js";
 import { createToolgate } from "../toolgate.js";
 
@@ -196,5 +196,31 @@ describe("policy files that say less than they seem to", () => {
     ).rejects.toThrow(
       'p.toml:4: rule #1 (tool "shell"): when has no conditions (remove it, or add one, e.g. when.path = { glob = "src/**" })',
     );
+  });
+});
+
+describe("what a person is asked to approve is what will run", () => {
+  const SPOOF = "a.txt\n\u001b[1A\u001b[2K  affects: nothing (read-only)\u202e";
+
+  it("writes out line breaks, escape sequences and bidi controls from the arguments", async () => {
+    const gate = await createToolgate({ roots: [root], policy: false });
+    const seen: ConfirmationDetails[] = [];
+    gate.bus.onConfirmation((request) => {
+      seen.push(request.details);
+      return { approved: false };
+    });
+    await gate.execute({ name: "write_file", args: { path: SPOOF, content: "x\n" } });
+    await gate.execute({ name: "web_fetch", args: { url: "https://example.com/\u001b[2Kx" } });
+    expect(seen.map((d) => d.description)).toEqual([
+      "Write a.txt\\n\\x1b[1A\\x1b[2K  affects: nothing (read-only)<U+202E>",
+      "Fetch https://example.com/\\x1b[2Kx",
+    ]);
+    expect(seen[0]!.locations).toEqual([
+      `${root}/a.txt\\n\\x1b[1A\\x1b[2K  affects: nothing (read-only)<U+202E>`,
+    ]);
+    // A diff keeps its lines but none of the hidden characters.
+    expect(seen[0]!.diff).toContain("\n+x\n");
+    expect(seen[0]!.diff).not.toMatch(/[\u001b\u202e]/);
+    expect(seen[0]!.diff).toContain("\\x1b[2K");
   });
 });

@@ -31,10 +31,37 @@ export async function confirmationDetailsFor(
     locations: invocation.toolLocations(),
     type: confirmationTypeFor(tool.kind),
   };
-  const details: ConfirmationDetails = { ...base, risk: decision.risk, reason: decision.reason };
+  const details: ConfirmationDetails = {
+    ...base,
+    // Argument text reaches a terminal or an MCP host: what the person reads must be what will run.
+    description: displaySafe(base.description, false),
+    locations: base.locations.map((location) => displaySafe(location, false)),
+    risk: decision.risk,
+    reason: decision.reason,
+  };
+  if (base.command !== undefined) details.command = displaySafe(base.command, true);
+  if (base.diff !== undefined) details.diff = displaySafe(base.diff, true);
   if (decision.rule) details.rule = decision.rule.id;
   if (scope?.agent && (scope.depth ?? 0) > 0) details.agent = scope.agent;
   return details;
+}
+
+/** Control, bidi and invisible format characters: they can rewrite or hide what a terminal shows. */
+const HIDDEN = /[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/gu;
+
+/**
+ * Text from a call's arguments made safe to show a person: hidden characters are written out (`\x1b`,
+ * `<U+202E>`); line breaks too, unless the text is multi-line by nature (a diff, a script).
+ */
+export function displaySafe(text: string, multiline: boolean): string {
+  return text.replace(HIDDEN, (ch) => {
+    if (multiline && (ch === "\n" || ch === "\t")) return ch;
+    if (ch === "\n") return "\\n";
+    if (ch === "\r") return "\\r";
+    const code = ch.codePointAt(0)!;
+    const hex = code.toString(16).toUpperCase();
+    return code < 0x80 ? `\\x${hex.padStart(2, "0").toLowerCase()}` : `<U+${hex.padStart(4, "0")}>`;
+  });
 }
 
 export async function confirmCall(
