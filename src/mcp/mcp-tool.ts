@@ -70,7 +70,8 @@ export function createMcpTool(
     risk,
     source: `mcp:${route.server}`,
     build(params: Record<string, unknown>): ToolInvocation {
-      const summary = `${route.tool} on MCP server ${route.server}`;
+      // A person approving the call must see what it will do: the arguments, shortened.
+      const summary = `${route.tool} on MCP server ${route.server} with ${argumentsPreview(params)}`;
       return {
         params,
         getDescription: () => summary,
@@ -83,4 +84,10 @@ export function createMcpTool(
       };
     },
   };
+}
+
+/** The arguments as JSON, cut to a readable length (the confirmation step makes hidden characters visible). */
+export function argumentsPreview(params: Record<string, unknown>, max = 500): string {
+  const json = JSON.stringify(params) ?? "{}";
+  return json.length <= max ? json : `${json.slice(0, max)}… (${json.length - max} more characters)`;
 }
