@@ -12,7 +12,7 @@ import type { CallResult } from "../core/execute.js";
 import { createToolgate, type Toolgate, type ToolgateOptions } from "../index.js";
 
 /** A policy that allows every call: what remains refused is refused by the tools and the workspace. */
-export const ALLOW_ALL = 'default = "allow"\n';
+export const ALLOW_ALL = 'default = "allow"\n\n[[rules]]\ntool = "*"\ndecision = "allow"\n';
 
 /** The DESIGN §6 example: writes and edits under `secrets/` are denied, everything else allowed. */
 export const SECRETS_POLICY = `default = "allow"

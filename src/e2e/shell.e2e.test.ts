@@ -156,3 +156,37 @@ describe("the binary: policy check and an unanswered ask", () => {
     expect(await readFile(join(ws, "canary.txt"), "utf8")).toBe("alive\n");
   });
 });
+
+describe('default = "allow" never runs a command no rule could vouch for', () => {
+  const DEFAULT_ALLOW = `default = "allow"
+
+[[rules]]
+tool = "shell"
+decision = "deny"
+when.command = { prefix = ["rm"] }
+`;
+
+  it.each([
+    ["$(echo rm) x", "ask"],
+    ["find . -delete", "allow"],
+    ["bash -c 'touch y'", "ask"],
+    ["echo hi > f", "ask"],
+    ["ls -la && git status", "allow"],
+    ["rm -rf x", "deny"],
+    ["sudo rm x", "deny"],
+    ["echo $(", "ask"],
+  ])("%j → %s", async (command, want) => {
+    const gate = await openGate(root, { policyText: DEFAULT_ALLOW, env: { HOME: root } });
+    try {
+      const result = await gate.check({ name: "shell", args: { command } });
+      expect(result.ok && result.decision.decision).toBe(want);
+      if (want === "ask") {
+        expect(result.ok && result.decision.reason).toMatch(
+          /^no rule matched; the default allows, but not this call: command: the command cannot be vouched for \(/,
+        );
+      }
+    } finally {
+      await gate.close();
+    }
+  });
+});

@@ -66,7 +66,9 @@ export class PolicyEngine implements Decider {
         };
       }
     }
+    const blockers = this.policy.defaultDecision === "allow" ? await this.blockers(tool, raw, args) : [];
     const call: PreparedCall = {
+      ...(blockers.length > 0 ? { blockers } : {}),
       tool: {
         name: tool.name,
         kind: tool.kind,
@@ -77,5 +79,26 @@ export class PolicyEngine implements Decider {
       risk: request.risk,
     };
     return evaluate(this.policy, call, recorder);
+  }
+
+  /** What keeps a default `allow` from this call: arguments whose kind cannot vouch for them (prepared once). */
+  private async blockers(
+    tool: DecisionRequest["tool"],
+    raw: Readonly<Record<string, unknown>>,
+    prepared: Record<string, unknown>,
+  ): Promise<string[]> {
+    const out: string[] = [];
+    for (const [arg, kind] of Object.entries(tool.argKinds ?? {})) {
+      const plugin = this.#plugins.get(kind);
+      if (!plugin?.defaultAllowBlocker || !Object.hasOwn(raw, arg) || raw[arg] === undefined) continue;
+      try {
+        prepared[arg] ??= await plugin.prepare(raw[arg], { roots: this.roots, args: raw });
+        const why = plugin.defaultAllowBlocker(prepared[arg]);
+        if (why) out.push(`${arg}: ${why}`);
+      } catch (error) {
+        out.push(`${arg}: could not be checked (${(error as Error).message})`);
+      }
+    }
+    return out;
   }
 }

@@ -152,6 +152,16 @@ export function evaluate(
     decision = anyDecision;
     why = 'the strictest matching "*" rule (no tool-specific rule matched)';
   } else {
+    if (policy.defaultDecision === "allow" && call.blockers !== undefined && call.blockers.length > 0) {
+      // The default allows what no rule named, but only what could be vouched for: the rest is asked.
+      recorder?.record({ op: "default", decision: "ask" });
+      return {
+        decision: "ask",
+        risk: call.risk,
+        reason: `no rule matched; the default allows, but not this call: ${call.blockers.join("; ")}`,
+        matched: [],
+      };
+    }
     recorder?.record({ op: "default", decision: policy.defaultDecision });
     return {
       decision: policy.defaultDecision,

@@ -98,6 +98,8 @@ export interface PreparedCall {
   readonly args: Readonly<Record<string, unknown>>;
   /** The call's risk as the tool computes it. */
   readonly risk: RiskLevel;
+  /** Why a default `allow` must not apply to this call (see `ArgKindPlugin.defaultAllowBlocker`). */
+  readonly blockers?: readonly string[];
 }
 
 /** What a condition answered, for the explain trace. */

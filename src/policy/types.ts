@@ -37,4 +37,10 @@ export interface ArgKindPlugin<V = unknown> {
   prepare(raw: unknown, context: PrepareContext): Promise<V> | V;
   /** The operators this kind understands, by file-format name (`glob`, `prefix`, `host`, ...). */
   readonly operators: Readonly<Record<string, OperatorCompiler<V>>>;
+  /**
+   * Why a default `allow` must not apply to this value (no rule vouched for it), or undefined when it may.
+   * The command kind answers for commands its analysis cannot vouch for (substitutions, wrappers, ...), so
+   * `default = "allow"` never runs them unasked.
+   */
+  defaultAllowBlocker?(value: V): string | undefined;
 }

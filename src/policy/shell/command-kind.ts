@@ -126,5 +126,10 @@ export function createCommandKind(): ArgKindPlugin<CommandAnalysis> {
       }
     },
     operators: COMMAND_OPERATORS,
+    defaultAllowBlocker(analysis) {
+      if (analysis.ok && analysis.unsafe.length === 0) return undefined;
+      const reasons = [...new Set(analysis.ok ? analysis.unsafe : ["it does not parse", ...analysis.unsafe])];
+      return `the command cannot be vouched for (${reasons.join(", ")})`;
+    },
   };
 }
