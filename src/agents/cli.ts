@@ -4,8 +4,8 @@
  * `resolve --json` prints DESIGN §4's `{"tools":[...],"warnings":[...]}`.
  */
 import { parseArgs } from "node:util";
-import { ConfigError } from "../core/errors.js";
-import type { ToolRegistry } from "../core/registry.js";
+import type { ToolRegistry } from "../core/index.js";
+import { ConfigError } from "../core/index.js";
 import { loadAgentDefinitions } from "./definitions.js";
 import { ToolPools } from "./tool-pool.js";
 

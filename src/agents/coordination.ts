@@ -5,9 +5,8 @@
  * through the host's {@link AgentRunner}). Each child's result or failure is reported on its own.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { defineTool } from "../core/define-tool.js";
-import { errorResult, okResult } from "../core/errors.js";
-import type { Logger, Tool, ToolScope } from "../core/types.js";
+import type { Logger, Tool, ToolScope } from "../core/index.js";
+import { defineTool, errorResult, okResult } from "../core/index.js";
 import type { AgentDefinition, AgentDefinitions } from "./definitions.js";
 import { LIST_AVAILABLE_AGENTS, resolveTools, SPAWN_AGENTS } from "./resolve.js";
 

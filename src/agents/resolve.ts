@@ -4,7 +4,7 @@
  * restrictions on coordination tools and `max_depth`. Never fails as a whole: an entry that matches nothing
  * is a warning naming the agent and the entry. The result is a frozen scope, fixed for one execution.
  */
-import type { Logger, ToolScope } from "../core/types.js";
+import type { Logger, ToolScope } from "../core/index.js";
 import { type AgentDefinition, DEFAULT_MAX_DEPTH } from "./definitions.js";
 import { compileToolPattern, isGlob, matchSorted } from "./glob.js";
 

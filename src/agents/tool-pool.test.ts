@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ToolResult } from "../core/types.js";
+import type { ToolResult } from "../core/index.js";
 import { everythingPath, filesystemPath, testServerPath } from "../mcp/testdata/servers.js";
 import { COORDINATION_TOOLS } from "./resolve.js";
 import { GRAPH_TOOL_NAMES, graphRegistry, graphTool } from "./testdata/graph-tools.js";

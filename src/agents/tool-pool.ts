@@ -7,9 +7,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
-import { ConfigError } from "../core/errors.js";
-import { ToolRegistry } from "../core/registry.js";
-import type { Logger, Tool } from "../core/types.js";
+import type { Logger, Tool } from "../core/index.js";
+import { ConfigError, ToolRegistry } from "../core/index.js";
 import {
   hashBytes,
   loadMcpConfig,

@@ -11,8 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolPools } from "../agents/index.js";
-import { executeCall, type PipelineDeps } from "../core/execute.js";
-import { ToolRegistry } from "../core/registry.js";
+import { executeCall, type PipelineDeps, ToolRegistry } from "../core/index.js";
 import { PolicyEngine, parsePolicy } from "../policy/index.js";
 import { fmt, measure, report, stats } from "./harness.js";
 

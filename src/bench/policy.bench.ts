@@ -5,7 +5,7 @@
  * scan written here (every rule's tool globs tested on every call, picomatch matchers compiled once).
  */
 import picomatch from "picomatch";
-import type { Decision, RuleRef, ToolKind } from "../core/types.js";
+import type { Decision, RuleRef, ToolKind } from "../core/index.js";
 import type { CompiledPolicy, PreparedCall } from "../policy/index.js";
 import { evaluate, matchRule, parsePolicy } from "../policy/index.js";
 import { fmt, report, stats } from "./harness.js";

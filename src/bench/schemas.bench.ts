@@ -4,11 +4,10 @@
  * generation, each beside a naive `JSON.stringify` of the raw tool list measured in the same run; and proof
  * that registering and lowering compiled no ajv validator (first compiles afterwards are still cold).
  */
-import { defineTool } from "../core/define-tool.js";
-import { okResult } from "../core/errors.js";
-import { ToolRegistry } from "../core/registry.js";
+
+import type { JsonSchema, Tool } from "../core/index.js";
+import { defineTool, okResult, ToolRegistry } from "../core/index.js";
 import { PROVIDER_NAMES, SchemaCache } from "../core/schemas/index.js";
-import type { JsonSchema, Tool } from "../core/types.js";
 import { fmt, measureSync, report } from "./harness.js";
 
 const TOOL_COUNT = 500;

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ToolResult } from "../core/types.js";
+import type { ToolResult } from "../core/index.js";
 import { analyzeCommandSync, createCommandKind, loadBashParser } from "../policy/shell/index.js";
 import { createToolgate } from "../toolgate.js";
 import { fmt, measure, measureSync, report } from "./harness.js";

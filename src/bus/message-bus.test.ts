@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ConfirmationDetails } from "../core/types.js";
+import type { ConfirmationDetails } from "../core/index.js";
 import { ConfirmationTimeoutError, MessageBus, NoListenerError } from "./message-bus.js";
 
 const details = (toolName = "write_file"): ConfirmationDetails => ({

@@ -5,7 +5,7 @@
  * As the pipeline's Confirmer, an unanswered request (no listener, timeout) is a refusal.
  */
 import { randomUUID } from "node:crypto";
-import type { ConfirmationDetails, ConfirmationResponse, Confirmer } from "../core/types.js";
+import type { ConfirmationDetails, ConfirmationResponse, Confirmer } from "../core/index.js";
 
 /** A pending confirmation, as listeners see it. */
 export interface ConfirmationRequest {

@@ -3,7 +3,7 @@
  * The exit codes of DESIGN §4, mapped in one place: 0 success; 1 the tool ran and reported an error;
  * 2 bad usage or configuration; 3 denied by policy (including an `ask` nobody answered).
  */
-import type { ToolErrorType } from "../core/types.js";
+import type { ToolErrorType } from "../core/index.js";
 
 export const EXIT = { ok: 0, toolError: 1, usage: 2, denied: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

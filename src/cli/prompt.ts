@@ -4,7 +4,7 @@
  * Anything but an explicit yes is a no.
  */
 import { createInterface } from "node:readline";
-import type { ConfirmationDetails, ConfirmationResponse } from "../core/types.js";
+import type { ConfirmationDetails, ConfirmationResponse } from "../core/index.js";
 import type { CliIo } from "./io.js";
 
 /** Renders confirmation details as a person should see them before approving. */

@@ -3,7 +3,7 @@
  * The command dispatcher: global flags → command → exit code. Errors are one clear line on stderr (a stack
  * trace only with `--debug`); every failure maps to an exit code in one place.
  */
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 import { type CliContext, createContext } from "./context.js";
 import { EXIT, type ExitCode, UsageError } from "./exit-codes.js";
 import { type GlobalOptions, splitGlobals } from "./globals.js";

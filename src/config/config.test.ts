@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 import { loadConfigFile, parseConfig } from "./config.js";
 
 describe("config.toml", () => {

@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 
 /** The settings, as the library uses them (all optional). */
 export interface ToolgateConfig {

@@ -8,7 +8,7 @@ import { readFile, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConfirmationDetails } from "../core/types.js";
+import type { ConfirmationDetails } from "../core/index.js";
 import type { Toolgate } from "../index.js";
 import { tempWorkspace } from "../test-support/cli.js";
 import { openGate, outcome, SECRETS_POLICY, writeTree } from "./fixtures.js";

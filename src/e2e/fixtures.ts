@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { link, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { CallResult } from "../core/execute.js";
+import type { CallResult } from "../core/index.js";
 import { createToolgate, type Toolgate, type ToolgateOptions } from "../index.js";
 
 /** A policy that allows every call: what remains refused is refused by the tools and the workspace. */

@@ -7,11 +7,8 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineTool } from "../core/define-tool.js";
-import { okResult } from "../core/errors.js";
-import { executeCall } from "../core/execute.js";
-import { ToolRegistry } from "../core/registry.js";
-import type { ConfirmationDetails, Tool, ToolInvocation } from "../core/types.js";
+import type { ConfirmationDetails, Tool, ToolInvocation } from "../core/index.js";
+import { defineTool, executeCall, okResult, ToolRegistry } from "../core/index.js";
 import { parsePolicy } from "../policy/index.js";
 import { createToolgate } from "../toolgate.js";
 

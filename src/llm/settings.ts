@@ -4,7 +4,7 @@
  * `--model`, `--base-url`), the API key read only from the environment variable `api_key_env` names.
  * Problems are ConfigErrors whose message says what to set.
  */
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 import { OLLAMA_DEFAULT_URL } from "./ollama.js";
 import type { LlmSettings, ProviderKind } from "./types.js";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MessageBus } from "../bus/index.js";
-import type { ConfirmationDetails } from "../core/types.js";
+import type { ConfirmationDetails } from "../core/index.js";
 import { type AskRequest, ConfirmationBroker, SessionApprovals } from "./approvals.js";
 
 const details = (toolName: string): ConfirmationDetails => ({

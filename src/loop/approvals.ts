@@ -5,8 +5,8 @@
  * program or folder) before asking, and asks a person one question at a time.
  */
 import type { ConfirmationRequest, MessageBus } from "../bus/index.js";
-import { argsDigest } from "../core/audit.js";
-import type { ConfirmationDetails, ConfirmationResponse } from "../core/types.js";
+import type { ConfirmationDetails, ConfirmationResponse } from "../core/index.js";
+import { argsDigest } from "../core/index.js";
 
 /** A person's answer. `always` approves this exact call (same tool, same arguments) for the session. */
 export type Answer = "yes" | "no" | "always";

@@ -12,9 +12,8 @@ import {
   type Resolution,
   ToolPools,
 } from "../agents/index.js";
-import { ConfigError } from "../core/errors.js";
-import { ToolRegistry } from "../core/registry.js";
-import type { Logger, Tool } from "../core/types.js";
+import type { Logger, Tool } from "../core/index.js";
+import { ConfigError, ToolRegistry } from "../core/index.js";
 
 /** The part of a gate a host needs: its registry and policy-checked registration. */
 export interface HostGate {

@@ -4,8 +4,8 @@
  * read-only calls (read, search, think) together, everything else one at a time in the model's order.
  * Reports each call's start, streamed output and end, and records them in the transcript.
  */
-import type { CallResult } from "../core/execute.js";
-import { READ_ONLY_KINDS, type ToolScope } from "../core/types.js";
+import type { CallResult } from "../core/index.js";
+import { READ_ONLY_KINDS, type ToolScope } from "../core/index.js";
 import type { ConfirmationBroker } from "./approvals.js";
 import type { Transcript } from "./transcript.js";
 import type { LoopEvent, LoopGate } from "./types.js";

@@ -6,7 +6,7 @@
  * identical calls, or cancellation.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { canonicalJson } from "../core/audit.js";
+import { canonicalJson } from "../core/index.js";
 import { type ChatMessage, type ChatReply, ModelError, type ModelToolCall } from "../llm/index.js";
 import {
   DEFAULT_PROFILE,

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Decision, RiskLevel, ToolErrorType } from "../core/types.js";
+import type { Decision, RiskLevel, ToolErrorType } from "../core/index.js";
 import type { ChatMessage } from "../llm/index.js";
 import type { PlanMethod, RoutingPlan, SkippedCall } from "../planner/index.js";
 

@@ -4,9 +4,7 @@
  * UI renders, and a turn's outcome. Types only.
  */
 import type { MessageBus } from "../bus/index.js";
-import type { CallResult, ExecuteOptions } from "../core/execute.js";
-import type { ToolRegistry } from "../core/registry.js";
-import type { ToolCall, ToolScope } from "../core/types.js";
+import type { CallResult, ExecuteOptions, ToolCall, ToolRegistry, ToolScope } from "../core/index.js";
 import type { ChatModel } from "../llm/index.js";
 import type { PlanMethod, PlannerProfile, RoutingPlan, SkippedCall } from "../planner/index.js";
 import type { ConfirmationBroker } from "./approvals.js";

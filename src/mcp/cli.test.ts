@@ -2,8 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../core/errors.js";
-import { ToolRegistry } from "../core/registry.js";
+import { ConfigError, ToolRegistry } from "../core/index.js";
 import { runMcpListCommand } from "./cli.js";
 import { testServerPath } from "./testdata/servers.js";
 

@@ -3,7 +3,7 @@
  * `toolgate mcp list`: the project's MCP servers — state, tool count, error — as a plain function the CLI
  * wires. It builds the project's pool (starting every configured server) and stops the servers after.
  */
-import type { ToolRegistry } from "../core/registry.js";
+import type { ToolRegistry } from "../core/index.js";
 import { McpClientPool, type McpServerStatus } from "./client-pool.js";
 import { loadMcpConfig } from "./config.js";
 

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Tool, ToolResult } from "../core/types.js";
+import type { Tool, ToolResult } from "../core/index.js";
 import { McpClientPool, type McpDiscovery } from "./client-pool.js";
 import { type RunningHttpServer, startHttpTestServer } from "./testdata/http-server.js";
 import { testServer } from "./testdata/servers.js";

@@ -4,9 +4,9 @@
  * (every page), names the tools (`mcp__<server>__<tool>`) and wraps them as toolgate Tools; a server that
  * fails is reported with its error and its tools are left out. Reconfiguring keeps unchanged connections.
  */
-import { resultFromThrown } from "../core/errors.js";
-import type { Tool, ToolResult } from "../core/types.js";
-import { ParamValidator } from "../core/validate.js";
+
+import type { Tool, ToolResult } from "../core/index.js";
+import { ParamValidator, resultFromThrown } from "../core/index.js";
 import type { McpConfigProblem, McpServerConfig } from "./config.js";
 import {
   type ConnectionOptions,

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 import {
   DEFAULT_MCP_TIMEOUT_MS,
   loadMcpConfig,

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 
 /** The request timeout when a server sets none (ms). */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;

@@ -4,8 +4,9 @@
  * audio and resources as attachments, `structuredContent` as data, `isError` as a tool error — and keeps
  * an oversized result from flooding memory or the model (truncated with a note, never fatal).
  */
-import { errorResult } from "../core/errors.js";
-import type { ToolAttachment, ToolResult } from "../core/types.js";
+
+import type { ToolAttachment, ToolResult } from "../core/index.js";
+import { errorResult } from "../core/index.js";
 
 /** Limits on what one MCP result may contribute. */
 export interface ContentLimits {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { okResult } from "../core/errors.js";
+import { okResult } from "../core/index.js";
 import { argumentsPreview, createMcpTool, normalizeInputSchema, riskFromAnnotations } from "./mcp-tool.js";
 
 const route = { server: "github", tool: "delete_repo" };
@@ -17,7 +17,7 @@ describe("MCP tools as toolgate tools", () => {
       'delete_repo on MCP server github with {"owner":"acme","repo":"prod"}',
     );
     const details = await invocation.shouldConfirmExecute(new AbortController().signal);
-    expect(details && details.description).toContain('"repo":"prod"');
+    expect(details ? details.description : undefined).toContain('"repo":"prod"');
   });
 
   it("shortens long arguments and says how much was left out", () => {

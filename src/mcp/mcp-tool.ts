@@ -11,7 +11,7 @@ import type {
   Tool,
   ToolInvocation,
   ToolResult,
-} from "../core/types.js";
+} from "../core/index.js";
 import type { McpToolInfo } from "./connection.js";
 import type { McpRoute } from "./naming.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TOOL_NAME_PATTERN } from "../core/registry.js";
+import { TOOL_NAME_PATTERN } from "../core/index.js";
 import { assignPublicNames, type McpRoute, sanitizeNamePart } from "./naming.js";
 
 function names(routes: McpRoute[], reserved?: Set<string>) {

@@ -4,7 +4,7 @@
  * back to (server, original tool name). Names are never parsed back: servers and tools may contain `_`.
  */
 import { createHash } from "node:crypto";
-import { TOOL_NAME_PATTERN } from "../core/registry.js";
+import { TOOL_NAME_PATTERN } from "../core/index.js";
 
 /** Where a public name routes to. */
 export interface McpRoute {

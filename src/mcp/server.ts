@@ -16,8 +16,7 @@ import {
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ConfirmationListener } from "../bus/index.js";
-import type { CallResult, ExecuteOptions } from "../core/execute.js";
-import type { ToolRegistry } from "../core/registry.js";
+import type { CallResult, ExecuteOptions, ToolRegistry } from "../core/index.js";
 import {
   type ConfirmationDetails,
   type ConfirmationResponse,
@@ -26,7 +25,7 @@ import {
   type Tool,
   type ToolCall,
   type ToolScope,
-} from "../core/types.js";
+} from "../core/index.js";
 
 /** What `serveMcp` needs: a gate, or anything shaped like one. */
 export interface McpServeTarget {

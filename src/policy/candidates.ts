@@ -5,8 +5,8 @@
  * so evaluating a call only looks at the rules that name its tool.
  */
 import picomatch from "picomatch";
-import { TOOL_NAME_PATTERN } from "../core/registry.js";
-import type { ToolKind } from "../core/types.js";
+import type { ToolKind } from "../core/index.js";
+import { TOOL_NAME_PATTERN } from "../core/index.js";
 import type { CompiledRule } from "./model.js";
 
 /** How a rule's `tool` entry matches names. */

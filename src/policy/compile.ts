@@ -4,7 +4,7 @@
  * condition's operand compiled by each argument-kind plug-in that supports its operator (a bad operand fails
  * here, not at the first call), rule ids and labels fixed, everything frozen.
  */
-import type { ArgKind, Decision, RuleRef } from "../core/types.js";
+import type { ArgKind, Decision, RuleRef } from "../core/index.js";
 import { RuleIndex, toolPattern } from "./candidates.js";
 import { textPlugin } from "./conditions/text.js";
 import type { CompiledCondition, CompiledPolicy, CompiledRule, PolicySpec, RuleSpec } from "./model.js";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defineTool } from "../core/define-tool.js";
-import { okResult } from "../core/errors.js";
-import type { PolicyDecision, Tool } from "../core/types.js";
+import type { PolicyDecision, Tool } from "../core/index.js";
+import { defineTool, okResult } from "../core/index.js";
 import { confirmationDetails } from "./confirmation.js";
 
 const askDecision: PolicyDecision = {

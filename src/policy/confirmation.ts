@@ -3,8 +3,9 @@
  * What a person sees when a call needs approval (R7.8): tool name, description, risk and affected
  * locations, merged with the tool's own details (a diff, the command) and the policy's reason and rule.
  */
-import { confirmationTypeFor } from "../core/define-tool.js";
-import type { ConfirmationDetails, PolicyDecision, Tool, ToolInvocation } from "../core/types.js";
+
+import type { ConfirmationDetails, PolicyDecision, Tool, ToolInvocation } from "../core/index.js";
+import { confirmationTypeFor } from "../core/index.js";
 
 /**
  * Builds the confirmation details for a call the policy decided to ask about. The tool's own details

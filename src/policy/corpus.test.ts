@@ -6,9 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defineTool } from "../core/define-tool.js";
-import { ConfigError, okResult } from "../core/errors.js";
-import type { ArgKind, RiskLevel, Tool, ToolKind } from "../core/types.js";
+import type { ArgKind, RiskLevel, Tool, ToolKind } from "../core/index.js";
+import { ConfigError, defineTool, okResult } from "../core/index.js";
 import { PolicyEngine } from "./engine.js";
 import { parsePolicy } from "./load.js";
 import { standInCommandPlugin, standInUrlPlugin } from "./testdata/plugins.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolKind } from "../core/types.js";
+import type { ToolKind } from "../core/index.js";
 import { BUILTIN_RULES, builtinDefaultPolicy } from "./default.js";
 import { evaluate } from "./evaluate.js";
 import { extendPolicy } from "./load.js";

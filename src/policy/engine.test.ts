@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defineTool } from "../core/define-tool.js";
-import { okResult } from "../core/errors.js";
-import type { ArgKind, DecisionRequest, RiskLevel, Tool, ToolKind } from "../core/types.js";
+import type { ArgKind, DecisionRequest, RiskLevel, Tool, ToolKind } from "../core/index.js";
+import { defineTool, okResult } from "../core/index.js";
 import { PolicyEngine } from "./engine.js";
 import { createRecorder, renderExplanation } from "./explain.js";
 import { parsePolicy } from "./load.js";

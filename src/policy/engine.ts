@@ -4,7 +4,7 @@
  * kinds' plug-ins, which may do IO such as realpath), then asks the pure `evaluate`. A plug-in that throws
  * while preparing fails the call closed (deny), never open.
  */
-import type { ArgKind, Decider, DecisionRequest, PolicyDecision } from "../core/types.js";
+import type { ArgKind, Decider, DecisionRequest, PolicyDecision } from "../core/index.js";
 import { pluginList } from "./compile.js";
 import { evaluate, UNPREPARED } from "./evaluate.js";
 import type { CompiledPolicy, PolicyRecorder, PreparedCall } from "./model.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ArgKind } from "../core/types.js";
+import type { ArgKind } from "../core/index.js";
 import { evaluate } from "./evaluate.js";
 import { createRecorder } from "./explain.js";
 import { parsePolicy } from "./load.js";

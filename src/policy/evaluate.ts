@@ -4,7 +4,7 @@
  * environment. Precedence (DESIGN §6): a matching deny wins; otherwise tool-specific rules before `*` rules;
  * within a level the stricter decision wins (first in file order on a tie); no match → the default decision.
  */
-import type { Decision, PolicyDecision, RiskLevel, RuleRef } from "../core/types.js";
+import type { Decision, PolicyDecision, RiskLevel, RuleRef } from "../core/index.js";
 import type {
   CompiledCondition,
   CompiledPolicy,

@@ -4,7 +4,7 @@
  * must not. Examples are prepared through the same plug-ins as real calls, so they are checked at load
  * (async: a plug-in's `prepare` may do IO) and a failing one is a load error naming the rule.
  */
-import type { ArgKind, ToolKind } from "../core/types.js";
+import type { ArgKind, ToolKind } from "../core/index.js";
 import { toolPattern } from "./candidates.js";
 import { matchRule } from "./evaluate.js";
 import type { CompiledRule, ExampleSpec, PolicyToolInfo, PreparedCall } from "./model.js";

@@ -7,8 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parse, TomlError } from "smol-toml";
-import { ConfigError } from "../core/errors.js";
-import type { Decision, Tool } from "../core/types.js";
+import type { Decision, Tool } from "../core/index.js";
+import { ConfigError } from "../core/index.js";
 import { assemblePolicy, compilePolicy, compileRule, pluginList } from "./compile.js";
 import { checkExamples } from "./examples.js";
 import type { CompiledPolicy, PolicyToolInfo } from "./model.js";

@@ -4,7 +4,7 @@
  * conditions turned into tests), the prepared call `evaluate` reads, and the explain events it can record.
  * Types only, apart from nothing: behaviour lives in compile.ts, evaluate.ts and explain.ts.
  */
-import type { ArgKind, Decision, RiskLevel, RuleRef, ToolKind } from "../core/types.js";
+import type { ArgKind, Decision, RiskLevel, RuleRef, ToolKind } from "../core/index.js";
 import type { RuleIndex } from "./candidates.js";
 import type { ArgKindPlugin, ConditionTest, MatchResult } from "./types.js";
 

@@ -3,7 +3,7 @@
  * The two orders the policy relies on, defined once: decisions by strictness (allow < ask < deny) and risk
  * levels by danger (low < medium < high). Everything that compares decisions or risks goes through here.
  */
-import type { Decision, RiskLevel } from "../core/types.js";
+import type { Decision, RiskLevel } from "../core/index.js";
 
 /** Every decision, least strict first. */
 export const DECISIONS: readonly Decision[] = Object.freeze(["allow", "ask", "deny"]);

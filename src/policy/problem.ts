@@ -4,7 +4,7 @@
  * `policyError` turns it into the user-facing `ConfigError` naming the file, the line when known, the rule
  * (`rule #3 (tool "shell")`) and the problem.
  */
-import { ConfigError } from "../core/errors.js";
+import { ConfigError } from "../core/index.js";
 
 /** A problem found while validating or compiling a policy, before it is given its file and line. */
 export class PolicyProblem extends Error {

@@ -4,7 +4,7 @@
  * keys only, decisions, risks, tool kinds, shapes of `when`, `match` and `not_match`. Operators and operands
  * are checked later, by the argument-kind plug-ins, in compile.ts.
  */
-import type { ToolKind } from "../core/types.js";
+import type { ToolKind } from "../core/index.js";
 import { typeName } from "./conditions/operands.js";
 import type { ExampleSpec, PolicySpec, RuleSpec } from "./model.js";
 import { DECISIONS, isDecision, isRiskLevel, RISK_LEVELS } from "./order.js";

@@ -4,7 +4,7 @@
  * conditions on arguments that tool has, with operators that argument's kind supports ("where an operator
  * does not fit an argument's kind, the file is refused", DESIGN §6).
  */
-import type { Tool } from "../core/types.js";
+import type { Tool } from "../core/index.js";
 import { toolPattern } from "./candidates.js";
 import type { CompiledPolicy, PolicyToolInfo } from "./model.js";
 import { PolicyProblem, policyError } from "./problem.js";

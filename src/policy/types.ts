@@ -4,7 +4,7 @@
  * argument (IO allowed: realpath, parsing) and compiles the operators a rule may use on it into pure tests.
  * The engine knows nothing of paths, shells or URLs: it only calls these.
  */
-import type { ArgKind, Decision } from "../core/types.js";
+import type { ArgKind, Decision } from "../core/index.js";
 
 /**
  * What a condition test answers: `true` it holds, `false` it does not, `"ask"` it holds but the rule can at

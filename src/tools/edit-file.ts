@@ -5,9 +5,8 @@
  * file is matched in LF form and written back as CRLF).
  */
 import { resolve as resolvePath } from "node:path";
-import { defineTool } from "../core/define-tool.js";
-import { okResult, ToolFailure } from "../core/errors.js";
-import type { Tool } from "../core/types.js";
+import type { Tool } from "../core/index.js";
+import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import { type DecodedText, toLf, type Workspace } from "../workspace/index.js";
 import { withPathErrors } from "./files/errors.js";
 import { plural, snippet } from "./files/format.js";

@@ -7,9 +7,8 @@
 import { stat } from "node:fs/promises";
 import { basename, resolve as resolvePath } from "node:path";
 import picomatch from "picomatch";
-import { defineTool } from "../core/define-tool.js";
-import { okResult, ToolFailure } from "../core/errors.js";
-import type { Tool } from "../core/types.js";
+import type { Tool } from "../core/index.js";
+import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import type { Workspace } from "../workspace/index.js";
 import { withPathErrors } from "./files/errors.js";
 import { plural } from "./files/format.js";

@@ -4,8 +4,8 @@
  * one workspace (roots fixed by the host) and one set of background processes, which `close()` stops.
  */
 import type { ToolgateConfig } from "../config/index.js";
-import { ToolFailure } from "../core/errors.js";
-import type { Logger, Tool } from "../core/types.js";
+import type { Logger, Tool } from "../core/index.js";
+import { ToolFailure } from "../core/index.js";
 import { userStateDir } from "../state/index.js";
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";

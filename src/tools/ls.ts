@@ -6,9 +6,8 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir, readlink } from "node:fs/promises";
 import { join, resolve as resolvePath } from "node:path";
-import { defineTool } from "../core/define-tool.js";
-import { okResult, ToolFailure } from "../core/errors.js";
-import type { Tool } from "../core/types.js";
+import type { Tool } from "../core/index.js";
+import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import type { IgnoreRules, Workspace } from "../workspace/index.js";
 import { withPathErrors } from "./files/errors.js";
 import { formatSize, plural } from "./files/format.js";

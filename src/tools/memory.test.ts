@@ -6,8 +6,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { executeCall, type PipelineDeps } from "../core/execute.js";
-import { ToolRegistry } from "../core/registry.js";
+import { executeCall, type PipelineDeps, ToolRegistry } from "../core/index.js";
 import { PolicyEngine, parsePolicy } from "../policy/index.js";
 import { createMemoryTool, type MemoryToolDeps } from "./memory.js";
 

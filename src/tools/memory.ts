@@ -3,9 +3,9 @@
  * The `memory` tool: a persistent key-value memory the model keeps across conversations, per project
  * (`.toolgate/state/memory.json`) or per user (the user's config directory), through the state stores.
  */
-import { defineTool } from "../core/define-tool.js";
-import { okResult } from "../core/errors.js";
-import type { Tool } from "../core/types.js";
+
+import type { Tool } from "../core/index.js";
+import { defineTool, okResult } from "../core/index.js";
 import {
   type MemoryStore,
   type MemoryStoreOptions,

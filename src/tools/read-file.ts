@@ -6,9 +6,8 @@
  */
 import type { FileHandle } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
-import { defineTool } from "../core/define-tool.js";
-import { okResult, ToolFailure } from "../core/errors.js";
-import type { Tool, ToolResult } from "../core/types.js";
+import type { Tool, ToolResult } from "../core/index.js";
+import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import {
   createDecoder,
   decodeText,

@@ -5,9 +5,8 @@
  * was left out and why.
  */
 import { resolve as resolvePath } from "node:path";
-import { defineTool } from "../core/define-tool.js";
-import { okResult, ToolFailure } from "../core/errors.js";
-import type { Tool } from "../core/types.js";
+import type { Tool } from "../core/index.js";
+import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import {
   decodeText,
   detectEncoding,

@@ -4,9 +4,9 @@
  * streamed, capped output; stops the whole group on timeout, idle timeout or cancellation; or starts it in the
  * background (see `shell_processes`). High risk; confirmation shows the command with hidden characters visible.
  */
-import { defineTool } from "../core/define-tool.js";
-import { okResult, ToolFailure } from "../core/errors.js";
-import type { Tool, ToolError, ToolResult } from "../core/types.js";
+
+import type { Tool, ToolError, ToolResult } from "../core/index.js";
+import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import type { BackgroundProcesses } from "./shell/background.js";
 import { displayCommand } from "./shell/display.js";
 import { SHELL_FIXED_ENV, sanitizeEnv } from "./shell/env.js";

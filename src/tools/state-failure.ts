@@ -3,7 +3,7 @@
  * How the memory and write_todos tools report a failure of a state store: a typed {@link ToolFailure}
  * (bad input → `invalid_params`, a busy lock → `timeout`, the file system → `execution_failed` with the path).
  */
-import { ToolFailure } from "../core/errors.js";
+import { ToolFailure } from "../core/index.js";
 import { StateError } from "../state/index.js";
 
 /** Converts a store error into a ToolFailure; anything else is rethrown unchanged (the pipeline wraps it). */

@@ -4,9 +4,8 @@
  * replaces one — keeping the old file's encoding, BOM, line endings and mode. Protected paths are refused.
  */
 import { resolve as resolvePath } from "node:path";
-import { defineTool } from "../core/define-tool.js";
-import { okResult, ToolFailure } from "../core/errors.js";
-import type { Tool } from "../core/types.js";
+import type { Tool } from "../core/index.js";
+import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import { toLf, type Workspace } from "../workspace/index.js";
 import { withPathErrors } from "./files/errors.js";
 import { formatSize } from "./files/format.js";

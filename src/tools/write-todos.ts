@@ -3,9 +3,9 @@
  * The `write_todos` tool: the model's todo list for the project (`.toolgate/state/todos.json`) — add,
  * complete, remove, update text or status, list. At most one item is in progress at a time.
  */
-import { defineTool } from "../core/define-tool.js";
-import { okResult } from "../core/errors.js";
-import type { Tool } from "../core/types.js";
+
+import type { Tool } from "../core/index.js";
+import { defineTool, okResult } from "../core/index.js";
 import {
   openTodoStore,
   type StateLogger,

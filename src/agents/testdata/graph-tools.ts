@@ -2,10 +2,9 @@
  * A host registry like the spec's built-in graph tools (30+ tools: entities_*, relations_*, graph_*,
  * search_*, ...), each a real defineTool tool that answers with its name and arguments.
  */
-import { defineTool } from "../../core/define-tool.js";
-import { okResult } from "../../core/errors.js";
-import { ToolRegistry } from "../../core/registry.js";
-import type { Tool } from "../../core/types.js";
+
+import type { Tool } from "../../core/index.js";
+import { defineTool, okResult, ToolRegistry } from "../../core/index.js";
 
 export const GRAPH_TOOL_NAMES = [
   ...["create", "get", "update", "delete", "list", "search", "merge", "history"].map((v) => `entities_${v}`),

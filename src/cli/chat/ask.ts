@@ -5,7 +5,7 @@
  * again; end of input or Ctrl-C is a no.
  */
 import type { Interface } from "node:readline/promises";
-import type { ConfirmationDetails } from "../../core/types.js";
+import type { ConfirmationDetails } from "../../core/index.js";
 import type { Answer, Asker } from "../../loop/index.js";
 import { renderConfirmation } from "../prompt.js";
 

@@ -1,6 +1,6 @@
 /** How a session looks: tool lines, progress for long tools, sub-agent prefixes, the answer questions. */
 import { describe, expect, it } from "vitest";
-import type { CallResult } from "../../core/execute.js";
+import type { CallResult } from "../../core/index.js";
 import { alwaysScope, parseAnswer } from "./ask.js";
 import { EventRenderer, toolLine } from "./render.js";
 

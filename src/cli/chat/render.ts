@@ -4,7 +4,7 @@
  * short description, decision, duration, and the error when there is one), a few lines of progress for
  * long tools, sub-agents prefixed with their name.
  */
-import type { CallResult } from "../../core/execute.js";
+import type { CallResult } from "../../core/index.js";
 import { formatMs, type LoopEvent } from "../../loop/index.js";
 
 /** Where rendered text goes, and whether it may use colour. */

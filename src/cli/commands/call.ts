@@ -5,8 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import type { CallResult } from "../../core/execute.js";
-import type { ToolCall } from "../../core/types.js";
+import type { CallResult, ToolCall } from "../../core/index.js";
 import { type CliContext, installApprover } from "../context.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError, worstExitCode } from "../exit-codes.js";
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Decision } from "../../core/types.js";
+import type { Decision } from "../../core/index.js";
 import { createPathKind, type PathValue } from "./path.js";
 
 let base: string;

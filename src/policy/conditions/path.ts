@@ -5,7 +5,7 @@
  * A value that is not a path inside the roots matches deny rules and nothing else (fail closed).
  */
 import ignore from "ignore";
-import type { Decision } from "../../core/types.js";
+import type { Decision } from "../../core/index.js";
 import type { ArgKindPlugin, ConditionTest, OperatorCompiler } from "../types.js";
 import { compileSafeRegex, stringList } from "./operands.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Decision } from "../../core/types.js";
+import type { Decision } from "../../core/index.js";
 import { createUrlKind, prepareUrl } from "./url.js";
 
 const plugin = createUrlKind();

@@ -5,7 +5,7 @@
  * syntax counts as safe; anything else is reported in `unsafe`, and a parse error makes it unanalysable.
  */
 import type { Node, Parser } from "web-tree-sitter";
-import type { RiskLevel } from "../../core/types.js";
+import type { RiskLevel } from "../../core/index.js";
 import {
   CONTROL_FLOW,
   FLAGGED,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { Decision } from "../../core/types.js";
+import type { Decision } from "../../core/index.js";
 import type { CommandAnalysis } from "./analyze.js";
 import { createCommandKind } from "./command-kind.js";
 

@@ -7,7 +7,7 @@
  */
 import picomatch from "picomatch";
 import safeRegex from "safe-regex2";
-import type { Decision } from "../../core/types.js";
+import type { Decision } from "../../core/index.js";
 import type { ArgKindPlugin, ConditionTest, MatchResult, OperatorCompiler } from "../types.js";
 import { analyzeCommand, type CommandAnalysis } from "./analyze.js";
 

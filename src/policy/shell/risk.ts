@@ -4,7 +4,7 @@
  * privilege-raising ones (`rm -rf`, `sudo`, `dd`, `git push --force`, download piped to a shell, ...) and for
  * anything the analysis could not vouch for, `medium` otherwise. For display and for the policy's risk.
  */
-import type { RiskLevel } from "../../core/types.js";
+import type { RiskLevel } from "../../core/index.js";
 import { commandBase } from "./wrappers.js";
 
 /** A risk level with the reasons that raised it. */

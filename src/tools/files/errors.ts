@@ -3,8 +3,9 @@
  * Maps workspace errors and file-system errors to the typed tool errors a caller sees (R12.2: the error names
  * the path and the reason), so every file tool fails the same way.
  */
-import { ToolFailure } from "../../core/errors.js";
-import type { ToolErrorType } from "../../core/types.js";
+
+import type { ToolErrorType } from "../../core/index.js";
+import { ToolFailure } from "../../core/index.js";
 import { isErrno, WorkspaceError, type WorkspaceErrorCode } from "../../workspace/index.js";
 
 const TYPE_BY_CODE: Record<WorkspaceErrorCode, ToolErrorType> = {

@@ -3,7 +3,7 @@
  * The file tools as one set, for `tools/index.ts`: read_file, read_many_files, write_file, edit_file, glob,
  * grep and ls, all sharing one workspace (roots fixed by the host).
  */
-import type { Tool } from "../../core/types.js";
+import type { Tool } from "../../core/index.js";
 import type { Workspace } from "../../workspace/index.js";
 import { createEditFileTool } from "../edit-file.js";
 import { createGlobTool } from "../glob.js";

@@ -4,7 +4,7 @@
  * line endings), writing new text back the same way, and the unified diff shown when a person confirms.
  */
 import { createTwoFilesPatch } from "diff";
-import { ToolFailure } from "../../core/errors.js";
+import { ToolFailure } from "../../core/index.js";
 import {
   type DecodedText,
   decodeText,

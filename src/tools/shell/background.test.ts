@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ToolResult } from "../../core/types.js";
+import type { ToolResult } from "../../core/index.js";
 import { createShellTool } from "../shell.js";
 import { type BackgroundInfo, type BackgroundOutput, BackgroundProcesses } from "./background.js";
 import { findShell, liveGroupMembers } from "./process-group.js";

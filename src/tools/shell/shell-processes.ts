@@ -3,9 +3,9 @@
  * `shell_processes`: the companion of `shell`'s `background: true` — list background processes, read one's
  * output so far, or stop one (with everything it started).
  */
-import { defineTool } from "../../core/define-tool.js";
-import { okResult, ToolFailure } from "../../core/errors.js";
-import type { Tool } from "../../core/types.js";
+
+import type { Tool } from "../../core/index.js";
+import { defineTool, okResult, ToolFailure } from "../../core/index.js";
 import type { BackgroundInfo, BackgroundOutput, BackgroundProcesses } from "./background.js";
 
 /** Parameters of `shell_processes`. */
