@@ -9,27 +9,40 @@ import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { MessageBus } from "./bus/index.js";
 import { loadConfigFile, type ToolgateConfig } from "./config/index.js";
-import { FileAuditSink } from "./core/audit.js";
-import { type CheckResult, checkCall } from "./core/check.js";
-import { ConfigError } from "./core/errors.js";
-import { type CallResult, type ExecuteOptions, executeCall, type PipelineDeps } from "./core/execute.js";
-import { ToolRegistry } from "./core/registry.js";
-import { type ProviderName, SchemaCache } from "./core/schemas/index.js";
-import type { AuditSink, Logger, Tool, ToolCall, ToolScope } from "./core/types.js";
-import { createPathKind } from "./policy/conditions/path.js";
-import { createUrlKind } from "./policy/conditions/url.js";
 import {
+  type AuditSink,
+  type CallResult,
+  type CheckResult,
+  ConfigError,
+  checkCall,
+  type ExecuteOptions,
+  executeCall,
+  FileAuditSink,
+  type Logger,
+  type PipelineDeps,
+  type ProviderName,
+  SchemaCache,
+  type Tool,
+  type ToolCall,
+  ToolRegistry,
+  type ToolScope,
+} from "./core/index.js";
+
+import {
+  type ArgKindPlugin,
+  analyzeCommand,
   builtinDefaultPolicy,
   type CompiledPolicy,
+  createCommandKind,
+  createPathKind,
   createRecorder,
+  createUrlKind,
   loadPolicyFile,
   PolicyEngine,
   parsePolicy,
   renderExplanation,
   validateAgainstTools,
 } from "./policy/index.js";
-import { analyzeCommand, createCommandKind } from "./policy/shell/index.js";
-import type { ArgKindPlugin } from "./policy/types.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
 import { DEFAULT_READ_ASK_PATTERNS, type Workspace } from "./workspace/index.js";
 

@@ -24,6 +24,15 @@ export {
   ToolRegistry,
 } from "./registry.js";
 export {
+  isProviderName,
+  type LoweringNote,
+  type LoweringResult,
+  lowerTools,
+  PROVIDER_NAMES,
+  type ProviderName,
+  SchemaCache,
+} from "./schemas/index.js";
+export {
   countLines,
   DEFAULT_LIMITS,
   type TruncateOptions,

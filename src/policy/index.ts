@@ -16,8 +16,10 @@ export {
   stringList,
   typeName,
 } from "./conditions/operands.js";
+export { createPathKind, type PathCanonicalizer, type PathValue } from "./conditions/path.js";
 export type { TextValue } from "./conditions/text.js";
 export { textPlugin } from "./conditions/text.js";
+export { createUrlKind, type UrlValue } from "./conditions/url.js";
 export { confirmationDetails } from "./confirmation.js";
 export {
   BUILTIN_DEFAULT_DECISION,
@@ -57,6 +59,7 @@ export {
   RISK_LEVELS,
   stricter,
 } from "./order.js";
+export { analyzeCommand, type CommandAnalysis, createCommandKind } from "./shell/index.js";
 export { RULE_KEYS, TOOL_KINDS, TOP_LEVEL_KEYS } from "./spec.js";
 export { validateAgainstTools } from "./tools-check.js";
 export type {

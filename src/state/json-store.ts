@@ -5,7 +5,7 @@
  */
 import { chmod, mkdir, readdir, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { writeFileAtomic } from "../workspace/atomic-write.js";
+import { writeFileAtomic } from "../workspace/index.js";
 import { ioError, StateError } from "./errors.js";
 import { type FileLockOptions, withFileLock } from "./file-lock.js";
 

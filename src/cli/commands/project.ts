@@ -3,8 +3,8 @@
  * Adapters for the commands whose work lives in other folders: `memory`, `todos` (state), `agents`
  * (agent definitions and resolution) and `mcp list` (configured MCP servers).
  */
-import { runAgentsCommand } from "../../agents/cli.js";
-import { runMcpListCommand } from "../../mcp/cli.js";
+import { runAgentsCommand } from "../../agents/index.js";
+import { runMcpListCommand } from "../../mcp/index.js";
 import type { CliContext } from "../context.js";
 import type { ExitCode } from "../exit-codes.js";
 import { runMemoryCommand } from "./memory.js";
