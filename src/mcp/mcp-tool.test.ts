@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { okResult } from "../core/index.js";
-import { argumentsPreview, createMcpTool, normalizeInputSchema, riskFromAnnotations } from "./mcp-tool.js";
+import { tempWorkspace } from "../test-support/cli.js";
+import { createToolgate } from "../toolgate.js";
+import {
+  argumentsPreview,
+  createMcpTool,
+  inferArgKinds,
+  normalizeInputSchema,
+  riskFromAnnotations,
+} from "./mcp-tool.js";
 
 const route = { server: "github", tool: "delete_repo" };
 
@@ -38,5 +46,62 @@ describe("MCP tools as toolgate tools", () => {
     ).toMatchObject({
       type: "object",
     });
+  });
+
+  it("infers path, url and command arguments from their names and types", () => {
+    expect(
+      inferArgKinds({
+        type: "object",
+        properties: {
+          path: { type: "string" },
+          paths: { type: "array", items: { type: "string" } },
+          url: { type: "string" },
+          command: { type: "string" },
+          query: { type: "string" },
+          file: { type: "number" },
+        },
+      }),
+    ).toEqual({ path: "path", paths: "path", url: "url", command: "command" });
+  });
+
+  it("lets a * rule with a path condition judge canonical paths of MCP tools too", async () => {
+    const root = await tempWorkspace({ "secrets/a.txt": "s", "notes.txt": "n" });
+    const gate = await createToolgate({
+      roots: [root],
+      logger: { warn: () => undefined },
+      policyText:
+        'default = "allow"\n\n[[rules]]\ntool = "*"\ndecision = "deny"\nwhen.path = { glob = "secrets/**" }\n',
+    });
+    const calls: string[] = [];
+    gate.register(
+      createMcpTool(
+        "mcp__fs__read_text_file",
+        { server: "fs", tool: "read_text_file" },
+        {
+          name: "read_text_file",
+          inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+        },
+        async (_route, args) => {
+          calls.push(String(args.path));
+          return okResult("read");
+        },
+      ),
+    );
+    gate.bus.onConfirmation(() => ({ approved: true }));
+    for (const path of [
+      "secrets/a.txt",
+      "./secrets/a.txt",
+      "SECRETS/a.txt",
+      "x/../secrets/a.txt",
+      `${root}/secrets/a.txt`,
+    ]) {
+      const r = await gate.execute({ name: "mcp__fs__read_text_file", args: { path } });
+      expect(r.decision, path).toBe("deny");
+    }
+    expect((await gate.execute({ name: "mcp__fs__read_text_file", args: { path: "notes.txt" } })).ok).toBe(
+      true,
+    );
+    expect(calls).toEqual(["notes.txt"]);
+    await gate.close();
   });
 });

@@ -5,6 +5,7 @@
  * its calls routed by the routing table's (server, original name), never by parsing the public name.
  */
 import type {
+  ArgKind,
   ConfirmationDetails,
   JsonSchema,
   RiskLevel,
@@ -42,6 +43,32 @@ export function riskFromAnnotations(annotations: McpToolInfo["annotations"]): Ri
   return "high";
 }
 
+/** Argument names that hold a file path, a URL or a shell command in the tools MCP servers publish. */
+const PATH_NAMES =
+  /^(path|paths|file|files|filepath|file_path|filename|dir|directory|folder|source|destination|target|cwd)$/i;
+const URL_NAMES = /^(url|urls|uri|href|link)$/i;
+const COMMAND_NAMES = /^(command|cmd|script)$/i;
+
+/**
+ * The policy kind of a server's arguments, inferred from their names and types: string (or string-array)
+ * arguments named like paths, URLs or commands. So a `tool = "*"` rule with `when.path` compares canonical
+ * paths for MCP tools too, instead of raw text a model could disguise (`./secrets/x`, `SECRETS/x`).
+ */
+export function inferArgKinds(schema: JsonSchema): Record<string, ArgKind> {
+  const kinds: Record<string, ArgKind> = {};
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== "object") return kinds;
+  for (const [name, raw] of Object.entries(properties as Record<string, unknown>)) {
+    const prop = raw as { type?: unknown; items?: { type?: unknown } } | null;
+    const stringy = prop?.type === "string" || (prop?.type === "array" && prop.items?.type === "string");
+    if (!stringy) continue;
+    if (PATH_NAMES.test(name)) kinds[name] = "path";
+    else if (URL_NAMES.test(name)) kinds[name] = "url";
+    else if (COMMAND_NAMES.test(name) && prop?.type === "string") kinds[name] = "command";
+  }
+  return kinds;
+}
+
 /**
  * Creates the Tool for one MCP tool.
  * @param name the public name (from the routing table)
@@ -68,6 +95,7 @@ export function createMcpTool(
     parameters,
     kind: "other",
     risk,
+    argKinds: inferArgKinds(parameters),
     source: `mcp:${route.server}`,
     build(params: Record<string, unknown>): ToolInvocation {
       // A person approving the call must see what it will do: the arguments, shortened.
