@@ -137,7 +137,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const bus = new MessageBus({
     timeoutMs: options.confirmTimeoutMs ?? config.confirm?.timeout_ms ?? 5 * 60_000,
   });
-  const audit = resolveAudit(options.audit, config, first);
+  const audit = resolveAudit(options.audit, config, first, logger);
   const deps: PipelineDeps = {
     registry,
     decider: engine,
@@ -269,9 +269,10 @@ function resolveAudit(
   option: ToolgateOptions["audit"],
   config: ToolgateConfig,
   root: string,
+  logger: Logger,
 ): AuditSink | undefined {
   if (typeof option === "object") return option;
   const file = option ?? config.audit?.file;
   if (!file) return undefined;
-  return new FileAuditSink(isAbsolute(file) ? file : join(root, file));
+  return new FileAuditSink(isAbsolute(file) ? file : join(root, file), (m) => logger.warn(m));
 }

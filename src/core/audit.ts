@@ -20,17 +20,32 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
-/** Appends records to a JSONL file (created with its directory on first write). */
+/**
+ * Appends records to a JSONL file (created with its directory on first write). A record that cannot be
+ * written is reported through `onError` (the first failure, then every change of cause), never thrown into
+ * the call it describes.
+ */
 export class FileAuditSink implements AuditSink {
   private ready = false;
-  constructor(readonly path: string) {}
+  private lastError: string | undefined;
+  constructor(
+    readonly path: string,
+    private readonly onError: (message: string) => void = () => undefined,
+  ) {}
 
   write(record: AuditRecord): void {
-    if (!this.ready) {
-      mkdirSync(dirname(this.path), { recursive: true });
-      this.ready = true;
+    try {
+      if (!this.ready) {
+        mkdirSync(dirname(this.path), { recursive: true });
+        this.ready = true;
+      }
+      appendFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+      this.lastError = undefined;
+    } catch (error) {
+      const message = `cannot write the audit log ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+      if (message !== this.lastError) this.onError(message);
+      this.lastError = message;
     }
-    appendFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   }
 }
 

@@ -1,0 +1,44 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { argsDigest, canonicalJson, FileAuditSink } from "./audit.js";
+import type { AuditRecord } from "./types.js";
+
+const record: AuditRecord = {
+  time: "2026-01-01T00:00:00.000Z",
+  tool: "read_file",
+  argsDigest: "sha256:x",
+  decision: "allow",
+  rule: "p#1",
+  risk: "low",
+  outcome: "ok",
+  durationMs: 1,
+};
+
+describe("audit records", () => {
+  it("digests arguments independently of key order, never logging them", () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe('{"a":[{"c":3,"d":2}],"b":1}');
+    expect(argsDigest({ b: 1, a: 2 })).toBe(argsDigest({ a: 2, b: 1 }));
+    expect(argsDigest({ secret: "hunter2" })).not.toContain("hunter2");
+  });
+
+  it("appends one JSON line per record, creating the folder", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tg-audit-"));
+    const sink = new FileAuditSink(join(dir, "logs", "audit.jsonl"));
+    sink.write(record);
+    sink.write({ ...record, tool: "grep" });
+    const lines = (await readFile(join(dir, "logs", "audit.jsonl"), "utf8")).trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).tool)).toEqual(["read_file", "grep"]);
+  });
+
+  it("reports a write it cannot make, once per cause, without throwing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tg-audit-"));
+    await writeFile(join(dir, "blocker"), "a file where a folder should be");
+    const errors: string[] = [];
+    const sink = new FileAuditSink(join(dir, "blocker", "audit.jsonl"), (m) => errors.push(m));
+    expect(() => sink.write(record)).not.toThrow();
+    sink.write(record);
+    expect(errors).toEqual([`cannot write the audit log ${join(dir, "blocker", "audit.jsonl")}: EEXIST`]);
+  });
+});
