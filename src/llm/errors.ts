@@ -32,6 +32,8 @@ interface Where {
   baseUrl: string;
   model: string;
   apiKeyEnv?: string;
+  /** Never shown: a server that echoes it back must not get it into a message, a log or a transcript. */
+  apiKey?: string;
 }
 
 /** The message for a server that does not answer at all. */
@@ -50,7 +52,7 @@ export function modelNotFoundMessage(where: Where): string {
 
 /** Maps an HTTP error status and the server's error text to a ModelError. */
 export function errorForStatus(where: Where, status: number, serverMessage: string): ModelError {
-  const text = oneLine(serverMessage);
+  const text = oneLine(withoutKey(serverMessage, where));
   if (status === 404 || /model .*not found|no such model|does not exist/i.test(text))
     return new ModelError("model_not_found", modelNotFoundMessage(where), status);
   if (status === 401 || status === 403) {
@@ -83,6 +85,11 @@ export function isConnectionFailure(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** `text` with the API key (if any) written as `***`. */
+export function withoutKey(text: string, where: Pick<Where, "apiKey">): string {
+  return where.apiKey ? text.split(where.apiKey).join("***") : text;
 }
 
 export function oneLine(text: string, max = 300): string {

@@ -11,6 +11,7 @@ import {
   ModelError,
   oneLine,
   unreachableMessage,
+  withoutKey,
 } from "./errors.js";
 import { signalFetch } from "./fetch.js";
 import type { ChatMessage, ChatModel, ChatReply, ChatRequest, LlmSettings, ModelToolCall } from "./types.js";
@@ -60,10 +61,12 @@ export function createOllamaModel(settings: LlmSettings): ChatModel {
             request.onText?.(message.content);
           }
           for (const call of message?.tool_calls ?? []) {
+            // A malformed call (no function, a name that is not text) is kept, for the loop to answer.
+            const fn = (call as { function?: { name?: unknown; arguments?: unknown } })?.function;
             toolCalls.push({
               id: `call_${toolCalls.length + 1}`,
-              name: call.function.name,
-              arguments: call.function.arguments ?? {},
+              name: typeof fn?.name === "string" ? fn.name : "",
+              arguments: fn?.arguments ?? {},
             });
           }
           if (chunk.done) finishReason = chunk.done_reason;
@@ -119,7 +122,7 @@ function mapError(error: unknown, where: LlmSettings, signal: AbortSignal): Mode
   if (e?.name === "ResponseError" && typeof e.status_code === "number")
     return errorForStatus(where, e.status_code, e.error ?? e.message ?? "");
   if (isConnectionFailure(error)) return new ModelError("unreachable", unreachableMessage(where));
-  const message = oneLine(e?.message ?? String(error));
+  const message = oneLine(withoutKey(e?.message ?? String(error), where));
   if (/not found/i.test(message) && /model/i.test(message)) return errorForStatus(where, 404, message);
   if (/Did not receive done/i.test(message))
     return new ModelError("bad_reply", `Ollama at ${where.baseUrl} ended the reply early`);

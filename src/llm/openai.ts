@@ -12,6 +12,7 @@ import {
   ModelError,
   oneLine,
   unreachableMessage,
+  withoutKey,
 } from "./errors.js";
 import { signalFetch } from "./fetch.js";
 import type { ChatMessage, ChatModel, ChatReply, ChatRequest, LlmSettings, ModelToolCall } from "./types.js";
@@ -86,8 +87,12 @@ export function createOpenAIModel(settings: LlmSettings): ChatModel {
               partials.set(index, entry);
             }
             if (part.id) entry.id = part.id;
-            if (part.function?.name) entry.name += part.function.name;
-            if (part.function?.arguments) entry.args += part.function.arguments;
+            // Servers that send a name or arguments as JSON values instead of text get them read as text.
+            const fn = part.function as { name?: unknown; arguments?: unknown } | undefined;
+            if (typeof fn?.name === "string") entry.name += fn.name;
+            if (typeof fn?.arguments === "string") entry.args += fn.arguments;
+            else if (fn?.arguments && typeof fn.arguments === "object")
+              entry.args += JSON.stringify(fn.arguments);
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
@@ -155,7 +160,7 @@ function mapError(error: unknown, where: LlmSettings, signal: AbortSignal): Mode
     const body = error.error as { message?: string } | undefined;
     return errorForStatus(where, error.status, body?.message ?? error.message);
   }
-  const message = oneLine((error as Error)?.message ?? String(error));
+  const message = oneLine(withoutKey((error as Error)?.message ?? String(error), where));
   return new ModelError(
     "bad_reply",
     `the model server at ${where.baseUrl} sent a reply we could not read: ${message}`,

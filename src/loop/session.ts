@@ -85,6 +85,7 @@ export class AgentSession {
     let steps = 0;
     let round = 0;
     let previous = "";
+    let previousOutcome = "";
     let repeats = 0;
     const finish = (stopReason: StopReason, answer: string, error?: string): TurnResult => {
       o.transcript?.write({ type: "turn_end", stopReason, steps, answer });
@@ -127,8 +128,9 @@ export class AgentSession {
           .map((c) => `${c.name}:${canonicalJson(c.args ?? {})}`)
           .sort()
           .join("\n");
+        // A repeat is the same calls after the same results: polling something that changes is progress.
+        const before = calls.length;
         repeats = signature === previous ? repeats + 1 : 1;
-        previous = signature;
         if (repeats >= maxRepeats) {
           this.pushAssistant(reply, []);
           const message = `stopped: the model made the same tool call(s) ${repeats} times in a row`;
@@ -136,6 +138,14 @@ export class AgentSession {
           return finish("loop", message);
         }
         await this.runRound(reply.text, reply, pending, calls, signal);
+        const outcome = calls
+          .slice(before)
+          .map((c) => `${c.name}:${canonicalJson(c.args ?? {})}=${c.result.llmContent}`)
+          .sort()
+          .join("\n");
+        if (outcome !== previousOutcome) repeats = 1;
+        previous = signature;
+        previousOutcome = outcome;
         round++;
         if (signal.aborted) return finish("cancelled", "cancelled");
       }
@@ -185,7 +195,9 @@ export class AgentSession {
       ...(this.options.defaultTool ? { defaultCall: { name: this.options.defaultTool } } : {}),
     });
     this.recordPlan(result);
-    if (result.method === "native") {
+    // Native calls the planner could not read are still calls: each is answered with its problem, so
+    // the model can retry, instead of the turn ending on an empty "answer".
+    if (result.method === "native" || reply.toolCalls.length > 0) {
       // Each native call keeps its id; one the planner cannot read is answered with the reason.
       return reply.toolCalls.map((c, i) => {
         const one = parseNativeCalls([wire[i]]);
