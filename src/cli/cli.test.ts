@@ -1,8 +1,9 @@
-import { existsSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempWorkspace, toolgate } from "../test-support/cli.js";
+import { BIN, tempWorkspace, toolgate } from "../test-support/cli.js";
 
 const POLICY = `
 default = "ask"
@@ -264,5 +265,48 @@ describe("toolgate command", () => {
       method: "text",
       calls: [{ name: "web_fetch", args: { url: "https://example.com" } }],
     });
+  });
+
+  it("a kill (SIGTERM) cancels the running call and stops its commands before toolgate exits", async () => {
+    const ws = await tempWorkspace(); // the built-in default: shell asks, --yes approves
+    const marker = `tg-kill-${process.pid}-${Date.now()}`;
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        "call",
+        "shell",
+        JSON.stringify({ command: `sleep 7.${process.pid}; touch ${marker}` }),
+        "--yes",
+        "--workspace",
+        ws,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const sleeping = () =>
+      readdirSync("/proc")
+        .filter((d) => /^\d+$/.test(d))
+        .some((pid) => {
+          try {
+            return (
+              readFileSync(`/proc/${pid}/cmdline`, "utf8") === `sleep\u00007.${process.pid}\u0000` &&
+              !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ")
+            );
+          } catch {
+            return false;
+          }
+        });
+    for (let i = 0; i < 100 && !sleeping(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(sleeping()).toBe(true);
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(1);
+    expect(stderr).toContain("cancelled");
+    expect(sleeping()).toBe(false);
+    expect(existsSync(join(ws, marker))).toBe(false);
   });
 });

@@ -20,8 +20,9 @@ export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode
   const gate = await ctx.gate();
   installApprover(gate, ctx.io, values.yes === true);
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
+  // Ctrl-C, a kill or a closed terminal cancels the call; the gate is then closed, stopping its processes.
+  const onSignal = () => controller.abort();
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, onSignal);
   try {
     if (values.batch !== undefined) {
       if (positionals.length > 0) throw new UsageError(`--batch takes no other arguments; usage: ${usage}`);
@@ -34,7 +35,7 @@ export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode
     printResult(result, ctx);
     return exitCodeForError(result.error?.type);
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeListener(signal, onSignal);
   }
 }
 

@@ -87,40 +87,59 @@ async function promptLoop(
     running?.abort();
     prompt.abort();
   });
-  const lines = io.isTTY ? undefined : rl[Symbol.asyncIterator]();
-  while (!quit) {
-    let line: string;
-    try {
-      if (lines) {
-        const next = await lines.next();
-        if (next.done) break;
-        line = next.value;
-      } else {
-        prompt = new AbortController();
-        line = await rl.question("› ", { signal: prompt.signal });
-      }
-    } catch {
-      if (quit) break;
-      continue; // a first Ctrl-C at the prompt: ask again
-    }
-    const task = line.trim();
-    if (task === "") continue;
-    if (task === "/exit" || task === "/quit") break;
-    if (task === "/help") {
-      io.stdout(`${HELP}\n`);
-      continue;
-    }
-    interrupts = 0;
-    running = new AbortController();
-    setup.broker.signal = running.signal;
-    const result = await setup.session.send(task, { signal: running.signal });
-    running = undefined;
-    renderer.finish();
-    if (result.stopReason === "model_error") io.stdout(`toolgate: ${result.error}\n`);
-    else if (result.stopReason === "cancelled") io.stdout("(cancelled)\n");
-    else if (result.stopReason !== "answer") io.stdout(`(${result.answer})\n`);
+  // A closed terminal or a kill stops the running task and leaves through the same cleanup (the gate's
+  // close stops background processes), rather than killing Node with tools still running.
+  const onTerminate = () => {
+    quit = true;
+    running?.abort();
+    prompt.abort();
+    rl.close();
+  };
+  process.on("SIGTERM", onTerminate);
+  process.on("SIGHUP", onTerminate);
+  try {
+    return await readTasks();
+  } finally {
+    process.removeListener("SIGTERM", onTerminate);
+    process.removeListener("SIGHUP", onTerminate);
   }
-  renderer.finish();
-  io.stdout(`bye — transcript saved to ${setup.transcript.file}\n`);
-  return EXIT.ok;
+
+  async function readTasks(): Promise<ExitCode> {
+    const lines = io.isTTY ? undefined : rl[Symbol.asyncIterator]();
+    while (!quit) {
+      let line: string;
+      try {
+        if (lines) {
+          const next = await lines.next();
+          if (next.done) break;
+          line = next.value;
+        } else {
+          prompt = new AbortController();
+          line = await rl.question("› ", { signal: prompt.signal });
+        }
+      } catch {
+        if (quit) break;
+        continue; // a first Ctrl-C at the prompt: ask again
+      }
+      const task = line.trim();
+      if (task === "") continue;
+      if (task === "/exit" || task === "/quit") break;
+      if (task === "/help") {
+        io.stdout(`${HELP}\n`);
+        continue;
+      }
+      interrupts = 0;
+      running = new AbortController();
+      setup.broker.signal = running.signal;
+      const result = await setup.session.send(task, { signal: running.signal });
+      running = undefined;
+      renderer.finish();
+      if (result.stopReason === "model_error") io.stdout(`toolgate: ${result.error}\n`);
+      else if (result.stopReason === "cancelled") io.stdout("(cancelled)\n");
+      else if (result.stopReason !== "answer") io.stdout(`(${result.answer})\n`);
+    }
+    renderer.finish();
+    io.stdout(`bye — transcript saved to ${setup.transcript.file}\n`);
+    return EXIT.ok;
+  }
 }

@@ -39,8 +39,10 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     if (event.type !== "text") renderer.handle(event);
   };
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
+  // Ctrl-C, a kill or a closed terminal cancels the task; the finally below then closes the gate, which stops
+  // every command still running (Node is not allowed to die with tools running).
+  const onSignal = () => controller.abort();
+  for (const signal of TERMINATING) process.on(signal, onSignal);
   let setup: ChatSetup | undefined;
   try {
     setup = await setupSession(ctx, values, fixedAsker(values.yes ? "yes" : "no"), onEvent);
@@ -51,10 +53,12 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     print(ctx, result, setup.transcript.file);
     return exitFor(result);
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    for (const signal of TERMINATING) process.removeListener(signal, onSignal);
     await setup?.close();
   }
 }
+
+const TERMINATING = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 function print(ctx: CliContext, result: TurnResult, transcript: string): void {
   const { io } = ctx;
