@@ -207,6 +207,16 @@ describe("killed writers", () => {
   });
 });
 
+/** Whether the unprivileged user "nobody" can read `path` (every folder above it must be searchable). */
+function nobodyCanRead(path: string): boolean {
+  const probe = spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(path)})`], {
+    uid: 65534,
+    gid: 65534,
+    stdio: "ignore",
+  });
+  return probe.status === 0;
+}
+
 /** Whether this machine lets us mount a tiny tmpfs in a private mount namespace (real ENOSPC). */
 function tmpfsAvailable(): boolean {
   const probe = spawnSync("unshare", ["-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], {
@@ -273,25 +283,29 @@ describe("write failures leave the old file intact", () => {
     const stateDir = join(dir, "state");
     const file = join(stateDir, "memory.json");
     await openMemoryStore(file).set("a", "old");
-    // root ignores file modes: run the child as "nobody" then, which the modes do stop.
+    // root ignores file modes. Run the child as "nobody" then, which the modes do stop — when "nobody" can
+    // reach this checkout at all; otherwise make the folder read-only for the child with a read-only bind
+    // mount in a private mount namespace (EROFS), which stops root too.
     const asRoot = process.getuid?.() === 0;
+    const asNobody = asRoot && nobodyCanRead(childScript);
     await chmod(dir, 0o755);
     await chmod(file, 0o644);
     await chmod(stateDir, 0o555);
-    const child = startChild(
-      file,
-      [{ set: ["a", 3] }, { get: "a" }],
-      asRoot ? { uid: 65534, gid: 65534 } : {},
-    );
+    const readOnlyMount = [
+      "unshare",
+      "-m",
+      "sh",
+      "-c",
+      'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"',
+      stateDir,
+      process.execPath,
+    ];
+    const how = !asRoot ? {} : asNobody ? { uid: 65534, gid: 65534 } : { command: readOnlyMount };
+    const child = startChild(file, [{ set: ["a", 3] }, { get: "a" }], how);
     await child.exited;
+    const reason = asRoot && !asNobody ? "read-only file system (EROFS)" : "permission denied (EACCES)";
     expect(child.lines).toEqual([
-      {
-        error: {
-          name: "StateError",
-          code: "io",
-          message: `could not lock ${file}: permission denied (EACCES)`,
-        },
-      },
+      { error: { name: "StateError", code: "io", message: `could not lock ${file}: ${reason}` } },
       { ok: true, length: 3 },
     ]);
     await chmod(stateDir, 0o755);
