@@ -14,8 +14,14 @@ export interface CliIo {
   cwd: string;
 }
 
-/** The real process's streams. */
+/** The real process's streams. A reader that went away (`toolgate tools | head`) ends the output quietly. */
 export function processIo(): CliIo {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),

@@ -114,6 +114,11 @@ function printResult(result: CallResult, ctx: CliContext): void {
     return;
   }
   if (result.error) {
+    // A tool that failed after producing output (a command's stdout/stderr) shows it before the error line.
+    const display = result.returnDisplay;
+    if (display !== "" && display !== `Error: ${result.error.message}`) {
+      ctx.io.stdout(display.endsWith("\n") ? display : `${display}\n`);
+    }
     ctx.io.stderr(`toolgate: ${result.error.type}: ${result.error.message}\n`);
     return;
   }

@@ -32,6 +32,8 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     },
   });
   const rl = createInterface({ input: io.stdin, output, terminal: io.isTTY });
+  // Piped input: start buffering lines now, so tasks that arrive while the session is being set up are kept.
+  const lines = io.isTTY ? undefined : rl[Symbol.asyncIterator]();
   const renderer = new EventRenderer({ write: (t) => io.stdout(t), color });
   const interactive = io.isTTY && values.yes !== true;
   const asker = interactive
@@ -52,7 +54,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     );
     if (!interactive)
       io.stdout(values.yes ? "(--yes: every ask is approved)\n" : "(no terminal: every ask is refused)\n");
-    return await promptLoop(ctx, setup, rl, renderer);
+    return await promptLoop(ctx, setup, rl, renderer, lines);
   } finally {
     rl.close();
     await setup?.close();
@@ -64,6 +66,7 @@ async function promptLoop(
   setup: ChatSetup,
   rl: ReturnType<typeof createInterface>,
   renderer: EventRenderer,
+  lines: AsyncIterator<string> | undefined,
 ): Promise<ExitCode> {
   const { io } = ctx;
   let running: AbortController | undefined;
@@ -105,7 +108,6 @@ async function promptLoop(
   }
 
   async function readTasks(): Promise<ExitCode> {
-    const lines = io.isTTY ? undefined : rl[Symbol.asyncIterator]();
     while (!quit) {
       let line: string;
       try {
