@@ -46,11 +46,17 @@ describe("toolgate mcp (the binary as an MCP server over stdio)", () => {
 
   it("reports configured servers with mcp list", async () => {
     const ws = await tempWorkspace({
-      ".mcp.json": JSON.stringify({ mcpServers: { broken: { command: "/nonexistent/server-binary" } } }),
+      ".mcp.json": JSON.stringify({
+        mcpServers: {
+          broken: { command: "/nonexistent/server-binary" },
+          nowhere: { command: process.execPath, args: ["-e", ""], cwd: "missing-dir" },
+        },
+      }),
     });
     const r = await toolgate(["mcp", "list", "--json", "--workspace", ws]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(JSON.stringify(out)).toContain("broken");
+    expect(JSON.stringify(out)).toContain("does not exist (cwd in .mcp.json)");
   });
 });

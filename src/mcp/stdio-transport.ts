@@ -5,6 +5,7 @@
  * caps a message's size, and hands stderr to the caller instead of the user's terminal.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { statSync } from "node:fs";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -41,6 +42,10 @@ export class ChildStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error("the transport is already started");
     const { command, args, env, cwd } = this.params;
+    // Node reports a missing working directory as "spawn COMMAND ENOENT", blaming the command; say what it is.
+    if (cwd && !isDirectory(cwd)) {
+      return Promise.reject(new Error(`the working directory ${cwd} does not exist (cwd in .mcp.json)`));
+    }
     return new Promise((resolve, reject) => {
       const child = spawn(command, args, {
         env: { ...getDefaultEnvironment(), ...env },
@@ -130,5 +135,13 @@ export class ChildStdioTransport implements Transport {
       await wait();
     }
     this.pending = [];
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
