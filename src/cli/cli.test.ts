@@ -304,7 +304,8 @@ describe("toolgate command", () => {
     expect(sleeping()).toBe(true);
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     child.kill("SIGTERM");
-    expect(await exited).toBe(1);
+    const code = await exited;
+    expect({ code, stderr }).toMatchObject({ code: 1 });
     expect(stderr).toContain("cancelled");
     expect(sleeping()).toBe(false);
     expect(existsSync(join(ws, marker))).toBe(false);

@@ -29,7 +29,9 @@ export interface GroupExit {
   error?: Error;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+// Ref'd on purpose: a call waiting for its group to stop must keep Node alive until it has (an unref'd wait let
+// Node exit mid-call, status 0 with no output, when a kill landed right after the command started).
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `bash` from PATH or the usual places, else `/bin/sh`. Looked up once per factory. */
 export function findShell(path = process.env.PATH ?? ""): string {
