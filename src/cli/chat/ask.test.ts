@@ -1,0 +1,39 @@
+import { createInterface } from "node:readline/promises";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import type { ConfirmationDetails } from "../../core/index.js";
+import { terminalAsker } from "./ask.js";
+
+const shell: ConfirmationDetails = {
+  toolName: "shell",
+  description: "Run ls",
+  risk: "high",
+  locations: [],
+  type: "exec",
+  command: "ls -la",
+};
+
+// parseAnswer and alwaysScope are covered in render.test.ts; this file drives the asker itself.
+describe("the terminal confirmation question", () => {
+  it("asks again on an unclear answer and treats end of input as no", async () => {
+    const input = new PassThrough();
+    const rl = createInterface({ input, output: new PassThrough(), terminal: false });
+    const written: string[] = [];
+    const ask = terminalAsker(
+      rl,
+      (t) => written.push(t),
+      () => undefined,
+    );
+    const answer = ask({ details: shell } as Parameters<typeof ask>[0], new AbortController().signal);
+    input.write("perhaps\n");
+    await new Promise((r) => setTimeout(r, 20));
+    input.write("a\n");
+    expect(await answer).toBe("always");
+    expect(written.join("")).toContain("please answer y, n or a");
+    const aborted = new AbortController();
+    const second = ask({ details: shell } as Parameters<typeof ask>[0], aborted.signal);
+    aborted.abort();
+    expect(await second).toBe("no");
+    rl.close();
+  });
+});
