@@ -10,7 +10,13 @@ process.on("SIGXFSZ", () => {});
 const [distUrl, file, staleArg, ...ops] = process.argv.slice(2);
 const state = await import(distUrl);
 const staleMs = Number(staleArg);
-const memory = state.openMemoryStore(file, { staleMs, logger: { warn: (m) => print({ warning: m }) } });
+// The lock wait: the store's default unless the test sets one (see processes.test.ts for why it does).
+const timeoutMs = process.env.STORE_LOCK_TIMEOUT_MS ? Number(process.env.STORE_LOCK_TIMEOUT_MS) : undefined;
+const lockOptions = { staleMs, ...(timeoutMs ? { timeoutMs } : {}) };
+const memory = state.openMemoryStore(file, {
+  ...lockOptions,
+  logger: { warn: (m) => print({ warning: m }) },
+});
 const print = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
 /** The kill test's value for write number `seq`: every 10th is 1–5 MB, the rest are short. */
@@ -34,7 +40,7 @@ for (const raw of ops) {
       for (let i = 0; i < count; i++) await memory.set(`${prefix}-${i}`, `value ${prefix} ${i}`);
       print({ ok: true });
     } else if (op.addMany) {
-      const todos = state.openTodoStore(file, { staleMs, maxItems: 100_000 });
+      const todos = state.openTodoStore(file, { ...lockOptions, maxItems: 100_000 });
       const [prefix, count] = op.addMany;
       const ids = [];
       for (let i = 0; i < count; i++) ids.push((await todos.add(`${prefix} ${i}`)).item.id);
