@@ -1,7 +1,7 @@
 /**
  * @module config/config
- * `.toolgate/config.toml`: settings other than policy (web allow-list, search backend, shell, limits, audit,
- * Jira/Confluence, the model). Validated strictly: an unknown section or key, or a value of the wrong type,
+ * `.toolgate/config.toml`: settings other than policy (web allow-list, search backend, shell, shell sandbox,
+ * limits, audit, Jira/Confluence, the model). Validated strictly: an unknown section or key, or a value of the wrong type,
  * is a ConfigError naming the file and the key — a typo never silently turns a setting off.
  */
 import { readFile } from "node:fs/promises";
@@ -26,6 +26,12 @@ export interface ToolgateConfig {
   confluence?: { base_url?: string; token_env?: string; email_env?: string };
   llm?: { provider?: string; base_url?: string; model?: string; api_key_env?: string };
   planner?: { default_tool?: string; routing?: boolean };
+  sandbox?: {
+    mode?: "auto" | "workspace-write" | "read-only" | "off";
+    network?: boolean;
+    writable?: string[];
+    hidden?: string[];
+  };
 }
 
 type FieldType = "string" | "string[]" | "integer" | "boolean" | readonly string[];
@@ -48,6 +54,12 @@ const SCHEMA: Record<string, Record<string, FieldType>> = {
   confluence: { base_url: "string", token_env: "string", email_env: "string" },
   llm: { provider: ["ollama", "openai"], base_url: "string", model: "string", api_key_env: "string" },
   planner: { default_tool: "string", routing: "boolean" },
+  sandbox: {
+    mode: ["auto", "workspace-write", "read-only", "off"],
+    network: "boolean",
+    writable: "string[]",
+    hidden: "string[]",
+  },
 };
 
 /** Parses and validates config text. `source` names the file in errors. */

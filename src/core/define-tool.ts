@@ -16,6 +16,8 @@ import type {
   ToolKind,
   ToolResult,
   ToolScope,
+  SandboxGrant,
+  SandboxRequest,
 } from "./types.js";
 
 /** What `run` receives besides the parameters. */
@@ -24,6 +26,14 @@ export interface RunContext {
   updateOutput?: OutputCallback;
   /** The caller's scope, when the pipeline was given one. */
   scope?: ToolScope;
+  /** How far the call may leave the sandbox (granted by the policy or approved by a person). */
+  sandbox?: SandboxGrant;
+}
+
+/** What a confirmation is built with besides the parameters. */
+export interface ConfirmationContext {
+  /** How far the call will leave the sandbox if approved. */
+  sandbox?: SandboxGrant;
 }
 
 /** A tool's declaration. Everything but `run` is used before the call executes. */
@@ -49,7 +59,10 @@ export interface ToolSpec<P> {
   confirmation?(
     params: P,
     signal: AbortSignal,
+    context: ConfirmationContext,
   ): Promise<Partial<ConfirmationDetails>> | Partial<ConfirmationDetails>;
+  /** What a call asks beyond the sandbox (the shell's `sandbox` argument). Default: nothing. */
+  sandboxRequest?(params: P): SandboxRequest | undefined;
   run(params: P, context: RunContext): Promise<ToolResult>;
 }
 
@@ -94,9 +107,10 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
         getDescription: describe,
         toolLocations: locations,
         getRisk: risk,
-        async shouldConfirmExecute(signal: AbortSignal) {
+        ...(spec.sandboxRequest ? { getSandboxRequest: () => spec.sandboxRequest?.(params) } : {}),
+        async shouldConfirmExecute(signal: AbortSignal, context: ConfirmationContext = {}) {
           if (risk() === "low" && !spec.confirmation) return false;
-          const extra = spec.confirmation ? await spec.confirmation(params, signal) : {};
+          const extra = spec.confirmation ? await spec.confirmation(params, signal, context) : {};
           return {
             toolName: name,
             description: describe(),
@@ -110,6 +124,7 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
           const run: RunContext = { signal };
           if (updateOutput) run.updateOutput = updateOutput;
           if (context?.scope) run.scope = context.scope;
+          if (context?.sandbox) run.sandbox = context.sandbox;
           try {
             return await spec.run(params, run);
           } catch (error) {

@@ -8,7 +8,7 @@ import { errorResult } from "./errors.js";
 import type { ToolRegistry } from "./registry.js";
 import { buildInvocation } from "./steps/build.js";
 import { confirmationDetailsFor, confirmCall } from "./steps/confirm.js";
-import { decideCall } from "./steps/decide.js";
+import { decideCall, sandboxFor } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
 import { runInvocation } from "./steps/run.js";
 import { shapeResult } from "./steps/shape.js";
@@ -127,7 +127,9 @@ export async function executeCall(
   }
 
   // 5. execute, 6. shape
-  return finish(await runInvocation(tool, invocation, signal, options.onOutput, options.scope));
+  const sandbox = sandboxFor(decision, invocation);
+  const context = { ...(options.scope ? { scope: options.scope } : {}), ...(sandbox ? { sandbox } : {}) };
+  return finish(await runInvocation(tool, invocation, signal, options.onOutput, context));
 }
 
 function denied(toolName: string, reason: string): ToolResult {
@@ -147,6 +149,7 @@ function writeAudit(sink: AuditSink, call: ToolCall, result: CallResult, scope?:
       risk: result.risk,
       outcome: result.error ? result.error.type : "ok",
       durationMs: Math.round(result.durationMs * 1000) / 1000,
+      ...(result.sandbox ? { sandbox: result.sandbox } : {}),
     });
   } catch {
     // An audit sink that fails must not turn a finished call into a crash; the sink reports its own errors.

@@ -5,7 +5,13 @@
  */
 export { argsDigest, canonicalJson, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
-export { confirmationTypeFor, defineTool, type RunContext, type ToolSpec } from "./define-tool.js";
+export {
+  type ConfirmationContext,
+  confirmationTypeFor,
+  defineTool,
+  type RunContext,
+  type ToolSpec,
+} from "./define-tool.js";
 export {
   ConfigError,
   errorResult,
@@ -58,6 +64,8 @@ export type {
   PolicyDecision,
   RiskLevel,
   RuleRef,
+  SandboxGrant,
+  SandboxRequest,
   Tool,
   ToolAttachment,
   ToolCall,

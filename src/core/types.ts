@@ -84,6 +84,8 @@ export interface ToolResult {
   attachments?: ToolAttachment[];
   /** Structured data for hosts (never sent to the model by toolgate itself). */
   data?: unknown;
+  /** The confinement the call ran under (shell: `workspace-write`, `read-only`, `off`, …), for audit. */
+  sandbox?: string;
 }
 
 /** Details shown to a person who must approve a call (R7.8). */
@@ -106,6 +108,8 @@ export interface ConfirmationDetails {
   rule?: string;
   /** The agent that made the call, when it is a sub-agent. */
   agent?: string;
+  /** The confinement the call will run under, in words (shell: the sandbox profile). */
+  sandbox?: string;
 }
 
 /** Streaming callback for tools that produce output incrementally (R9.4, R10.6). */
@@ -121,7 +125,12 @@ export interface ToolInvocation<P = Record<string, unknown>> {
   /** The risk of this call: the tool's risk, raised by arguments where the tool says so. */
   getRisk(): RiskLevel;
   /** The tool's own confirmation details, or `false` when the tool sees nothing to confirm (R10.4). */
-  shouldConfirmExecute(signal: AbortSignal): Promise<ConfirmationDetails | false>;
+  shouldConfirmExecute(
+    signal: AbortSignal,
+    context?: { sandbox?: SandboxGrant },
+  ): Promise<ConfirmationDetails | false>;
+  /** What the call asks beyond the sandbox, if anything (leaving it is always at least `ask`). */
+  getSandboxRequest?(): SandboxRequest | undefined;
   /**
    * Runs the call; respects `signal` (R10.5) and streams through `updateOutput` (R10.6). `context` says who
    * is calling (the caller's scope, e.g. an agent's depth for `spawn_agents`).
@@ -137,6 +146,8 @@ export interface ToolInvocation<P = Record<string, unknown>> {
 export interface ExecutionContext {
   /** The caller's tool scope, when the call came with one. */
   scope?: ToolScope;
+  /** How far the call may leave the sandbox: granted by the deciding rule, or approved by a person. */
+  sandbox?: SandboxGrant;
 }
 
 /** A declarative tool (R1, R10). */
@@ -171,6 +182,18 @@ export interface ToolCall {
   id?: string;
 }
 
+/**
+ * How far a call may leave the shell sandbox: `network` (sandboxed, with the network), `off` (no sandbox).
+ * Absent means fully sealed.
+ */
+export type SandboxGrant = "network" | "off";
+
+/** A call's own request to leave the sandbox (the shell's `sandbox` argument), with the model's reason. */
+export interface SandboxRequest {
+  level: SandboxGrant;
+  justification?: string;
+}
+
 /** The set of tools a caller may use. Calls outside it are "tool not found". */
 export interface ToolScope {
   /** Names the caller may call. */
@@ -202,6 +225,8 @@ export interface PolicyDecision {
   reason: string;
   /** Message for the model when denied (a rule's `message`). */
   message?: string;
+  /** How far the deciding rule lets the call leave the sandbox. */
+  sandbox?: SandboxGrant;
   /** Every rule that matched. */
   matched?: RuleRef[];
 }
@@ -249,6 +274,8 @@ export interface AuditRecord {
   risk: RiskLevel | null;
   outcome: "ok" | ToolErrorType;
   durationMs: number;
+  /** The sandbox profile a shell command ran under. */
+  sandbox?: string;
 }
 
 export interface AuditSink {

@@ -167,7 +167,7 @@ describe("background processes", () => {
     expect(started.ok).toBe(true);
     const { id, pid } = started.data as { id: string; pid: number };
     expect(started.llmContent).toBe(
-      `Started background process ${id} (pid ${pid}). Use shell_processes with action "read" or "stop" and id "${id}".`,
+      `Started background process ${id} (pid ${pid}; sandbox: workspace-write). Use shell_processes with action "read" or "stop" and id "${id}".`,
     );
     expect((await processes({ action: "list" })).llmContent).toMatch(
       new RegExp(`^${id} \\(pid ${pid}, running [\\d.]+ s\\): echo started; sleep 30$`, "m"),

@@ -130,6 +130,7 @@ export function compileRule(
     decision: spec.decision,
     risk: spec.risk,
     message: spec.message,
+    sandbox: spec.sandbox,
     kinds: spec.kind ? Object.freeze([...spec.kind]) : undefined,
     conditions: Object.freeze(conditions),
     args: Object.freeze([...new Set(conditions.map((c) => c.arg))]),

@@ -179,5 +179,6 @@ export function evaluate(
     matched: matched!,
   };
   if (chosen.message !== undefined) result.message = chosen.message;
+  if (chosen.sandbox !== undefined && decision !== "deny") result.sandbox = chosen.sandbox;
   return result;
 }

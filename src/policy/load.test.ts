@@ -145,7 +145,7 @@ describe("extendPolicy", () => {
       extendPolicy(base, [{ tool: "sh", decision: "deny", wen: {} }], { source: "session" }),
     );
     expect(error.message).toBe(
-      'session: rule #1 (tool "sh"): unknown key "wen" (allowed: "tool", "decision", "when", "risk", "message", "kind", "name", "match", "not_match")',
+      'session: rule #1 (tool "sh"): unknown key "wen" (allowed: "tool", "decision", "when", "risk", "message", "kind", "name", "match", "not_match", "sandbox")',
     );
   });
 });

@@ -4,7 +4,7 @@
  * conditions turned into tests), the prepared call `evaluate` reads, and the explain events it can record.
  * Types only, apart from nothing: behaviour lives in compile.ts, evaluate.ts and explain.ts.
  */
-import type { ArgKind, Decision, RiskLevel, RuleRef, ToolKind } from "../core/index.js";
+import type { ArgKind, Decision, RiskLevel, RuleRef, SandboxGrant, ToolKind } from "../core/index.js";
 import type { RuleIndex } from "./candidates.js";
 import type { ArgKindPlugin, ConditionTest, MatchResult } from "./types.js";
 
@@ -33,6 +33,8 @@ export interface RuleSpec {
   name?: string;
   match?: ExampleSpec[];
   not_match?: ExampleSpec[];
+  /** Extension: matching shell calls may leave the sandbox this far (`network`, or `off` for no sandbox). */
+  sandbox?: SandboxGrant;
 }
 
 /** A whole policy as written, validated. */
@@ -58,6 +60,7 @@ export interface CompiledRule {
   readonly decision: Decision;
   readonly risk?: RiskLevel;
   readonly message?: string;
+  readonly sandbox?: SandboxGrant;
   readonly kinds?: readonly ToolKind[];
   readonly conditions: readonly CompiledCondition[];
   /** The distinct argument names the conditions read. */

@@ -24,6 +24,7 @@ export const RULE_KEYS: readonly string[] = Object.freeze([
   "name",
   "match",
   "not_match",
+  "sandbox",
 ]);
 
 const EXAMPLE_KEYS: readonly string[] = Object.freeze(["tool", "kind", "args"]);
@@ -120,6 +121,14 @@ export function validateRuleObject(raw: unknown, position: number): RuleSpec {
   if (message !== undefined) {
     if (typeof message !== "string") fail(`message must be a string, got ${typeName(message)}`, "message");
     else spec.message = message;
+  }
+  const sandbox = raw["sandbox"];
+  if (sandbox !== undefined) {
+    if (sandbox !== "network" && sandbox !== "off") {
+      fail(`sandbox must be "network" or "off", got ${JSON.stringify(sandbox)}`, "sandbox");
+    } else if (decision === "deny") {
+      fail(`sandbox grants a way out of the shell sandbox; a deny rule runs nothing to grant it to`, "sandbox");
+    } else spec.sandbox = sandbox;
   }
   const name = raw["name"];
   if (name !== undefined) {

@@ -3,10 +3,13 @@
  * The only list of built-in tools. `createToolgate` calls `createBuiltinTools` once per gate; the tools share
  * one workspace (roots fixed by the host) and one set of background processes, which `close()` stops.
  */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import type { ToolgateConfig } from "../config/index.js";
 import type { Logger, Tool } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
-import { userStateDir } from "../state/index.js";
+import type { SandboxSettings } from "../sandbox/index.js";
+import { userConfigDir, userStateDir } from "../state/index.js";
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";
 import { createConfluenceFetchTool } from "./confluence-fetch.js";
@@ -74,6 +77,8 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
           ? { maxOutputBytes: config.shell.max_output_bytes }
           : {}),
         ...(context.commandNotes ? { commandNotes: context.commandNotes } : {}),
+        sandbox: sandboxSettings(config, projectDir),
+        protectedExtra: protectedPaths,
       }),
     ),
     asTool(createShellProcessesTool({ processes })),
@@ -133,5 +138,17 @@ function searchConfig(config: ToolgateConfig) {
     ...(s.url ? { url: s.url } : {}),
     ...(s.api_key_env ? { apiKeyEnv: s.api_key_env } : {}),
     ...(s.timeout_ms !== undefined ? { timeoutMs: s.timeout_ms } : {}),
+  };
+}
+
+/** `[sandbox]` as the shell uses it: relative paths against the first root, `~/` against the home folder. */
+function sandboxSettings(config: ToolgateConfig, projectDir: string): SandboxSettings {
+  const absolute = (p: string) => (p.startsWith("~/") ? join(homedir(), p.slice(2)) : resolve(projectDir, p));
+  return {
+    mode: config.sandbox?.mode ?? "auto",
+    network: config.sandbox?.network ?? false,
+    writable: (config.sandbox?.writable ?? []).map(absolute),
+    // toolgate's own user state and settings (trust list, memory) are never readable by a command.
+    hidden: [...(config.sandbox?.hidden ?? []).map(absolute), userStateDir(), userConfigDir()],
   };
 }

@@ -32,7 +32,10 @@ async function resolveCwd(cwd: string | undefined): Promise<string> {
 }
 
 function makeTool(extra: Partial<Parameters<typeof createShellTool>[0]> = {}) {
-  return createShellTool({ resolveCwd, roots: [root], processes, killGraceMs: 300, ...extra });
+  // These tests check the process-group machinery with host pids, so they run unsandboxed; the sandbox has its
+  // own suite (src/sandbox/escapes.test.ts) that runs the same hygiene checks inside bwrap.
+  const sandbox = { mode: "off" as const, network: false, writable: [], hidden: [] };
+  return createShellTool({ resolveCwd, roots: [root], processes, killGraceMs: 300, sandbox, ...extra });
 }
 const tool = () => makeTool();
 

@@ -1,12 +1,21 @@
 /**
  * @module tools/shell
- * `shell`: runs a command with `bash -c` in its own process group, stdin closed, a sanitized environment and
- * streamed, capped output; stops the whole group on timeout, idle timeout or cancellation; or starts it in the
- * background (see `shell_processes`). High risk; confirmation shows the command with hidden characters visible.
+ * `shell`: runs a command with `bash -c` inside the sandbox (bubblewrap; see src/sandbox/), in its own process
+ * group, stdin closed, a sanitized environment and streamed, capped output; stops the whole group on timeout,
+ * idle timeout or cancellation; or starts it in the background (see `shell_processes`). High risk; confirmation
+ * shows the command with hidden characters visible and the sandbox profile it will run under.
  */
 
-import type { Tool, ToolError, ToolResult } from "../core/index.js";
+import type { SandboxGrant, Tool, ToolError, ToolResult } from "../core/index.js";
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
+import {
+  type Confinement,
+  DEFAULT_SANDBOX_SETTINGS,
+  describeSandbox,
+  prepareSandbox,
+  type SandboxSettings,
+  SandboxSetupError,
+} from "../sandbox/index.js";
 import type { BackgroundProcesses } from "./shell/background.js";
 import { displayCommand } from "./shell/display.js";
 import { SHELL_FIXED_ENV, sanitizeEnv } from "./shell/env.js";
@@ -24,6 +33,10 @@ export interface ShellParams {
   idleTimeout?: number;
   /** Start and return at once with an id. */
   background?: boolean;
+  /** Leave the sandbox: `network` (sandboxed, with network) or `off` (unsandboxed). Always at least `ask`. */
+  sandbox?: SandboxGrant;
+  /** Why the command needs to leave the sandbox (shown to the person approving). */
+  justification?: string;
 }
 
 /** What `shell` needs. */
@@ -46,6 +59,10 @@ export interface ShellToolDeps {
   parentEnv?: Record<string, string | undefined>;
   /** Extra lines for the confirmation (e.g. the policy's risk reasons for this command). */
   commandNotes?: (command: string) => Promise<string[]> | string[];
+  /** `[sandbox]` settings (default: `auto`, no network). */
+  sandbox?: SandboxSettings;
+  /** Extra protected patterns (`[files] protected`), kept read-only inside the sandbox too. */
+  protectedExtra?: readonly string[];
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -57,6 +74,21 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
   const maxTimeout = Math.max(deps.maxTimeoutMs ?? 600_000, defaultTimeout);
   const maxOutput = deps.maxOutputBytes ?? 1024 * 1024;
   const childEnv = () => ({ ...sanitizeEnv(deps.parentEnv ?? process.env, deps.env), ...SHELL_FIXED_ENV });
+  const sandbox = deps.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
+  /** The confinement of one command, or a failure naming the fix (fail closed). */
+  const confine = (cwd: string, grant: SandboxGrant | undefined): Confinement => {
+    try {
+      return prepareSandbox(sandbox, {
+        roots: deps.roots,
+        cwd,
+        ...(grant ? { grant } : {}),
+        ...(deps.protectedExtra ? { protectedExtra: deps.protectedExtra } : {}),
+      });
+    } catch (error) {
+      if (error instanceof SandboxSetupError) throw new ToolFailure("execution_failed", error.message);
+      throw error;
+    }
+  };
 
   return defineTool<ShellParams>({
     name: "shell",
@@ -85,6 +117,19 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
           description: "Stop after this many milliseconds without output.",
         },
         background: { type: "boolean", description: "Start in the background and return an id at once." },
+        sandbox: {
+          type: "string",
+          enum: ["network", "off"],
+          description:
+            "Commands run in a sandbox: writes only inside the workspace, no network, secrets unreadable. " +
+            'Set "network" when the command needs the network (e.g. npm install), "off" only when it cannot ' +
+            "work sandboxed; a person or a policy rule must approve it. Give a justification.",
+        },
+        justification: {
+          type: "string",
+          minLength: 1,
+          description: "Why the command needs the sandbox setting (shown to the person approving).",
+        },
       },
       required: ["command"],
       additionalProperties: false,
@@ -93,23 +138,39 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
     risk: "high",
     argKinds: { command: "command", cwd: "path" },
     outputMode: "head-tail",
-    check: ({ command }) => (command.trim() === "" ? "command must not be blank" : undefined),
+    check: ({ command, sandbox: wanted, justification }) => {
+      if (command.trim() === "") return "command must not be blank";
+      if (wanted && !justification?.trim()) return `justification is required when sandbox is "${wanted}"`;
+      return undefined;
+    },
+    sandboxRequest: ({ sandbox: level, justification }) =>
+      level ? { level, ...(justification ? { justification } : {}) } : undefined,
     describe: ({ command, cwd, background }) => {
       const shown = displayCommand(command);
       const short = shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
       return `${background ? "Start in background" : "Run"}: ${short}${cwd ? ` (in ${cwd})` : ""}`;
     },
     locations: ({ cwd }) => [cwd ?? deps.roots[0] ?? "."],
-    async confirmation({ command }) {
+    async confirmation({ command, sandbox: wanted, justification }, _signal, context) {
       const notes = deps.commandNotes ? await deps.commandNotes(command) : [];
+      let profile = describeSandbox(sandbox, context.sandbox);
+      if (wanted) {
+        const asks = wanted === "off" ? "to run OUTSIDE the sandbox" : "for network access";
+        profile = `${profile} — the command asks ${asks}: ${displayCommand(justification ?? "")}`;
+      }
       return {
         type: "exec",
         command: displayCommand(command),
+        sandbox: profile,
         ...(notes.length > 0 ? { reason: notes.join("; ") } : {}),
       };
     },
-    async run(params, { signal, updateOutput }) {
+    async run(params, { signal, updateOutput, sandbox: grant }) {
       const cwd = await deps.resolveCwd(params.cwd);
+      const confinement = confine(cwd, grant);
+      const launcher = confinement.sandboxed
+        ? { launcher: { argv: confinement.argv, release: confinement.release } }
+        : {};
       if (params.background) {
         let info: ReturnType<BackgroundProcesses["start"]>;
         try {
@@ -119,14 +180,19 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
             env: childEnv(),
             shell,
             maxOutputBytes: Math.ceil(maxOutput / 2),
+            ...launcher,
           });
         } catch (error) {
+          if (confinement.sandboxed) confinement.release();
           throw new ToolFailure("execution_failed", (error as Error).message);
         }
         const text =
-          `Started background process ${info.id} (pid ${info.pid ?? "?"}). ` +
+          `Started background process ${info.id} (pid ${info.pid ?? "?"}; sandbox: ${confinement.profile}). ` +
           `Use shell_processes with action "read" or "stop" and id "${info.id}".`;
-        return okResult(text, text, info);
+        return {
+          ...okResult(text, text, { ...info, sandbox: confinement.profile }),
+          sandbox: confinement.profile,
+        };
       }
       const timeoutMs = Math.min(params.timeout ?? defaultTimeout, maxTimeout);
       const outcome = await runCommand({
@@ -140,8 +206,9 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
         signal,
         ...(updateOutput ? { onOutput: updateOutput } : {}),
         ...(deps.killGraceMs !== undefined ? { killGraceMs: deps.killGraceMs } : {}),
+        ...launcher,
       });
-      return shellResult(outcome, timeoutMs, params.idleTimeout);
+      return shellResult(outcome, timeoutMs, params.idleTimeout, confinement);
     },
   });
 }
@@ -189,10 +256,16 @@ function outcomeError(o: RunOutcome, timeoutMs: number, idleMs: number | undefin
   return undefined;
 }
 
-/** Output first, then one status line; stderr kept apart. */
-function shellResult(o: RunOutcome, timeoutMs: number, idleMs: number | undefined): ToolResult {
+/** Output first, then one status line; stderr kept apart. An unsandboxed run under `auto` says so. */
+function shellResult(
+  o: RunOutcome,
+  timeoutMs: number,
+  idleMs: number | undefined,
+  confinement: Confinement,
+): ToolResult {
   const error = outcomeError(o, timeoutMs, idleMs);
   const parts: string[] = [];
+  if (!confinement.sandboxed && confinement.notice) parts.push(`[sandbox: ${confinement.notice}]`);
   if (o.stdout) parts.push(o.stdout.replace(/\n$/, ""));
   if (o.stderr) parts.push(`[stderr]\n${o.stderr.replace(/\n$/, "")}`);
   if (o.leftovers) parts.push("[processes left running in the background were stopped]");
@@ -205,8 +278,10 @@ function shellResult(o: RunOutcome, timeoutMs: number, idleMs: number | undefine
     stdout: o.stdout,
     stderr: o.stderr,
     elapsedMs: o.elapsedMs,
+    sandbox: confinement.profile,
     ...(o.stopped ? { stopped: o.stopped } : {}),
   };
-  if (!error) return okResult(body, body, data);
-  return { llmContent: `Error (${error.type}): ${body}`, returnDisplay: body, error, data };
+  const sandbox = confinement.profile;
+  if (!error) return { ...okResult(body, body, data), sandbox };
+  return { llmContent: `Error (${error.type}): ${body}`, returnDisplay: body, error, data, sandbox };
 }

@@ -22,7 +22,14 @@ export {
 export { isErrno, WorkspaceError, type WorkspaceErrorCode } from "./errors.js";
 export { findGitTop, IgnoreRules } from "./ignore.js";
 export { canonicalize, isInsideOrEqual, pathSyntaxProblem, relativeInside } from "./paths.js";
-export { DEFAULT_PROTECTED_PATTERNS, DEFAULT_READ_ASK_PATTERNS, PathPatternSet } from "./protected.js";
+export {
+  DEFAULT_PROTECTED_PATTERNS,
+  DEFAULT_READ_ASK_PATTERNS,
+  PathPatternSet,
+  PROTECTED_ENTRIES,
+  type ProtectedEntry,
+  USER_SECRET_PATHS,
+} from "./protected.js";
 export {
   ensureParentDirs,
   openForRead,

@@ -9,74 +9,73 @@ import { isAbsolute, resolve } from "node:path";
 import { type Ignore, ignore } from "./load-ignore.js";
 import { isInsideOrEqual } from "./paths.js";
 
+import data from "./protected-paths.json" with { type: "json" };
+
+/** One protected path: a gitignore pattern, why it is protected, and what the shell sandbox keeps read-only. */
+export interface ProtectedEntry {
+  /** Gitignore pattern relative to a root (no `/`: any depth; `**\/` for any depth with a `/`). */
+  readonly pattern: string;
+  readonly why: string;
+  /**
+   * Paths relative to where the pattern matched that the sandbox keeps read-only, also when they do not
+   * exist yet (at each root). Absent: the pattern itself when it has no wildcard, else none.
+   */
+  readonly sandbox: readonly string[];
+  /** A repository folder: when it does not exist, creating it (`git init`) is allowed. */
+  readonly init: boolean;
+}
+
+const WILDCARD = /[*?[\]]/;
+
+/** Validates the data file once at load; a malformed entry is a bug in toolgate, so it throws. */
+function loadEntries(raw: unknown): readonly ProtectedEntry[] {
+  if (!Array.isArray(raw)) throw new Error("protected-paths.json: `protected` must be an array");
+  return Object.freeze(
+    raw.map((entry: { pattern?: unknown; why?: unknown; sandbox?: unknown; init?: unknown }, i) => {
+      if (typeof entry.pattern !== "string" || entry.pattern === "" || typeof entry.why !== "string") {
+        throw new Error(`protected-paths.json: entry ${i} needs a pattern and a why`);
+      }
+      const literal = entry.pattern.replace(/^\*\*\//, "");
+      const sandbox =
+        entry.sandbox === undefined ? (WILDCARD.test(literal) ? [] : [literal]) : (entry.sandbox as string[]);
+      if (!Array.isArray(sandbox) || sandbox.some((p) => typeof p !== "string" || WILDCARD.test(p))) {
+        throw new Error(`protected-paths.json: entry ${i} (${entry.pattern}): sandbox paths must be literal`);
+      }
+      return Object.freeze({
+        pattern: entry.pattern,
+        why: entry.why,
+        sandbox: Object.freeze([...sandbox]),
+        init: entry.init === true,
+      });
+    }),
+  );
+}
+
+/**
+ * Everything protected (src/workspace/protected-paths.json): version control internals and CI files, toolgate's
+ * and other agents' settings, editor settings, shell start-up files, secrets. File-writing tools refuse them;
+ * the shell sandbox keeps them read-only — one list, so the two never disagree.
+ */
+export const PROTECTED_ENTRIES: readonly ProtectedEntry[] = loadEntries(data.protected);
+
 /**
  * The default protected patterns (gitignore syntax, relative to each root; a pattern without `/` matches at
  * any depth, and a matching folder protects everything below it).
  */
-export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = Object.freeze([
-  // Version control internals: hooks and config run code on the next git command.
-  ".git",
-  ".gitmodules",
-  ".gitconfig",
-  ".config/git",
-  ".husky",
-  // toolgate's own policy, agents and state: an agent must not rewrite its own rules.
-  ".toolgate",
-  ".mcp.json",
-  // Secrets.
-  ".env",
-  ".env.*",
-  ".envrc",
-  ".npmrc",
-  ".netrc",
-  ".pypirc",
-  ".ssh",
-  ".aws",
-  ".gnupg",
-  // Editor settings run tasks and extensions.
-  ".vscode",
-  ".idea",
-  // Shell start-up files run on the next shell.
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zprofile",
-  ".zshenv",
-  ".zlogin",
-  ".zlogout",
-  ".kshrc",
-  ".cshrc",
-  ".tcshrc",
-  ".inputrc",
-  ".config/fish",
-]);
+export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = Object.freeze(
+  PROTECTED_ENTRIES.map((e) => e.pattern),
+);
 
 /**
- * Patterns whose reads should be confirmed by default (secrets and private keys). The workspace reports
- * them; the policy decides (a host can turn them into an `ask` rule).
+ * Patterns of files that may hold secrets: file-tool reads of them are confirmed by default (the policy decides),
+ * and the shell sandbox makes them unreadable.
  */
-export const DEFAULT_READ_ASK_PATTERNS: readonly string[] = Object.freeze([
-  ".env",
-  ".env.*",
-  ".envrc",
-  ".netrc",
-  ".npmrc",
-  ".pypirc",
-  "*.pem",
-  "*.key",
-  "*.p12",
-  "*.pfx",
-  "id_rsa*",
-  "id_ed25519*",
-  "id_ecdsa*",
-  "id_dsa*",
-  ".ssh",
-  ".aws/credentials",
-  ".gnupg",
-]);
+export const DEFAULT_READ_ASK_PATTERNS: readonly string[] = Object.freeze([...data.secrets]);
+
+/**
+ * The user's credential files and folders (`~` is the home folder): unreadable inside the shell sandbox.
+ */
+export const USER_SECRET_PATHS: readonly string[] = Object.freeze([...data.userSecrets]);
 
 /** A compiled set of path patterns: relative gitignore patterns plus absolute paths. */
 export class PathPatternSet {

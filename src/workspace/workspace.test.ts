@@ -210,13 +210,34 @@ describe("resolve: protected paths are never writable", () => {
     expect((await extra.resolve("state-dir-2/x", "write")).relative).toBe("state-dir-2/x");
   });
 
+  it("protects what runs on the next CI run or tool start, at any depth", async () => {
+    for (const name of [
+      ".github/workflows/ci.yml",
+      "pkg/.github/workflows/ci.yml",
+      ".gitlab-ci.yml",
+      ".circleci/config.yml",
+      ".pre-commit-config.yaml",
+      ".husky/pre-commit",
+      ".cargo/config.toml",
+      "sub/.cargo/config",
+      ".yarnrc.yml",
+      ".bash_aliases",
+      ".claude/settings.json",
+      ".cursor/mcp.json",
+      ".hg/hgrc",
+      "deep/.config/git/config",
+    ]) {
+      expect(await codeOf(name, "write"), name).toBe("protected");
+    }
+  });
+
   it("allows reading protected paths and writing look-alikes", async () => {
     expect(await codeOf(".git/config", "write")).toBe("protected");
     expect(await codeOf("real.txt", "read")).toBe("ok:real.txt");
     for (const name of [
       "git/config",
       ".gitignore",
-      ".github/workflows/ci.yml",
+      ".github/ISSUE_TEMPLATE/bug.md",
       "env.txt",
       "my.env",
       "bashrc",

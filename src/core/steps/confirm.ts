@@ -4,6 +4,7 @@
  * No confirmer, no answer, a refusal, or a failing confirmer: all are a deny. Only an explicit yes runs.
  */
 import { confirmationTypeFor } from "../define-tool.js";
+import { sandboxFor } from "./decide.js";
 import type {
   ConfirmationDetails,
   Confirmer,
@@ -23,7 +24,8 @@ export async function confirmationDetailsFor(
   signal: AbortSignal,
   scope?: ToolScope,
 ): Promise<ConfirmationDetails> {
-  const own = await invocation.shouldConfirmExecute(signal);
+  const sandbox = sandboxFor(decision, invocation);
+  const own = await invocation.shouldConfirmExecute(signal, sandbox ? { sandbox } : {});
   const base: ConfirmationDetails = own || {
     toolName: tool.name,
     description: invocation.getDescription(),

@@ -1,12 +1,25 @@
 /**
  * @module core/steps/decide
- * Step 3: ask the policy. A decider that throws fails closed: the call is denied with the reason.
+ * Step 3: ask the policy. A decider that throws fails closed: the call is denied with the reason. A call that
+ * asks to leave the shell sandbox further than the deciding rule grants is at least `ask`, whatever the rules
+ * say: leaving the sandbox is a decision the policy or a person makes, never the model alone.
  */
-import type { Decider, DecisionRequest, PolicyDecision } from "../types.js";
+import type { Decider, DecisionRequest, PolicyDecision, SandboxGrant, ToolInvocation } from "../types.js";
 
 const VALID: ReadonlySet<unknown> = new Set(["allow", "ask", "deny"]);
 
 export async function decideCall(decider: Decider, request: DecisionRequest): Promise<PolicyDecision> {
+  const decision = await askDecider(decider, request);
+  const wanted = request.invocation.getSandboxRequest?.();
+  if (!wanted || decision.decision === "deny" || covers(decision.sandbox, wanted.level)) return decision;
+  const why =
+    `it asks to run ${wanted.level === "off" ? "outside the sandbox" : "with network access"}` +
+    (wanted.justification ? ` (${wanted.justification})` : "") +
+    ", which no rule grants";
+  return { ...decision, decision: "ask", reason: `${decision.reason}; ${why}` };
+}
+
+async function askDecider(decider: Decider, request: DecisionRequest): Promise<PolicyDecision> {
   try {
     const decision = await decider.decide(request);
     // Only the three decisions mean anything; whatever else a decider returns must not run the call.
@@ -25,4 +38,21 @@ export async function decideCall(decider: Decider, request: DecisionRequest): Pr
       reason: `the policy could not decide (${(error as Error).message}); denied`,
     };
   }
+}
+
+const LEVEL: Record<SandboxGrant, number> = { network: 1, off: 2 };
+
+/** True when `granted` lets a call go as far out of the sandbox as `wanted`. */
+export function covers(granted: SandboxGrant | undefined, wanted: SandboxGrant): boolean {
+  return granted !== undefined && LEVEL[granted] >= LEVEL[wanted];
+}
+
+/**
+ * How far a call that got this far (allowed, or approved by a person) leaves the sandbox: the further of what the
+ * deciding rule grants and what the call asked for.
+ */
+export function sandboxFor(decision: PolicyDecision, invocation: ToolInvocation): SandboxGrant | undefined {
+  const wanted = invocation.getSandboxRequest?.()?.level;
+  if (!wanted) return decision.sandbox;
+  return covers(decision.sandbox, wanted) ? decision.sandbox : wanted;
 }

@@ -4,19 +4,19 @@
  * caller gets a well-formed ToolResult.
  */
 import { errorResult, resultFromThrown } from "../errors.js";
-import type { OutputCallback, Tool, ToolInvocation, ToolResult, ToolScope } from "../types.js";
+import type { ExecutionContext, OutputCallback, Tool, ToolInvocation, ToolResult } from "../types.js";
 
 export async function runInvocation(
   tool: Tool,
   invocation: ToolInvocation,
   signal: AbortSignal,
   onOutput?: OutputCallback,
-  scope?: ToolScope,
+  context: ExecutionContext = {},
 ): Promise<ToolResult> {
   if (signal.aborted) return errorResult("cancelled", `${tool.name} was cancelled before it started`);
   let result: ToolResult;
   try {
-    result = await invocation.execute(signal, onOutput, scope ? { scope } : {});
+    result = await invocation.execute(signal, onOutput, context);
   } catch (error) {
     return resultFromThrown(error, tool.name, signal);
   }

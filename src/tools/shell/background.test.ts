@@ -22,7 +22,14 @@ afterAll(async () => {
 });
 
 const shell = () =>
-  createShellTool({ resolveCwd: async () => root, roots: [root], processes, killGraceMs: 300 });
+  createShellTool({
+    resolveCwd: async () => root,
+    roots: [root],
+    processes,
+    killGraceMs: 300,
+    // Host pids are checked below: unsandboxed (src/sandbox/escapes.test.ts covers the sandboxed case).
+    sandbox: { mode: "off", network: false, writable: [], hidden: [] },
+  });
 const companion = () => createShellProcessesTool({ processes });
 const call = (params: Parameters<ReturnType<typeof companion>["build"]>[0]) =>
   companion().build(params).execute(signal);
@@ -46,7 +53,7 @@ describe("background processes (R5.5)", () => {
     const info = started.data as BackgroundInfo;
     expect(info.status).toBe("running");
     expect(started.llmContent).toBe(
-      `Started background process ${info.id} (pid ${info.pid}). ` +
+      `Started background process ${info.id} (pid ${info.pid}; sandbox: off:config). ` +
         `Use shell_processes with action "read" or "stop" and id "${info.id}".`,
     );
 

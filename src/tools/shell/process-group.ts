@@ -20,6 +20,10 @@ export interface GroupOptions {
   maxOutputBytes: number;
   /** Called with each decoded chunk as it arrives. */
   onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
+  /**
+   * Runs the shell through this prefix (the sandbox: `bwrap … --`); `release` is called once when it has exited.
+   */
+  launcher?: { argv: readonly string[]; release?: () => void };
 }
 
 /** How the group leader ended. `error` is set when the shell could not be started at all. */
@@ -87,7 +91,11 @@ export class ProcessGroup {
   constructor(readonly options: GroupOptions) {
     this.stdout = new HeadTailBuffer(options.maxOutputBytes);
     this.stderr = new HeadTailBuffer(options.maxOutputBytes);
-    this.child = spawn(options.shell, ["-c", options.command], {
+    const [program, ...prefix] = options.launcher ? options.launcher.argv : [options.shell];
+    const args = options.launcher
+      ? [...prefix, options.shell, "-c", options.command]
+      : ["-c", options.command];
+    this.child = spawn(program!, args, {
       cwd: options.cwd,
       env: options.env,
       detached: true,
@@ -105,6 +113,7 @@ export class ProcessGroup {
         resolve(this.exit);
       });
     });
+    if (options.launcher?.release) void this.exited.then(options.launcher.release);
     const closeOf = (s: NodeJS.ReadableStream | null) =>
       new Promise<void>((resolve) => (s ? s.once("close", () => resolve()) : resolve()));
     this.closed = Promise.all([closeOf(this.child.stdout), closeOf(this.child.stderr)]).then(() => undefined);

@@ -1,0 +1,116 @@
+/**
+ * @module sandbox/detect
+ * Whether bubblewrap works on this machine: found on PATH, and able to make the namespaces a sandbox needs
+ * (unprivileged user namespaces can be switched off by the kernel or AppArmor). Checked once per bwrap path and
+ * cached; the answer says what to do when it is no.
+ */
+import { spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+
+/** Whether the sandbox can run here, and if not, why and how to fix it. */
+export interface SandboxSupport {
+  available: boolean;
+  /** The bwrap binary, when found. */
+  bwrap?: string;
+  /** bwrap's version line, when it runs. */
+  version?: string;
+  /** Why not, in one line. */
+  reason?: string;
+  /** What to do about it. */
+  fix?: string;
+}
+
+const cache = new Map<string, SandboxSupport>();
+
+/**
+ * Checks (once per process and bwrap path) that bwrap can start a sandbox here.
+ * @param bwrap the binary to use; default `bwrap` from PATH.
+ */
+export function sandboxSupport(bwrap?: string): SandboxSupport {
+  const key = bwrap ?? "";
+  let support = cache.get(key);
+  if (!support) {
+    support = check(bwrap);
+    cache.set(key, support);
+  }
+  return support;
+}
+
+function check(bwrapOption: string | undefined): SandboxSupport {
+  if (process.platform !== "linux") {
+    return {
+      available: false,
+      reason: `the shell sandbox uses bubblewrap, which runs on Linux only (this is ${process.platform})`,
+      fix: 'commands run unsandboxed here; set [sandbox] mode = "off" to say so explicitly',
+    };
+  }
+  const bwrap = bwrapOption ?? findOnPath("bwrap");
+  if (!bwrap || !isExecutable(bwrap)) {
+    return {
+      available: false,
+      reason: `bubblewrap (bwrap) is not installed${bwrapOption ? ` at ${bwrapOption}` : ""}`,
+      fix: "install it: apt-get install bubblewrap (Debian/Ubuntu), dnf install bubblewrap (Fedora)",
+    };
+  }
+  const version = spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 10_000 }).stdout?.trim();
+  const probe = spawnSync(
+    bwrap,
+    [
+      "--unshare-all",
+      "--unshare-user",
+      "--disable-userns",
+      "--cap-drop",
+      "ALL",
+      "--die-with-parent",
+      "--new-session",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      "/tmp",
+      "--",
+      "/bin/sh",
+      "-c",
+      "exit 0",
+    ],
+    { encoding: "utf8", timeout: 10_000 },
+  );
+  if (probe.status !== 0) {
+    const said = (probe.stderr || probe.error?.message || `exit status ${probe.status}`)
+      .trim()
+      .split("\n")[0];
+    return {
+      available: false,
+      bwrap,
+      ...(version ? { version } : {}),
+      reason: `bwrap cannot create a sandbox here: ${said}`,
+      fix:
+        "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ " +
+        "kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap)",
+    };
+  }
+  return { available: true, bwrap, ...(version ? { version } : {}) };
+}
+
+function findOnPath(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), "/usr/bin", "/bin"];
+  for (const dir of dirs) {
+    const candidate = join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * Real escape attempts through the shell tool inside real bubblewrap, under a policy that allows (and a person
+ * who approves) every command: each attempt in testdata/escapes.json must fail, foreground and background, and the
+ * everyday work in testdata/everyday.json must keep working. Where bwrap cannot run, the first test says why and
+ * fails: the sandbox is never skipped quietly.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createToolgate, type Toolgate } from "../toolgate.js";
+import { sandboxSupport } from "./detect.js";
+
+interface EscapeCase {
+  note: string;
+  command: string;
+  check: "absent" | "unchanged" | "secret" | "canary" | "victim" | "leftover";
+  path?: string;
+  tag?: string;
+}
+interface EverydayCase {
+  note: string;
+  command: string;
+  stdout?: string;
+  exitCode?: number;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const escapes = (
+  JSON.parse(readFileSync(join(here, "testdata", "escapes.json"), "utf8")) as { cases: EscapeCase[] }
+).cases;
+const everyday = (
+  JSON.parse(readFileSync(join(here, "testdata", "everyday.json"), "utf8")) as { cases: EverydayCase[] }
+).cases;
+
+const SECRET = `S3CRET-${process.pid}-${Date.now()}`;
+let base: string;
+let ws: string;
+let out: string;
+let home: string;
+let gate: Toolgate;
+let canary: Server;
+let port = 0;
+let hits = 0;
+let victim: ChildProcess;
+const savedHome = process.env.HOME;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), "toolgate-sandbox-"));
+  ws = join(base, "ws");
+  out = join(base, "outside");
+  home = join(base, "home");
+  await mkdir(join(ws, ".toolgate"), { recursive: true });
+  await mkdir(join(ws, "keys"), { recursive: true });
+  await mkdir(out);
+  await mkdir(join(home, ".ssh"), { recursive: true });
+  await mkdir(join(home, ".aws"), { recursive: true });
+  await writeFile(join(ws, ".env"), `TOKEN=${SECRET}\n`);
+  await writeFile(join(ws, "keys", "deploy.pem"), `-----BEGIN KEY-----\n${SECRET}\n`);
+  await writeFile(join(ws, ".toolgate", "existing.toml"), 'default = "ask"\n');
+  await writeFile(join(out, "existing"), "original\n");
+  await writeFile(join(home, ".ssh", "id_rsa"), `${SECRET}\n`);
+  await writeFile(join(home, ".aws", "credentials"), `aws_secret_access_key=${SECRET}\n`);
+  await run("git", ["init", "-q", ws]);
+  // The survey reads the home folder from HOME; this file runs in its own process.
+  process.env.HOME = home;
+  canary = createServer((socket) => {
+    hits++;
+    socket.destroy();
+  });
+  await new Promise<void>((done) => canary.listen(0, "127.0.0.1", done));
+  port = (canary.address() as { port: number }).port;
+  victim = spawn("sleep", ["600"], { env: { ...process.env, VICTIM_TOKEN: SECRET }, stdio: "ignore" });
+  gate = await createToolgate({
+    roots: [ws],
+    policyText: 'default = "allow"\n[[rules]]\ntool = "shell"\ndecision = "allow"\n',
+    config: { sandbox: { mode: "workspace-write" } },
+  });
+  // Whatever the analysis cannot vouch for is asked about: a person approves every command here.
+  gate.bus.onConfirmation(async () => ({ approved: true }));
+});
+
+afterAll(async () => {
+  process.env.HOME = savedHome;
+  victim?.kill("SIGKILL");
+  await gate?.close();
+  await new Promise((done) => canary?.close(done));
+  await rm(base, { recursive: true, force: true });
+});
+
+function run(cmd: string, args: string[]): Promise<number | null> {
+  return new Promise((done) => spawn(cmd, args, { stdio: "ignore" }).on("exit", done));
+}
+
+const fill = (text: string) =>
+  text
+    .replaceAll("$WS", ws)
+    .replaceAll("$OUT", out)
+    .replaceAll("$HOME", home)
+    .replaceAll("$PORT", String(port))
+    .replaceAll("$VICTIM", String(victim.pid));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Host processes whose command line is `sleep TAG` (the kernel may take a moment to reap a dead namespace). */
+async function survivors(tag: string): Promise<number[]> {
+  const find = () =>
+    readdirSync("/proc")
+      .filter((e) => /^\d+$/.test(e))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8") === `sleep\0${tag}\0`;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  for (let i = 0; i < 50; i++) {
+    if (find().length === 0) return [];
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return find();
+}
+
+async function waitForExit(id: string): Promise<string> {
+  for (let i = 0; i < 300; i++) {
+    const read = await gate.execute({ name: "shell_processes", args: { action: "read", id } });
+    const data = read.data as { status?: string; stdout?: string; stderr?: string } | undefined;
+    if (data?.status === "exited") return `${data.stdout ?? ""}${data.stderr ?? ""}`;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`background process ${id} did not exit`);
+}
+
+async function expectContained(c: EscapeCase, output: string, hitsBefore: number): Promise<void> {
+  const path = c.path ? fill(c.path) : "";
+  switch (c.check) {
+    case "absent":
+      expect(existsSync(path), `${path} was created`).toBe(false);
+      break;
+    case "unchanged": {
+      const original = path.endsWith("existing") ? "original\n" : undefined;
+      if (original) expect(readFileSync(path, "utf8")).toBe(original);
+      else expect(existsSync(path), `${path} is gone`).toBe(true);
+      if (path.endsWith(".env")) expect(readFileSync(path, "utf8")).toBe(`TOKEN=${SECRET}\n`);
+      if (path.endsWith("config")) expect(readFileSync(path, "utf8")).not.toMatch(/fsmonitor|pwned/);
+      if (path.endsWith(".toml")) expect(readFileSync(path, "utf8")).toBe('default = "ask"\n');
+      break;
+    }
+    case "secret":
+      expect(output).not.toContain(SECRET);
+      break;
+    case "canary":
+      expect(hits - hitsBefore, "the canary server was reached").toBe(0);
+      break;
+    case "victim":
+      expect(alive(victim.pid!), "the process outside was killed").toBe(true);
+      break;
+    case "leftover":
+      expect(await survivors(c.tag!), "a process outlived the call").toEqual([]);
+      break;
+  }
+}
+
+it("bwrap can create sandboxes on this machine (the tests below need it; install bubblewrap)", () => {
+  const support = sandboxSupport();
+  expect(support.reason ?? "available").toBe("available");
+});
+
+describe("escape attempts fail (foreground)", () => {
+  it.each(escapes.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
+    const before = hits;
+    const result = await gate.execute({ name: "shell", args: { command: fill(c.command), timeout: 30_000 } });
+    expect(result.decision).not.toBe("deny");
+    expect(result.sandbox).toBe("workspace-write");
+    await expectContained(c, `${result.llmContent}`, before);
+  });
+});
+
+describe("escape attempts fail (background)", () => {
+  it.each(escapes.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
+    const before = hits;
+    // Tags differ from the foreground run's, so a survivor there cannot pass for one here.
+    const command = c.tag ? fill(c.command).replaceAll(c.tag, `${c.tag}9`) : fill(c.command);
+    const started = await gate.execute({ name: "shell", args: { command, background: true } });
+    expect(started.ok, started.llmContent).toBe(true);
+    const output = await waitForExit((started.data as { id: string }).id);
+    await expectContained(c.tag ? { ...c, tag: `${c.tag}9` } : c, output, before);
+  });
+
+  it("shell_processes stop ends everything the command started, setsid included", async () => {
+    const command = "setsid sleep 3301 & nohup sleep 3302 & sleep 3303";
+    const started = await gate.execute({ name: "shell", args: { command, background: true } });
+    const id = (started.data as { id: string }).id;
+    expect((await survivors("3303")).length).toBe(0); // not yet started is fine; it must end after stop
+    await new Promise((done) => setTimeout(done, 500));
+    const stopped = await gate.execute({ name: "shell_processes", args: { action: "stop", id } });
+    expect(stopped.ok, stopped.llmContent).toBe(true);
+    for (const tag of ["3301", "3302", "3303"]) expect(await survivors(tag)).toEqual([]);
+  });
+});
+
+describe("everyday work keeps working", () => {
+  it.each(everyday.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
+    const result = await gate.execute({ name: "shell", args: { command: c.command, timeout: 60_000 } });
+    const data = result.data as { exitCode: number | null; stdout: string };
+    expect(data.exitCode, result.llmContent).toBe(c.exitCode ?? 0);
+    if (c.stdout) expect(data.stdout).toContain(c.stdout);
+  });
+
+  it("streams output as it comes", async () => {
+    const chunks: string[] = [];
+    const result = await gate.execute(
+      { name: "shell", args: { command: "echo one; sleep 0.3; echo two" } },
+      { onOutput: (chunk) => chunks.push(chunk) },
+    );
+    expect(result.ok).toBe(true);
+    expect(chunks.join("")).toContain("one");
+    expect(chunks.join("")).toContain("two");
+  });
+
+  it("leaves no placeholder behind in the workspace", async () => {
+    await gate.execute({ name: "shell", args: { command: "true" } });
+    const names = readdirSync(ws).sort();
+    for (const name of [".envrc", ".mcp.json", ".vscode", ".bashrc", ".github", ".gitmodules", ".npmrc"]) {
+      expect(names).not.toContain(name);
+    }
+  });
+});
