@@ -1,0 +1,45 @@
+/** The plan → arguments table (testdata/bwrap-args.json): each case a named test. */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { bwrapArgs, type SandboxPlan } from "./bwrap-args.js";
+
+interface Case {
+  note: string;
+  plan: SandboxPlan;
+  contains?: string[][];
+  absent?: string[];
+  before?: [string[], string[]][];
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { cases } = JSON.parse(readFileSync(join(here, "testdata", "bwrap-args.json"), "utf8")) as {
+  cases: Case[];
+};
+
+/** Index of the first place `run` appears as consecutive arguments, or -1. */
+function indexOfRun(args: string[], run: string[]): number {
+  for (let i = 0; i + run.length <= args.length; i++) {
+    if (run.every((a, k) => args[i + k] === a)) return i;
+  }
+  return -1;
+}
+
+describe("bwrapArgs", () => {
+  it.each(cases.map((c) => [c.note, c] as const))("%s", (_note, c) => {
+    const args = bwrapArgs(c.plan);
+    expect(args.at(-1)).toBe("--");
+    for (const run of c.contains ?? [])
+      expect(indexOfRun(args, run), run.join(" ")).toBeGreaterThanOrEqual(0);
+    for (const arg of c.absent ?? []) expect(args).not.toContain(arg);
+    for (const [a, b] of c.before ?? []) {
+      expect(indexOfRun(args, a), `${a.join(" ")} before ${b.join(" ")}`).toBeLessThan(indexOfRun(args, b));
+    }
+  });
+
+  it("is pure: the same plan gives the same arguments", () => {
+    const plan = cases[3]!.plan;
+    expect(bwrapArgs(plan)).toEqual(bwrapArgs(structuredClone(plan)));
+  });
+});
