@@ -67,6 +67,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     const m = await import("./commands/project.js");
     return { usage: m.todosUsage, run: m.runTodos };
   },
+  doctor: async () => {
+    const m = await import("./commands/doctor.js");
+    return { usage: m.usage, run: m.runDoctor };
+  },
 };
 
 const GLOBAL_HELP = `Global flags: --workspace DIR (the allowed root; default: the current directory), --policy FILE,

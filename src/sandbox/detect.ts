@@ -98,7 +98,7 @@ function check(bwrapOption: string | undefined): SandboxSupport {
 }
 
 function findOnPath(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), "/usr/bin", "/bin"];
+  const dirs = (process.env.PATH ?? "").split(delimiter).filter(Boolean);
   for (const dir of dirs) {
     const candidate = join(dir, name);
     if (isExecutable(candidate)) return candidate;

@@ -1,0 +1,159 @@
+/**
+ * @module cli/commands/doctor
+ * `toolgate doctor`: what this machine gives toolgate — Node, ripgrep, the bash grammar, bubblewrap and user
+ * namespaces (the shell sandbox), the policy and config, the model server — each with the fix when missing.
+ * Exit 0 when everything toolgate needs works (the model server is only needed by chat/run), else 1.
+ */
+import { spawnSync } from "node:child_process";
+import { resolveLlmSettings } from "../../llm/index.js";
+import { analyzeCommand } from "../../policy/index.js";
+import { describeSandbox, sandboxSupport } from "../../sandbox/index.js";
+import type { Toolgate } from "../../toolgate.js";
+import { findBundledRipgrep } from "../../tools/grep.js";
+import type { CliContext } from "../context.js";
+import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+
+export const usage = "toolgate doctor";
+
+/** One finding. `required: false` checks inform but do not fail the command. */
+export interface DoctorCheck {
+  check: string;
+  ok: boolean;
+  required: boolean;
+  detail: string;
+  fix?: string;
+}
+
+export async function runDoctor(argv: string[], ctx: CliContext): Promise<ExitCode> {
+  if (argv.length > 0) throw new UsageError(`usage: ${usage}`);
+  const checks: DoctorCheck[] = [checkNode(), await checkRipgrep(), await checkGrammar()];
+  let gate: Toolgate | undefined;
+  try {
+    gate = await ctx.gate();
+    checks.push({
+      check: "policy and config",
+      ok: true,
+      required: true,
+      detail: `policy from ${gate.policy.source}`,
+    });
+  } catch (error) {
+    checks.push({
+      check: "policy and config",
+      ok: false,
+      required: true,
+      detail: (error as Error).message,
+      fix: "fix the file named above (toolgate policy validate shows every problem)",
+    });
+  }
+  checks.push(checkSandbox(gate), await checkModel(gate));
+
+  if (ctx.globals.json) ctx.io.stdout(`${JSON.stringify(checks)}\n`);
+  else {
+    for (const c of checks) {
+      const mark = c.ok ? "✓" : c.required ? "✗" : "!";
+      ctx.io.stdout(`${mark} ${c.check}: ${c.detail}\n`);
+      if (!c.ok && c.fix) ctx.io.stdout(`    fix: ${c.fix}\n`);
+    }
+  }
+  return checks.every((c) => c.ok || !c.required) ? EXIT.ok : EXIT.toolError;
+}
+
+function checkNode(): DoctorCheck {
+  const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
+  const ok = major > 20 || (major === 20 && minor >= 19);
+  return {
+    check: "node",
+    ok,
+    required: true,
+    detail: `Node.js ${process.version}`,
+    ...(ok ? {} : { fix: "install Node.js 20.19 or newer" }),
+  };
+}
+
+async function checkRipgrep(): Promise<DoctorCheck> {
+  const rg = await findBundledRipgrep();
+  const version = rg ? spawnSync(rg, ["--version"], { encoding: "utf8", timeout: 10_000 }) : undefined;
+  if (rg && version?.status === 0) {
+    return { check: "ripgrep", ok: true, required: false, detail: version.stdout.split("\n")[0]! };
+  }
+  return {
+    check: "ripgrep",
+    ok: false,
+    required: false,
+    detail: "the bundled ripgrep is missing: grep uses its slower JavaScript search",
+    fix: "reinstall toolgate with its dependencies (npm ci), on a platform @vscode/ripgrep ships for",
+  };
+}
+
+async function checkGrammar(): Promise<DoctorCheck> {
+  try {
+    const analysis = await analyzeCommand("git status && ls | wc -l");
+    return {
+      check: "bash grammar",
+      ok: analysis.commands.length === 3,
+      required: true,
+      detail: "tree-sitter bash grammar loads; shell commands are analysed",
+    };
+  } catch (error) {
+    return {
+      check: "bash grammar",
+      ok: false,
+      required: true,
+      detail: `cannot load the bash grammar: ${(error as Error).message}`,
+      fix: "reinstall toolgate (npm ci); without the grammar no command can be vouched for",
+    };
+  }
+}
+
+function checkSandbox(gate: Toolgate | undefined): DoctorCheck {
+  const support = sandboxSupport();
+  const mode = gate?.config.sandbox?.mode ?? "auto";
+  const settings = { mode, network: false, writable: [], hidden: [] } as const;
+  if (support.available) {
+    return {
+      check: "shell sandbox",
+      ok: true,
+      required: true,
+      detail: `${support.version ?? "bwrap"} with user namespaces; [sandbox] mode = "${mode}": ${describeSandbox(settings)}`,
+    };
+  }
+  // Unavailable is fine only when the user chose to run without it.
+  return {
+    check: "shell sandbox",
+    ok: mode === "off",
+    required: true,
+    detail: `${support.reason}; [sandbox] mode = "${mode}": ${describeSandbox(settings)}`,
+    ...(support.fix ? { fix: support.fix } : {}),
+  };
+}
+
+async function checkModel(gate: Toolgate | undefined): Promise<DoctorCheck> {
+  let settings: ReturnType<typeof resolveLlmSettings>;
+  try {
+    settings = resolveLlmSettings(gate?.config.llm, {}, process.env);
+  } catch (error) {
+    return { check: "model server", ok: false, required: false, detail: (error as Error).message };
+  }
+  const url = settings.provider === "ollama" ? `${settings.baseUrl}/api/tags` : `${settings.baseUrl}/models`;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
+    await response.body?.cancel();
+    return {
+      check: "model server",
+      ok: response.status < 500,
+      required: false,
+      detail: `${settings.provider} at ${settings.baseUrl} answered (HTTP ${response.status}); model ${settings.model}`,
+    };
+  } catch (error) {
+    return {
+      check: "model server",
+      ok: false,
+      required: false,
+      detail: `cannot reach ${settings.provider} at ${settings.baseUrl} (${(error as Error).message}); chat and run need it`,
+      fix:
+        settings.provider === "ollama"
+          ? "start it with `ollama serve` (or set [llm] base_url / --base-url)"
+          : "start the server, or set [llm] base_url",
+    };
+  }
+}
