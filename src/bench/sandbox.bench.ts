@@ -1,0 +1,118 @@
+/**
+ * @module bench/sandbox
+ * What the shell sandbox costs, in one interleaved run: `true` through the whole pipeline sandboxed, against the
+ * same pipeline unsandboxed, and against spawning raw `bwrap` with the very arguments the plan makes (the anchor
+ * doing the same sandbox work without toolgate) and raw `bash -c true`. Goals: sandboxed call ≤ 1.3× raw bwrap,
+ * and ≤ 15 ms added per command over the unsandboxed call (an absolute target: there is no same-work anchor
+ * for "added time").
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_SANDBOX_SETTINGS, prepareSandbox } from "../sandbox/index.js";
+import { createToolgate, type Toolgate } from "../toolgate.js";
+import { findShell } from "../tools/shell/process-group.js";
+import { fmt, measure, report, type Stats } from "./harness.js";
+
+const ROUNDS = 10;
+const PER_ROUND = 20;
+
+function spawnAndWait(program: string, args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", () => {});
+    child.stderr.on("data", () => {});
+    child.once("error", reject);
+    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${program} exited ${code}`))));
+  });
+}
+
+async function gateFor(root: string, mode: "workspace-write" | "off"): Promise<Toolgate> {
+  return createToolgate({
+    roots: [root],
+    policyText: '[[rules]]\ntool = "shell"\ndecision = "allow"\nwhen.command = { equals = "true" }\n',
+    config: { sandbox: { mode } },
+    logger: { warn: () => undefined },
+  });
+}
+
+export default async function run(): Promise<void> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), "toolgate-bench-sandbox-")));
+  const sealed = await gateFor(root, "workspace-write");
+  const open = await gateFor(root, "off");
+  const shell = findShell();
+  // The anchor's arguments: exactly what a call makes for this root (placeholders released after the bench).
+  const plan = prepareSandbox(
+    { ...DEFAULT_SANDBOX_SETTINGS, mode: "workspace-write" },
+    { roots: [root], cwd: root },
+  );
+  if (!plan.sandboxed) throw new Error("bwrap is not available: the sandbox benchmark needs it");
+  const [bwrap, ...bwrapArgs] = plan.argv;
+  try {
+    const check = await sealed.execute({ name: "shell", args: { command: "true" } });
+    if (check.error || check.sandbox !== "workspace-write")
+      throw new Error(`sandboxed call failed: ${check.llmContent}`);
+    const ours = { p50: [] as number[], p99: [] as number[] };
+    const plain = { p50: [] as number[], p99: [] as number[] };
+    const rawBwrap = { p50: [] as number[], p99: [] as number[] };
+    const rawBash = { p50: [] as number[], p99: [] as number[] };
+    const add = (into: { p50: number[]; p99: number[] }, s: Stats) => {
+      into.p50.push(s.p50);
+      into.p99.push(s.p99);
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      add(
+        rawBwrap,
+        await measure(() => spawnAndWait(bwrap!, [...bwrapArgs, shell, "-c", "true"], root), PER_ROUND, 2),
+      );
+      add(
+        ours,
+        await measure(() => sealed.execute({ name: "shell", args: { command: "true" } }), PER_ROUND, 2),
+      );
+      add(
+        plain,
+        await measure(() => open.execute({ name: "shell", args: { command: "true" } }), PER_ROUND, 2),
+      );
+      add(rawBash, await measure(() => spawnAndWait(shell, ["-c", "true"], root), PER_ROUND, 2));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const p50 = {
+      ours: median(ours.p50),
+      plain: median(plain.p50),
+      bwrap: median(rawBwrap.p50),
+      bash: median(rawBash.p50),
+    };
+    const p99 = { ours: median(ours.p99), plain: median(plain.p99), bwrap: median(rawBwrap.p99) };
+    report({
+      name: "sandbox: `true` through the pipeline, sandboxed, vs raw bwrap with the same arguments (p50)",
+      ours: fmt(p50.ours),
+      anchor: `${fmt(p50.bwrap)} raw bwrap (raw bash -c: ${fmt(p50.bash)})`,
+      ratio: p50.ours / p50.bwrap,
+      target: "≤ 1.3×",
+      pass: p50.ours / p50.bwrap <= 1.3,
+    });
+    report({
+      name: "sandbox: the same, p99",
+      ours: fmt(p99.ours),
+      anchor: `${fmt(p99.bwrap)} raw bwrap`,
+      ratio: p99.ours / p99.bwrap,
+      target: "≤ 1.3×",
+      pass: p99.ours / p99.bwrap <= 1.3,
+    });
+    const added = p50.ours - p50.plain;
+    report({
+      name: "sandbox: time the sandbox adds to a shell call (sandboxed − unsandboxed pipeline, p50; absolute target)",
+      ours: fmt(added),
+      anchor: `${fmt(p50.plain)} unsandboxed pipeline`,
+      ratio: p50.ours / p50.plain,
+      target: "≤ 15 ms added",
+      pass: added <= 15,
+    });
+  } finally {
+    if (plan.sandboxed) plan.release();
+    await sealed.close();
+    await open.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
