@@ -180,14 +180,18 @@ const results = [];
 for (const e of entries) {
   process.chdir(e.cwd);
   let timer;
+  let printed = "";
+  const write = process.stdout.write;
+  process.stdout.write = (chunk) => { printed += String(chunk); return true; };
   const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error("did not finish within 30 s")), 30000); });
   try {
     await Promise.race([import(e.file), timeout]);
-    results.push({ where: e.where, ok: true });
+    results.push({ where: e.where, ok: true, stdout: printed });
   } catch (error) {
     results.push({ where: e.where, ok: false, error: String(error && error.stack ? error.stack : error) });
   } finally {
     clearTimeout(timer);
+    process.stdout.write = write;
   }
 }
 process.stdout.write("\\n@@RESULTS@@" + JSON.stringify(results) + "\\n");
@@ -206,9 +210,24 @@ process.exit(0);
       where: string;
       ok: boolean;
       error?: string;
+      stdout?: string;
     }[];
     expect(results.filter((x) => !x.ok).map((x) => `${x.where}: ${x.error}`)).toEqual([]);
     expect(results.map((x) => x.where)).toEqual(runnable.map((b) => b.where));
+    // A json block marked <!-- output --> is what the block above it prints.
+    for (const block of of("output")) {
+      const printed = results.find((x) => x.where === block.outputOf)?.stdout ?? "";
+      let actual: unknown;
+      try {
+        actual = JSON.parse(printed);
+      } catch {
+        throw new Error(`${block.where}: ${block.outputOf} printed no JSON: ${printed.slice(0, 300)}`);
+      }
+      expect({ where: block.where, output: actual }).toEqual({
+        where: block.where,
+        output: JSON.parse(block.code),
+      });
+    }
   }, 240_000);
 
   it("toml blocks load with the policy loader (rules) or the config loader (settings)", async () => {

@@ -46,6 +46,20 @@ describe("extractBlocks", () => {
   });
 });
 
+describe("output blocks", () => {
+  it("a json block after <!-- output --> points at the js/ts block above it", () => {
+    const text = "```js\nconsole.log(1)\n```\n\n<!-- output -->\n```json\n1\n```\n";
+    const blocks = extractBlocks(text, "c.md");
+    expect(blocks.map((b) => [b.where, b.mode, b.outputOf])).toEqual([
+      ["c.md:1", "js", undefined],
+      ["c.md:6", "output", "c.md:1"],
+    ]);
+    expect(() => extractBlocks("<!-- output -->\n```json\n1\n```\n", "d.md")).toThrow(
+      "d.md:2: <!-- output --> marks a json block below a js or ts block that prints it",
+    );
+  });
+});
+
 describe("shellCommands", () => {
   it("gives each command its line and expected exit code; only a comment starting with `exit N` sets it", () => {
     const [block] = extractBlocks(md, "doc.md");

@@ -2,11 +2,12 @@
  * Extracts the fenced code blocks of Markdown files and decides how each is checked (docs/contributing.md,
  * "Examples are tests"): `sh`/`bash` blocks run with the real binary, `js`/`ts` blocks run against the built
  * package, `toml` blocks load with the policy or config loader, `json` blocks parse. A block preceded by
- * `<!-- illustrative -->` is shown, never run; so are `text` and `markdown` blocks and blocks without a
+ * `<!-- illustrative -->` is shown, never run; a `json` block preceded by `<!-- output -->` must equal what the
+ * js/ts block above it prints; so are `text` and `markdown` blocks and blocks without a
  * language (output and file samples). Any other language is an error, so a new kind of block gets a decision.
  */
 
-export type BlockMode = "shell" | "js" | "ts" | "toml" | "json" | "illustrative";
+export type BlockMode = "shell" | "js" | "ts" | "toml" | "json" | "output" | "illustrative";
 
 export interface DocBlock {
   /** `README.md:152`: the file (relative to the repo) and the 1-based line of the opening fence. */
@@ -14,6 +15,8 @@ export interface DocBlock {
   lang: string;
   mode: BlockMode;
   code: string;
+  /** For an `output` block: the js/ts block whose printed JSON it must equal. */
+  outputOf?: string;
 }
 
 const MODES: Record<string, BlockMode> = {
@@ -35,6 +38,8 @@ const MODES: Record<string, BlockMode> = {
 
 /** The marker, alone on the line before a fence (blank lines between are allowed). */
 export const ILLUSTRATIVE = "<!-- illustrative -->";
+/** Marks a `json` block as what the nearest js/ts block above it prints (compared as JSON). */
+export const OUTPUT = "<!-- output -->";
 
 /** The blocks of one Markdown file, in order. Throws for an unclosed fence or an unknown language. */
 export function extractBlocks(markdown: string, file: string): DocBlock[] {
@@ -56,23 +61,32 @@ export function extractBlocks(markdown: string, file: string): DocBlock[] {
       throw new Error(
         `${where}: a \`${lang}\` block can be neither run nor checked: mark it ${ILLUSTRATIVE} or use sh, js, ts, toml or json`,
       );
-    blocks.push({
+    const marker = markerBefore(lines, start);
+    const block: DocBlock = {
       where,
       lang: lang!,
-      mode: markedIllustrative(lines, start) ? "illustrative" : mode,
+      mode: marker === ILLUSTRATIVE ? "illustrative" : mode,
       code: body.join("\n"),
-    });
+    };
+    if (marker === OUTPUT) {
+      const source = blocks.findLast((b) => b.mode === "js" || b.mode === "ts");
+      if (mode !== "json" || !source)
+        throw new Error(`${where}: ${OUTPUT} marks a json block below a js or ts block that prints it`);
+      block.mode = "output";
+      block.outputOf = source.where;
+    }
+    blocks.push(block);
   }
   return blocks;
 }
 
-function markedIllustrative(lines: readonly string[], fenceIndex: number): boolean {
+function markerBefore(lines: readonly string[], fenceIndex: number): string | undefined {
   for (let j = fenceIndex - 1; j >= 0; j--) {
     const line = lines[j]!.trim();
     if (line === "") continue;
-    return line === ILLUSTRATIVE;
+    return line === ILLUSTRATIVE || line === OUTPUT ? line : undefined;
   }
-  return false;
+  return undefined;
 }
 
 /** One command of a shell block: its line and the exit code it must end with (`# exit N`, default 0). */
