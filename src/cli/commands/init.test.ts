@@ -1,11 +1,11 @@
-import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfigFile, parseConfig } from "../../config/index.js";
 import { parsePolicy } from "../../policy/index.js";
 import { REPO_ROOT, tempWorkspace, toolgate } from "../../test-support/cli.js";
 import { createToolgate } from "../../toolgate.js";
-import { missingIgnoreLines } from "./init.js";
+import { applyPlan, missingIgnoreLines, planInit } from "./init.js";
 import { CONFIG_TEMPLATE, POLICY_TEMPLATE } from "./init-templates.js";
 
 const dirs: string[] = [];
@@ -172,6 +172,22 @@ describe("toolgate init", () => {
     expect(extra.code).toBe(2);
     expect(extra.stderr).toBe("toolgate: usage: toolgate init [--force]\n");
     expect(await exists(join(other, ".toolgate"))).toBe(false);
+  });
+});
+
+describe("applyPlan", () => {
+  it("a file that appears after the checks is not clobbered, and what this run placed is taken back", async () => {
+    const dir = await workspace();
+    const plan = await planInit(dir, false);
+    // Another process writes the config between the checks and the writes.
+    await mkdir(join(dir, ".toolgate"));
+    await writeFile(join(dir, ".toolgate", "config.toml"), "[llm]\n");
+    await expect(applyPlan(dir, plan)).rejects.toThrow(
+      ".toolgate/config.toml appeared while init was running; nothing was written (run init again)",
+    );
+    expect(await readFile(join(dir, ".toolgate", "config.toml"), "utf8")).toBe("[llm]\n");
+    expect(await readdir(join(dir, ".toolgate"))).toEqual(["config.toml"]);
+    expect(await readdir(dir)).toEqual([".toolgate"]);
   });
 });
 

@@ -3,10 +3,10 @@
  * `toolgate init [--force]`: writes a commented starter `.toolgate/policy.toml` and `.toolgate/config.toml`
  * into the workspace and adds `.toolgate/sessions/` and `.toolgate/state/` to `.gitignore`. Everything is
  * checked before anything is written: an existing policy or config without `--force` stops the command
- * with nothing changed. Files are written to temp files first and renamed into place.
+ * with nothing changed. Files are written to temp files first, then moved into place.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import type { CliContext } from "../context.js";
@@ -128,22 +128,44 @@ export function missingIgnoreLines(text: string): string[] {
   return GITIGNORE_LINES.filter((line) => !present.has(norm(line)));
 }
 
-/** Writes every planned file to a temp file beside it, then renames them all into place. */
-async function applyPlan(root: string, plan: readonly PlannedFile[]): Promise<void> {
+/**
+ * Writes every planned file to a temp file beside it, then moves them into place: a new file is linked
+ * (so a file that appeared meanwhile is never clobbered — then what this run placed is taken back), a
+ * replaced one renamed over the old.
+ */
+export async function applyPlan(root: string, plan: readonly PlannedFile[]): Promise<void> {
   await mkdir(join(root, ".toolgate"), { recursive: true });
-  const staged: { temp: string; path: string }[] = [];
+  const staged: { temp: string; file: PlannedFile }[] = [];
+  const placed: string[] = [];
   try {
     for (const file of plan) {
       if (file.content === undefined) continue;
       const temp = `${file.path}.init-${randomBytes(4).toString("hex")}.tmp`;
+      staged.push({ temp, file });
       await writeFile(temp, file.content, { flag: "wx", mode: file.mode ?? 0o644 });
-      staged.push({ temp, path: file.path });
+    }
+    for (const { temp, file } of staged) {
+      if (file.action === "created") {
+        try {
+          await link(temp, file.path);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+          throw new UsageError(
+            `${relative(root, file.path)} appeared while init was running; nothing was written (run init again)`,
+          );
+        }
+        placed.push(file.path);
+      }
     }
   } catch (error) {
+    await Promise.all(placed.map((path) => unlink(path).catch(() => undefined)));
     await Promise.all(staged.map((s) => unlink(s.temp).catch(() => undefined)));
     throw error;
   }
-  for (const { temp, path } of staged) await rename(temp, path);
+  for (const { temp, file } of staged) {
+    if (file.action === "created") await unlink(temp);
+    else await rename(temp, file.path);
+  }
 }
 
 function report(ctx: CliContext, plan: readonly PlannedFile[]): void {
