@@ -18,6 +18,8 @@ export interface HintContext {
   root: string;
   /** Whether anyone could answer an `ask` (a terminal or `--yes`). */
   askable: boolean;
+  /** Whether this command asks on a terminal (`call` does; `run` never asks). */
+  terminalAsks: boolean;
 }
 
 /**
@@ -33,8 +35,9 @@ export function denialHint(call: ToolCall, result: CallResult, ctx: HintContext)
     : "create .toolgate/policy.toml (`toolgate init` writes a starter one) with this rule";
   if (result.decision === "ask") {
     if (ctx.askable) return undefined;
+    const terminal = ctx.terminalAsks ? "run it on a terminal to be asked, " : "";
     return [
-      `  to allow it: run it on a terminal to be asked, pass --yes to approve what the policy asks about (--yes never overrides a deny), or ${where}:`,
+      `  to allow it: ${terminal}pass --yes to approve what the policy asks about (--yes never overrides a deny), or ${where}:`,
       indent(rule),
     ].join("\n");
   }

@@ -121,7 +121,13 @@ async function printHint(
 ): Promise<void> {
   const gate = await ctx.gate();
   const tool = typeof call.name === "string" ? gate.registry.get(call.name) : undefined;
-  const hint = denialHint(call, result, { policy: gate.policy, tool, root: ctx.root, askable });
+  const hint = denialHint(call, result, {
+    policy: gate.policy,
+    tool,
+    root: ctx.root,
+    askable,
+    terminalAsks: true,
+  });
   if (hint === undefined || hinted.has(hint)) return;
   hinted.add(hint);
   if (ctx.globals.json) ctx.io.stderr(`toolgate: ${result.error?.message}\n`);
