@@ -200,6 +200,17 @@ describe("the starter templates", () => {
         roots: gate.roots,
         tools: gate.registry.list(),
       });
+      // Like the built-in default, every rule carries examples that are checked at load.
+      for (const rule of policy.rules) {
+        expect({ rule: rule.ref.id, match: (rule.spec.match ?? []).length > 0 }).toEqual({
+          rule: rule.ref.id,
+          match: true,
+        });
+        expect({ rule: rule.ref.id, notMatch: (rule.spec.not_match ?? []).length > 0 }).toEqual({
+          rule: rule.ref.id,
+          notMatch: true,
+        });
+      }
       const ids = policy.rules.map((r) => r.ref.id);
       expect(ids).toContain("policy.toml#edit-sources");
       expect(ids).toContain("policy.toml#docs-sites");
