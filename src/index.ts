@@ -61,6 +61,21 @@ export {
   type TurnResult,
 } from "./loop/index.js";
 export {
+  DEFAULT_PROFILE,
+  type ModelReply,
+  mergeProfiles,
+  type PlanInput,
+  type PlannedCall,
+  type PlannerProfile,
+  type PlanResult,
+  parsePlannerProfile,
+  plan,
+  profileForTools,
+  type RoutingPlan,
+  type SkippedCall,
+  type ToolRule,
+} from "./planner/index.js";
+export {
   type MemoryEntry,
   type MemoryStore,
   memoryFilePath,

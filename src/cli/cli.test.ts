@@ -80,7 +80,9 @@ describe("toolgate command", () => {
     const args = ["call", "write_file", '{"path":"new.txt","content":"hi\\n"}', "--workspace", ws];
     const denied = await toolgate(args);
     expect(denied.code).toBe(3);
-    oneLine(denied.stderr);
+    // One error line, then how to allow it (src/cli/denial-hint.test.ts pins the hint).
+    expect(denied.stderr).not.toMatch(/\n\s+at /);
+    expect(denied.stderr).toContain("pass --yes to approve");
     expect(denied.stderr).toMatch(
       /^toolgate: denied_by_policy: write_file was denied: it was not approved: no one was available/,
     );

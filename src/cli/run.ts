@@ -3,6 +3,7 @@
  * The command dispatcher: global flags → command → exit code. Errors are one clear line on stderr (a stack
  * trace only with `--debug`); every failure maps to an exit code in one place.
  */
+import { readFile } from "node:fs/promises";
 import { ConfigError } from "../core/index.js";
 import { type CliContext, createContext } from "./context.js";
 import { EXIT, type ExitCode, UsageError } from "./exit-codes.js";
@@ -67,6 +68,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     const m = await import("./commands/project.js");
     return { usage: m.todosUsage, run: m.runTodos };
   },
+  init: async () => {
+    const m = await import("./commands/init.js");
+    return { usage: m.usage, run: m.runInit };
+  },
   doctor: async () => {
     const m = await import("./commands/doctor.js");
     return { usage: m.usage, run: m.runDoctor };
@@ -74,7 +79,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 const GLOBAL_HELP = `Global flags: --workspace DIR (the allowed root; default: the current directory), --policy FILE,
-  --config FILE, --json (machine-readable output), --debug (stack traces on errors)
+  --config FILE, --json (machine-readable output), --debug (stack traces on errors);
+  toolgate --version (or -V) prints the version
 Exit codes: 0 success, 1 the tool reported an error, 2 bad usage or configuration, 3 denied by policy`;
 
 export async function helpText(): Promise<string> {
@@ -91,6 +97,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     const split = splitGlobals(argv);
     globals = split.globals;
     const [name, ...rest] = split.rest;
+    if (name === "--version" || name === "-V") {
+      io.stdout(`${await packageVersion()}\n`);
+      return EXIT.ok;
+    }
     if (globals.help || name === "help" || name === undefined) {
       io.stdout(await helpText());
       return name === undefined && !globals.help ? EXIT.usage : EXIT.ok;
@@ -108,6 +118,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   } finally {
     await ctx?.close().catch(() => undefined);
   }
+}
+
+/** The version in the package's own package.json (two folders up from `src/cli/` and `dist/cli/`). */
+async function packageVersion(): Promise<string> {
+  const text = await readFile(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version: string }).version;
 }
 
 function reportError(error: unknown, io: CliIo, globals: GlobalOptions): ExitCode {

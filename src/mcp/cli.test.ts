@@ -88,4 +88,43 @@ describe("runMcpListCommand", () => {
       await rm(bad, { recursive: true, force: true });
     }
   });
+
+  it("shows an invalid URL entry as http, and one naming no transport as unknown (issue #11)", async () => {
+    const bad = await mkdtemp(join(tmpdir(), "toolgate-mcplist-url-"));
+    try {
+      const servers = {
+        search: {
+          url: "https://mcp.example.com/mcp",
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: .mcp.json's ${VAR} expansion, not a template
+          headers: { A: "${TG_TEST_UNSET_VAR_11}" },
+        },
+        typed: { type: "http", url: 7 },
+        nothing: { args: [] },
+      };
+      await writeFile(join(bad, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
+      const json = io(bad, true);
+      expect(await runMcpListCommand(json.io)).toBe(2);
+      const rows = JSON.parse(json.out.join("")) as { name: string; type: string; state: string }[];
+      expect(rows.map((r) => [r.name, r.type, r.state])).toEqual([
+        ["nothing", "unknown", "invalid"],
+        ["search", "http", "invalid"],
+        ["typed", "http", "invalid"],
+      ]);
+      const text = io(bad, false);
+      await runMcpListCommand(text.io);
+      expect(text.out.join("")).toMatch(/^search {3}http {5}invalid {3}- {2}/m);
+    } finally {
+      await rm(bad, { recursive: true, force: true });
+    }
+  });
+
+  it("throws ConfigError for a file that is not JSON", async () => {
+    const bad = await mkdtemp(join(tmpdir(), "toolgate-mcplist-bad2-"));
+    try {
+      await writeFile(join(bad, ".mcp.json"), "{");
+      await expect(runMcpListCommand(io(bad, true).io)).rejects.toThrow(ConfigError);
+    } finally {
+      await rm(bad, { recursive: true, force: true });
+    }
+  });
 });

@@ -46,10 +46,11 @@ export async function runMcpListCommand(io: McpCliIo): Promise<number> {
     io.stdout(config.file ? `no MCP servers in ${config.file}\n` : `no .mcp.json in ${io.root}\n`);
   } else {
     const width = Math.max(...servers.map((s) => s.name.length));
+    const typeWidth = Math.max(5, ...servers.map((s) => s.type.length));
     for (const s of servers) {
       const tools = s.state === "ready" ? `${s.toolCount} tool${s.toolCount === 1 ? "" : "s"}` : "-";
       io.stdout(
-        `${s.name.padEnd(width)}  ${s.type.padEnd(5)}  ${s.state.padEnd(8)}  ${tools}${s.error ? `  ${s.error}` : ""}\n`,
+        `${s.name.padEnd(width)}  ${s.type.padEnd(typeWidth)}  ${s.state.padEnd(8)}  ${tools}${s.error ? `  ${s.error}` : ""}\n`,
       );
     }
   }

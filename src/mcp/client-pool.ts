@@ -21,7 +21,8 @@ import { assignPublicNames, type McpRoute, type RoutingTable } from "./naming.js
 /** One server as `mcp list` shows it. */
 export interface McpServerStatus {
   name: string;
-  type: "stdio" | "http";
+  /** `unknown`: an invalid entry that names no transport. */
+  type: "stdio" | "http" | "unknown";
   /** `invalid`: its configuration entry was refused. */
   state: McpServerState | "invalid";
   /** Tools exposed from it at the last discovery. */
@@ -177,7 +178,7 @@ export class McpClientPool {
     for (const p of this.problems)
       out.push({
         name: p.server,
-        type: "stdio",
+        type: p.type ?? "unknown",
         state: "invalid",
         toolCount: 0,
         error: p.message,

@@ -123,9 +123,28 @@ describe("parseMcpConfig", () => {
     ["not an object", "npx server", `${FILE}: server "bad": must be an object`],
   ])("refuses a server with %s, naming file and server, and keeps the others", (_note, entry, message) => {
     const { servers, problems } = parse({ bad: entry, good: { command: "ok" } });
-    expect(problems).toEqual([{ server: "bad", message }]);
+    expect(problems.map(({ server, message }) => ({ server, message }))).toEqual([
+      { server: "bad", message },
+    ]);
     expect(Object.keys(servers)).toEqual(["good"]);
   });
+
+  it.each([
+    ["a url", { url: "http://h", command: "x" }, "http"],
+    ["an http type", { type: "streamable-http", url: 3 }, "http"],
+    ["a command", { command: "x", bogus: 1 }, "stdio"],
+    ["a stdio type with a url", { type: "stdio", url: "http://h" }, "stdio"],
+    ["neither", { args: [] }, undefined],
+    ["an unknown type", { type: "sse", url: "http://h" }, undefined],
+    ["not an object", "npx server", undefined],
+  ])(
+    "a refused entry with %s keeps the transport it names, for mcp list (issue #11)",
+    (_note, entry, type) => {
+      const { problems } = parse({ bad: entry });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]!.type).toBe(type);
+    },
+  );
 
   it.each([
     ["not JSON", "{", /^\/p\/\.mcp\.json: not valid JSON: /],

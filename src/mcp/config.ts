@@ -47,6 +47,8 @@ export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 export interface McpConfigProblem {
   server: string;
   message: string;
+  /** The transport the entry asks for, as far as it can be told (`url` or an HTTP `type` → http). */
+  type?: "stdio" | "http";
 }
 
 /** The result of reading a project's `.mcp.json`. */
@@ -139,10 +141,22 @@ export function parseMcpConfig(
     try {
       servers[name] = normalizeServerConfig(name, raw[name], file, options);
     } catch (error) {
-      problems.push({ server: name, message: (error as Error).message });
+      const type = entryType(raw[name]);
+      problems.push({ server: name, message: (error as Error).message, ...(type ? { type } : {}) });
     }
   }
   return { servers, problems };
+}
+
+/** The transport a (possibly invalid) entry names: what `mcp list` shows beside its problem. */
+function entryType(entry: unknown): "stdio" | "http" | undefined {
+  if (!isPlainObject(entry)) return undefined;
+  if (entry.type === "stdio") return "stdio";
+  if (entry.type === "http" || entry.type === "streamable-http") return "http";
+  if (entry.type !== undefined) return undefined;
+  if (entry.url !== undefined) return "http";
+  if (entry.command !== undefined) return "stdio";
+  return undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import type { CallResult, ToolCall } from "../../core/index.js";
 import { type CliContext, installApprover } from "../context.js";
+import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError, worstExitCode } from "../exit-codes.js";
 
 export const usage = "toolgate call TOOL [ARGS_JSON] [--yes] | toolgate call --batch FILE|- [--yes]";
@@ -19,6 +20,7 @@ export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode
   });
   const gate = await ctx.gate();
   installApprover(gate, ctx.io, values.yes === true);
+  const askable = values.yes === true || ctx.io.isTTY;
   const controller = new AbortController();
   // Ctrl-C, a kill or a closed terminal cancels the call; the gate is then closed, stopping its processes.
   const onSignal = () => controller.abort();
@@ -26,13 +28,14 @@ export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode
   try {
     if (values.batch !== undefined) {
       if (positionals.length > 0) throw new UsageError(`--batch takes no other arguments; usage: ${usage}`);
-      return await runBatch(values.batch, ctx, controller.signal);
+      return await runBatch(values.batch, ctx, controller.signal, askable);
     }
     const [name, argsText, ...extra] = positionals;
     if (!name || extra.length > 0) throw new UsageError(`usage: ${usage}`);
     const args = argsText === undefined ? {} : parseArgsJson(argsText);
     const result = await gate.execute({ name, args }, { signal: controller.signal });
     printResult(result, ctx);
+    await printHint({ name, args }, result, ctx, askable, new Set());
     return exitCodeForError(result.error?.type);
   } finally {
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeListener(signal, onSignal);
@@ -47,7 +50,13 @@ function parseArgsJson(text: string): unknown {
   }
 }
 
-async function runBatch(file: string, ctx: CliContext, signal: AbortSignal): Promise<ExitCode> {
+async function runBatch(
+  file: string,
+  ctx: CliContext,
+  signal: AbortSignal,
+  askable: boolean,
+): Promise<ExitCode> {
+  const hinted = new Set<string>();
   const gate = await ctx.gate();
   const lines =
     file === "-"
@@ -72,6 +81,7 @@ async function runBatch(file: string, ctx: CliContext, signal: AbortSignal): Pro
     }
     const result = await gate.execute(call, { signal });
     printResult(result, ctx);
+    await printHint(call, result, ctx, askable, hinted);
     codes.push(exitCodeForError(result.error?.type));
   }
   return worstExitCode(codes);
@@ -99,6 +109,29 @@ function usageResult(message: string): CallResult {
     returnDisplay: `Error: ${message}`,
     error: { type: "invalid_params", message },
   };
+}
+
+/** Under a denial, how to allow the call (stderr, also with --json); each hint once per run. */
+async function printHint(
+  call: ToolCall,
+  result: CallResult,
+  ctx: CliContext,
+  askable: boolean,
+  hinted: Set<string>,
+): Promise<void> {
+  const gate = await ctx.gate();
+  const tool = typeof call.name === "string" ? gate.registry.get(call.name) : undefined;
+  const hint = denialHint(call, result, {
+    policy: gate.policy,
+    tool,
+    root: ctx.root,
+    askable,
+    terminalAsks: true,
+  });
+  if (hint === undefined || hinted.has(hint)) return;
+  hinted.add(hint);
+  if (ctx.globals.json) ctx.io.stderr(`toolgate: ${result.error?.message}\n`);
+  ctx.io.stderr(`${hint}\n`);
 }
 
 function printResult(result: CallResult, ctx: CliContext): void {

@@ -13,6 +13,7 @@ import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { toolSummary } from "./tool-summary.js";
 
 export const usage =
   "toolgate chat [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--routing|--no-routing] [--yes]";
@@ -49,7 +50,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     const { model, session, transcript } = setup;
     const who = setup.agent ? ` as agent ${setup.agent}` : "";
     io.stdout(
-      `toolgate chat — ${model.model} via ${model.provider} at ${model.baseUrl}${who}; ${session.toolNames.length} tool(s)\n` +
+      `toolgate chat — ${model.model} via ${model.provider} at ${model.baseUrl}${who}; ${toolSummary(session.toolNames)}\n` +
         `transcript: ${transcript.file}\n${HELP}\n`,
     );
     if (!interactive)

@@ -68,6 +68,12 @@ describe("toolgate memory", () => {
       stderr: 'toolgate: not found: no value is stored under "a" in project memory\n',
     });
     expect((await memory(["list"], true)).stdout).toBe("[]\n");
+    // An empty list says so in text (issue #11: it printed nothing).
+    expect(await memory(["list"])).toEqual({
+      code: 0,
+      stdout: "no memories in project memory\n",
+      stderr: "",
+    });
   });
 
   it("uses the user scope with --scope user", async () => {

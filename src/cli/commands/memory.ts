@@ -90,7 +90,8 @@ export async function runMemoryCommand(argv: string[], io: StateCommandIo): Prom
       case "list": {
         const entries = await store.list();
         const width = Math.max(0, ...entries.map((e) => e.key.length));
-        out(entries, entries.map((e) => `${e.key.padEnd(width)}  ${preview(e.value)}\n`).join(""));
+        const lines = entries.map((e) => `${e.key.padEnd(width)}  ${preview(e.value)}\n`).join("");
+        out(entries, entries.length === 0 ? `no memories in ${where}\n` : lines);
         return OK;
       }
       case "get": {

@@ -74,6 +74,12 @@ describe("toolgate run", () => {
     const r = await cli(runRun, ["list", "the", "agents"]);
     expect(r).toMatchObject({ code: 0, stdout: "I could not list the agents.\n" });
     expect(r.stderr).toContain("✗ list_available_agents · list available agents · ask · ");
+    // How to allow it: run never asks on a terminal, so --yes or a rule (issue #11).
+    expect(r.stderr).toContain(
+      "toolgate: list_available_agents was denied: it was not approved: the user said no\n" +
+        "  to allow it: pass --yes to approve what the policy asks about (--yes never overrides a deny), or create .toolgate/policy.toml (`toolgate init` writes a starter one) with this rule:\n" +
+        '    [[rules]]\n    tool = "list_available_agents"\n    decision = "allow"\n',
+    );
   });
 
   it("approves asks with --yes and prints JSON with --json", async () => {

@@ -10,6 +10,7 @@ import { fixedAsker, type TurnResult } from "../../loop/index.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
 import type { CliContext } from "../context.js";
+import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
 export const usage =
@@ -51,6 +52,7 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     renderer.finish();
     await setup.transcript.flush();
     print(ctx, result, setup.transcript.file);
+    printHints(ctx, result, setup, values.yes === true);
     return exitFor(result);
   } finally {
     for (const signal of TERMINATING) process.removeListener(signal, onSignal);
@@ -83,6 +85,23 @@ function print(ctx: CliContext, result: TurnResult, transcript: string): void {
     io.stdout(result.answer.endsWith("\n") ? result.answer : `${result.answer}\n`);
   else if (result.stopReason === "model_error") io.stderr(`toolgate: ${result.error}\n`);
   else io.stderr(`toolgate: ${result.answer}\n`);
+}
+
+/** Under the answer, how to allow each distinct call the policy refused (stderr, also with --json). */
+function printHints(ctx: CliContext, result: TurnResult, setup: ChatSetup, yes: boolean): void {
+  const hinted = new Set<string>();
+  for (const call of result.calls) {
+    const hint = denialHint({ name: call.name, args: call.args }, call.result, {
+      policy: setup.gate.policy,
+      tool: setup.gate.registry.get(call.name),
+      root: ctx.root,
+      askable: yes,
+      terminalAsks: false,
+    });
+    if (hint === undefined || hinted.has(hint)) continue;
+    hinted.add(hint);
+    ctx.io.stderr(`toolgate: ${call.result.error?.message}\n${hint}\n`);
+  }
 }
 
 function exitFor(result: TurnResult): ExitCode {

@@ -34,6 +34,8 @@ afterEach(async () => {
 
 describe("toolgate todos", () => {
   it("adds, updates, completes, removes and lists", async () => {
+    expect(await todos(["list"])).toEqual({ code: 0, stdout: "no todos\n", stderr: "" });
+    expect((await todos(["list"], true)).stdout).toBe("[]\n");
     expect(await todos(["add", "write", "the", "tests"])).toEqual({
       code: 0,
       stdout: "added todo 1: write the tests\n",

@@ -72,7 +72,7 @@ export async function runTodosCommand(argv: string[], io: StateCommandIo): Promi
     switch (sub) {
       case "list": {
         const items = await store.list();
-        out(items, items.map(line).join(""));
+        out(items, items.length === 0 ? "no todos\n" : items.map(line).join(""));
         return OK;
       }
       case "add": {
