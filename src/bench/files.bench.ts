@@ -52,7 +52,7 @@ const CODE_LINES = [
   "export default class Store {",
   "  constructor(path) { this.path = path; }",
   "  async get(key) { return this.map.get(key); }",
-  "  throw new Error(\"bad value: \" + value);",
+  '  throw new Error("bad value: " + value);',
   "/** Returns the file's size in bytes. */",
 ];
 
