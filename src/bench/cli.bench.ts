@@ -16,7 +16,8 @@ import { findBundledRipgrep } from "../tools/grep.js";
 import { fmt, report, type Stats, stats } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const MAIN = join(here, "..", "cli", "main.js");
+// The bundled command the package's `bin` names (`npm run build` makes it).
+const MAIN = join(here, "..", "bin", "toolgate.js");
 const PRELOAD = join(here, "peak-rss.js");
 const ROUNDS = 15;
 
