@@ -5,7 +5,7 @@
  * line range of a 50 MB file, measured in child processes.
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdir, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,6 +14,7 @@ import { glob as tinyglobby } from "tinyglobby";
 import { ripgrepArgs } from "../tools/files/grep-backends.js";
 import { createGlobTool } from "../tools/glob.js";
 import { createGrepTool, findBundledRipgrep } from "../tools/grep.js";
+import { createReadFileTool } from "../tools/read-file.js";
 import { Workspace } from "../workspace/index.js";
 import { fmt, interleaved, report } from "./harness.js";
 
@@ -274,6 +275,80 @@ async function benchReadRange(): Promise<void> {
   });
 }
 
+/** Runs a shell pipeline and collects its stdout. */
+function shellOut(command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", command], { stdio: ["ignore", "pipe", "ignore"] });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => chunks.push(c));
+    child.on("error", reject);
+    child.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+}
+
+/** 216 MB of 80-byte lines (2.7 million). */
+async function hugeFile(): Promise<string> {
+  const file = join(benchDir, "huge.txt");
+  if (await exists(file)) return file;
+  const handle = await open(file, "w");
+  try {
+    const pad = "x".repeat(71);
+    for (let start = 1; start <= 2_700_000; start += 100_000) {
+      const lines: string[] = [];
+      for (let i = start; i < start + 100_000; i++) lines.push(`${String(i).padStart(8, "0")} ${pad}\n`);
+      await handle.write(lines.join(""));
+    }
+  } finally {
+    await handle.close();
+  }
+  return file;
+}
+
+async function benchReadDeep(): Promise<void> {
+  const file = await hugeFile();
+  const size = (await stat(file)).size;
+  const tool = createReadFileTool({
+    workspace: await Workspace.create([benchDir], { maxFileBytes: 1 << 20 }),
+  });
+  const text = async (params: { path: string; startLine?: number; endLine?: number; tail?: number }) => {
+    const result = await tool.build(params).execute(signal);
+    if (result.error) throw new Error(result.llmContent);
+    return result.llmContent;
+  };
+  const range = { path: "huge.txt", startLine: 2_600_000, endLine: 2_600_100 };
+  const anchorRange = `tail -n +2600000 '${file}' | head -n 101`;
+  const same = (await text(range)) === (await shellOut(anchorRange));
+  const [t, a] = await interleaved(
+    () => text(range),
+    () => shellOut(anchorRange),
+    9,
+  );
+  report({
+    name: `read_file lines 2,600,000–2,600,100 of a ${(size / 1e6).toFixed(0)} MB file (in-process), same text as tail | head: ${same}`,
+    ours: `p50 ${fmt(t.p50)} p99 ${fmt(t.p99)}`,
+    anchor: `tail -n +N | head -n M: p50 ${fmt(a.p50)} p99 ${fmt(a.p99)}`,
+    ratio: t.p50 / a.p50,
+    target: "p50 ≤ 1.5×, same text",
+    pass: t.p50 / a.p50 <= 1.5 && same,
+  });
+  const last = { path: "huge.txt", tail: 20 };
+  const anchorTail = `tail -n 20 '${file}'`;
+  const sameTail = (await text(last)) === (await shellOut(anchorTail));
+  const [tt, at] = await interleaved(
+    () => text(last),
+    () => shellOut(anchorTail),
+    30,
+  );
+  report({
+    name: `read_file tail: 20 of the same file (in-process), same text as tail -n 20: ${sameTail}`,
+    ours: `p50 ${fmt(tt.p50)} p99 ${fmt(tt.p99)}`,
+    anchor: `tail -n 20 (a process start included, so not the same work): p50 ${fmt(at.p50)} p99 ${fmt(at.p99)}`,
+    ratio: tt.p50 / at.p50,
+    target: "p50 ≤ 5 ms (absolute)",
+    pass: tt.p50 <= 5 && sameTail,
+  });
+}
+
 export default async function runFilesBench(): Promise<void> {
   const rg = await findBundledRipgrep();
   if (!rg) throw new Error("@vscode/ripgrep is not installed; the file benchmarks need it");
@@ -281,6 +356,7 @@ export default async function runFilesBench(): Promise<void> {
     await benchGrep(rg);
     await benchGlob(rg);
     await benchReadRange();
+    await benchReadDeep();
   } finally {
     if (!process.env.TOOLGATE_BENCH_KEEP) await rm(benchDir, { recursive: true, force: true });
   }

@@ -83,17 +83,24 @@ export class RipgrepOutputParser {
 
   /** Feeds a chunk; returns false once `onMatch` asked to stop. */
   write(chunk: Buffer): boolean {
-    let buf = chunk;
-    if (this.carry) {
-      buf = Buffer.concat([this.carry, chunk]);
-      this.carry = undefined;
-    }
     let start = 0;
-    for (let end = buf.indexOf(10, start); end !== -1; end = buf.indexOf(10, start)) {
-      if (!this.line(buf, start, end)) return false;
+    if (this.carry) {
+      // Only the carried-over line is joined with the new chunk's first line, never the whole chunk.
+      const first = chunk.indexOf(10);
+      if (first === -1) {
+        this.carry = Buffer.concat([this.carry, chunk]);
+        return true;
+      }
+      const joined = Buffer.concat([this.carry, chunk.subarray(0, first)]);
+      this.carry = undefined;
+      if (!this.line(joined, 0, joined.length)) return false;
+      start = first + 1;
+    }
+    for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
+      if (!this.line(chunk, start, end)) return false;
       start = end + 1;
     }
-    if (start < buf.length) this.carry = Buffer.from(buf.subarray(start));
+    if (start < chunk.length) this.carry = Buffer.from(chunk.subarray(start));
     return true;
   }
 

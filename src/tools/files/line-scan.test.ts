@@ -31,6 +31,11 @@ function bigText(eol: string, trailing: boolean): string {
   return lines.join(eol) + (trailing ? eol : "");
 }
 
+/** The text with a last line of one or two bytes, so its UTF-8 size is odd. */
+function oddSized(text: string): string {
+  return Buffer.byteLength(text) % 2 === 0 ? `${text}z` : `${text}zz`;
+}
+
 const CASES = [
   { name: "lf.txt", text: bigText("\n", true), encoding: "utf-8" },
   { name: "crlf-no-trailing.txt", text: bigText("\r\n", false), encoding: "utf-8" },
@@ -41,6 +46,8 @@ const CASES = [
   { name: "small16be.txt", text: "\u0a00\n\u000a\n", encoding: "utf-16be" },
   { name: "empty-lines.txt", text: "\n\n\nx\n\n", encoding: "utf-8" },
   { name: "one.txt", text: "only line", encoding: "utf-8" },
+  // An odd size: the backward scan's chunks must still start at even offsets and fit their buffer.
+  { name: "odd-size.txt", text: oddSized(bigText("\n", true)), encoding: "utf-8" },
 ] as const;
 
 let dir: string;
@@ -50,6 +57,7 @@ const signal = new AbortController().signal;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tg-line-scan-"));
   for (const c of CASES) await writeFile(join(dir, c.name), encode(c.text, c.encoding));
+  expect(encode(CASES.find((c) => c.name === "odd-size.txt")!.text, "utf-8").length % 2).toBe(1);
   read = createReadFileTool({ workspace: await Workspace.create([dir], { maxFileBytes: 50_000_000 }) });
 });
 afterAll(async () => {

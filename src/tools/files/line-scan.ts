@@ -143,7 +143,7 @@ export async function findTailStart(
     signal.throwIfAborted();
     // Chunks start at an even offset, so UTF-16 units line up with them.
     const lowest = Math.max(0, limit - CHUNK);
-    const chunkStart = lowest - (lowest % 2);
+    const chunkStart = lowest + (lowest % 2);
     const length = limit - chunkStart;
     await handle.read(buf, 0, length, chunkStart);
     const chunk = buf.subarray(0, length);
