@@ -135,12 +135,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       io.stdout(helpText());
       return name === undefined && !globals.help ? EXIT.usage : EXIT.ok;
     }
-    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-    if (!load)
+    const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!entry)
       throw new UsageError(
         `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`,
       );
-    const command = await load.load();
+    const command = await entry.load();
     const { createContext } = await import("./context.js");
     ctx = createContext(io, globals);
     return await command.run(rest, ctx);
