@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "./core/errors.js";
 import { defineTool, okResult } from "./core/index.js";
+import { builtinDefaultPolicy } from "./policy/index.js";
 import { tempWorkspace } from "./test-support/cli.js";
-import { createToolgate } from "./toolgate.js";
+import { createToolgate, policyPlugins } from "./toolgate.js";
+import { DEFAULT_READ_ASK_PATTERNS, Workspace } from "./workspace/index.js";
 
 const quiet = { warn: () => undefined };
 
@@ -101,5 +103,25 @@ describe("createToolgate", () => {
     expect(existsSync(join(ws, "late.txt"))).toBe(false);
     const again = await gate.execute({ name: "shell_processes", args: { action: "list" } });
     expect(again.llmContent).not.toMatch(/running/);
+  });
+
+  it("builds the built-in default policy whose examples all hold, as the gate uses it (it skips them at start-up)", async () => {
+    const ws = await tempWorkspace();
+    const gate = await createToolgate({ roots: [ws], logger: quiet, policy: false });
+    try {
+      // The gate's own policy came from the same rules without the example checks.
+      expect(gate.policy.source).toBe("builtin");
+      const workspace = await Workspace.create(gate.roots);
+      const checked = await builtinDefaultPolicy({
+        plugins: policyPlugins(workspace),
+        roots: gate.roots,
+        tools: gate.registry.list(),
+        sensitiveFiles: DEFAULT_READ_ASK_PATTERNS,
+      });
+      expect(checked.rules.map((r) => r.ref.id)).toEqual(gate.policy.rules.map((r) => r.ref.id));
+      expect(checked.rules.some((r) => r.ref.id.includes("sensitive"))).toBe(true);
+    } finally {
+      await gate.close();
+    }
   });
 });

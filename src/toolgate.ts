@@ -125,7 +125,9 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   });
   const wanted = options.builtins ?? true;
   for (const tool of builtins.tools) {
-    if (wanted === true || (Array.isArray(wanted) && wanted.includes(tool.name))) registry.register(tool);
+    // Built-in schemas are checked against the meta-schema by tools/builtin-schemas.test.ts, not at start-up.
+    if (wanted === true || (Array.isArray(wanted) && wanted.includes(tool.name)))
+      registry.register(tool, { schemaChecked: true });
   }
   for (const tool of options.tools ?? []) registry.register(tool);
 
@@ -184,7 +186,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
 }
 
 /** The argument kinds the policy understands beyond plain text: paths, shell commands, URLs. */
-function policyPlugins(workspace: Workspace): ArgKindPlugin[] {
+export function policyPlugins(workspace: Workspace): ArgKindPlugin[] {
   // Outside the roots or malformed → undefined: path rules then fail closed on it.
   const canonicalize = (raw: string) => workspace.canonicalizeForPolicy(raw);
   return [
@@ -262,7 +264,13 @@ async function resolvePolicy(
   const implicit = join(root, ".toolgate", "policy.toml");
   if (options.policy !== false && existsSync(implicit)) return loadPolicyFile(implicit, loadOptions);
   // The workspace's list of files that may hold secrets, so the policy and the tools agree on it.
-  return builtinDefaultPolicy({ ...loadOptions, sensitiveFiles: DEFAULT_READ_ASK_PATTERNS });
+  // Its examples are constant and checked by the tests (toolgate.test.ts); checking them here would load the
+  // bash grammar on every start.
+  return builtinDefaultPolicy({
+    ...loadOptions,
+    sensitiveFiles: DEFAULT_READ_ASK_PATTERNS,
+    checkExamples: false,
+  });
 }
 
 function resolveAudit(

@@ -71,6 +71,35 @@ export function stats(samples: Float64Array | number[]): Stats {
   };
 }
 
+/**
+ * Times functions alternately, one call each per round (after one warm-up call each), so cache state and
+ * machine noise hit all alike; returns one set of stats per function, in order.
+ */
+export async function interleaved(
+  ours: () => unknown,
+  anchor: () => unknown,
+  iterations: number,
+  ...more: (() => unknown)[]
+): Promise<[Stats, Stats, ...Stats[]]> {
+  const fns = [ours, anchor, ...more];
+  for (const fn of fns) await fn();
+  const samples: number[][] = fns.map(() => []);
+  for (let i = 0; i < iterations; i++) {
+    for (let k = 0; k < fns.length; k++) {
+      const t0 = performance.now();
+      await fns[k]!();
+      samples[k]!.push(performance.now() - t0);
+    }
+  }
+  const [a, b, ...rest] = samples.map((s) => stats(s));
+  return [a!, b!, ...rest];
+}
+
+/** "p50 X p99 Y" for a line of the report. */
+export function p50p99(s: Stats): string {
+  return `p50 ${fmt(s.p50)} p99 ${fmt(s.p99)}`;
+}
+
 /** Formats milliseconds with a sensible unit. */
 export function fmt(ms: number): string {
   if (ms < 0.001) return `${(ms * 1e6).toFixed(0)} ns`;

@@ -1,8 +1,10 @@
 /**
  * @module bench/policy
- * Policy evaluation speed: 1,000 rules (exact names, globs, `*`, argument conditions) and 100,000 calls
- * over 1,000 tool names, through `evaluate` (indexed, candidates memoised per name) and through a linear
- * scan written here (every rule's tool globs tested on every call, picomatch matchers compiled once).
+ * The evaluation kernel alone: 1,000 rules (exact names, globs, `*`, argument conditions) spread over 1,000
+ * tool names and 100,000 prepared calls, through `evaluate` (indexed, candidates memoised per name) and
+ * through the fastest linear scan written here (every rule's tool globs as precompiled RegExps). Spread over
+ * 1,000 names, each call sees few rules: this is the kernel's best case. What a host pays for a real policy
+ * piling rules onto one tool, analysis included, is in `gate-policy`.
  */
 import picomatch from "picomatch";
 import type { Decision, RuleRef, ToolKind } from "../core/index.js";
@@ -86,17 +88,14 @@ function calls(): PreparedCall[] {
 }
 
 /**
- * The anchor: no index, no memo; each call tests every rule's tool entries, then its conditions.
- * `matchers: "picomatch"` tests each entry with a picomatch matcher (compiled once, called per rule per
- * call, as a straightforward implementation would); `"regexp"` with the bare RegExp picomatch compiles
- * to, the fastest a linear scan can be.
+ * The anchor: no index, no memo; each call tests every rule's tool entries (the RegExp picomatch compiles
+ * each to, built once), then its conditions.
  */
-function linearScan(policy: CompiledPolicy, matchers: "picomatch" | "regexp") {
+function linearScan(policy: CompiledPolicy) {
   const rules = policy.rules.map((rule) => ({
     rule,
     tests: rule.tools.map((entry): ((name: string) => boolean) | null => {
       if (entry === "*") return null;
-      if (matchers === "picomatch") return picomatch(entry, { dot: true });
       const re = picomatch.makeRe(entry, { dot: true });
       return (name) => re.test(name);
     }),
@@ -187,7 +186,7 @@ export default async function run(): Promise<void> {
     candidates += c.specific.length + c.any.length;
   }
   console.log(`      mean candidate rules per call: ${(candidates / work.length).toFixed(1)} of ${RULES}`);
-  const scans = [linearScan(policy, "picomatch"), linearScan(policy, "regexp")];
+  const scans = [linearScan(policy)];
   // Same answers from all, or the comparison means nothing.
   for (let i = 0; i < 5000; i++) {
     const a = evaluate(policy, work[i]!);
@@ -199,31 +198,28 @@ export default async function run(): Promise<void> {
     }
   }
   // Warm all (JIT; the per-name memo fills on the first pass, as it would in a long-running host).
-  perCall(work.slice(0, 20_000), (c) => evaluate(policy, c), scans, [10, 10]);
+  perCall(work.slice(0, 20_000), (c) => evaluate(policy, c), scans, [10]);
 
   // Three rounds over all 100,000 calls; the machine is shared, so the quietest round is reported.
   let best: { ours: Stats; anchors: Stats[] } | undefined;
   for (let round = 0; round < 3; round++) {
-    const got = perCall(work, (c) => evaluate(policy, c), scans, [20, 5]);
+    const got = perCall(work, (c) => evaluate(policy, c), scans, [5]);
     if (best === undefined || got.ours.p50 < best.ours.p50) best = got;
   }
   const { ours, anchors } = best!;
   report({
-    name: `evaluate p50 per call, CPU time (${RULES} rules, ${TOOLS} tools, ${CALLS.toLocaleString("en")} calls, batches of ${BATCH})`,
-    ours: `${fmt(ours.p50)} (p99 batch ${fmt(ours.p99)})`,
-    target: "≤ 5 µs",
+    name: `evaluate kernel per call, CPU time (${RULES} rules over ${TOOLS} tools, ${CALLS.toLocaleString("en")} calls, batches of ${BATCH})`,
+    ours: `p50 ${fmt(ours.p50)} p99 (per batch) ${fmt(ours.p99)}`,
+    target: "p50 ≤ 5 µs (absolute)",
     pass: ours.p50 <= 0.005,
   });
-  const labels = [
-    "linear scan, picomatch matcher per rule per call",
-    "linear scan, precompiled RegExp per rule",
-  ];
+  const labels = ["linear scan, precompiled RegExp per rule"];
   anchors.forEach((anchor, k) => {
     const ratio = anchor.p50 / ours.p50;
     report({
       name: `evaluate vs ${labels[k]}`,
-      ours: fmt(ours.p50),
-      anchor: fmt(anchor.p50),
+      ours: `p50 ${fmt(ours.p50)} p99 ${fmt(ours.p99)}`,
+      anchor: `p50 ${fmt(anchor.p50)} p99 ${fmt(anchor.p99)}`,
       ratio,
       target: "≥ 20×",
       pass: ratio >= 20,

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { ToolResult } from "../core/index.js";
 import { analyzeCommandSync, createCommandKind, loadBashParser } from "../policy/shell/index.js";
 import { createToolgate } from "../toolgate.js";
-import { fmt, measure, measureSync, report } from "./harness.js";
+import { fmt, interleaved, measureSync, report } from "./harness.js";
 
 const RUNS = 200;
 
@@ -46,23 +46,17 @@ async function benchSpawn(): Promise<void> {
   try {
     const first = await call();
     if (first.error) throw new Error(`shell tool failed: ${first.llmContent}`);
-    // Interleave rounds so drift in machine load hits both sides alike; compare medians (spawn times are
-    // noisy on a shared machine, and a median ignores the odd scheduling hiccup).
-    const ours: number[] = [];
-    const anchor: number[] = [];
-    for (let round = 0; round < 8; round++) {
-      anchor.push((await measure(() => rawSpawn(root), RUNS / 8, 5)).p50);
-      ours.push((await measure(call, RUNS / 8, 5)).p50);
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const ratio = median(ours) / median(anchor);
+    // One call each, alternately, so drift in machine load hits both sides alike.
+    const [ours, anchor] = await interleaved(call, () => rawSpawn(root), RUNS);
+    const ratio = ours.p50 / anchor.p50;
+    const p99Ratio = ours.p99 / anchor.p99;
     report({
-      name: `shell: ${RUNS} runs of \`true\` through the pipeline (p50 per call)`,
-      ours: fmt(median(ours)),
-      anchor: `${fmt(median(anchor))} raw spawn`,
+      name: `shell: ${RUNS} runs of \`true\` through the pipeline, interleaved (p99 ratio ${p99Ratio.toFixed(2)}×)`,
+      ours: `p50 ${fmt(ours.p50)} p99 ${fmt(ours.p99)}`,
+      anchor: `raw spawn of bash -c true: p50 ${fmt(anchor.p50)} p99 ${fmt(anchor.p99)}`,
       ratio,
-      target: "≤ 1.3×",
-      pass: ratio <= 1.3,
+      target: "p50 and p99 ≤ 1.3×",
+      pass: ratio <= 1.3 && p99Ratio <= 1.3,
     });
   } finally {
     await close();
@@ -130,10 +124,10 @@ async function benchAnalysis(): Promise<void> {
   const anchor = measureSync(naive, 2000, 200);
   report({
     name: "shell: analyse + match a 20-sub-command line (p50)",
-    ours: fmt(ours.p50),
-    anchor: `${fmt(anchor.p50)} naive split + prefix compare`,
+    ours: `p50 ${fmt(ours.p50)} p99 ${fmt(ours.p99)}`,
+    anchor: `naive split + prefix compare (parses nothing): p50 ${fmt(anchor.p50)}`,
     ratio: ours.p50 / anchor.p50,
-    target: "≤ 1 ms p50",
+    target: "p50 ≤ 1 ms (absolute; the anchor does not do the same work)",
     pass: ours.p50 <= 1,
   });
 }

@@ -4,8 +4,7 @@
  * trace only with `--debug`); every failure maps to an exit code in one place.
  */
 import { readFile } from "node:fs/promises";
-import { ConfigError } from "../core/index.js";
-import { type CliContext, createContext } from "./context.js";
+import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode, UsageError } from "./exit-codes.js";
 import { type GlobalOptions, splitGlobals } from "./globals.js";
 import type { CliIo } from "./io.js";
@@ -15,66 +14,117 @@ interface Command {
   run(argv: string[], ctx: CliContext): Promise<ExitCode>;
 }
 
+/** One command: its `--help` line (static, so `--help` loads no command) and its module, loaded on use. */
+export interface CommandEntry {
+  usage: string;
+  load(): Promise<Command>;
+}
+
 /**
- * The commands, loaded on use: `toolgate call` does not pay for the model clients or the MCP SDK.
- * The order is the order of `--help`.
+ * The commands, in `--help` order. A command's module loads only when it runs: `toolgate call` does not
+ * pay for the model clients or the MCP SDK. `usage` must equal the module's own usage string (run.test.ts
+ * checks): to add a command, add a row here.
  */
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  chat: async () => {
-    const m = await import("./commands/chat.js");
-    return { usage: m.usage, run: m.runChat };
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  chat: {
+    usage:
+      "toolgate chat [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--routing|--no-routing] [--yes]",
+    load: async () => {
+      const m = await import("./commands/chat.js");
+      return { usage: m.usage, run: m.runChat };
+    },
   },
-  run: async () => {
-    const m = await import("./commands/run.js");
-    return { usage: m.usage, run: m.runRun };
+  run: {
+    usage:
+      'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--quiet]',
+    load: async () => {
+      const m = await import("./commands/run.js");
+      return { usage: m.usage, run: m.runRun };
+    },
   },
-  replay: async () => {
-    const m = await import("./commands/replay.js");
-    return { usage: m.usage, run: m.runReplay };
+  replay: {
+    usage: "toolgate replay [FILE|SESSION_ID]",
+    load: async () => {
+      const m = await import("./commands/replay.js");
+      return { usage: m.usage, run: m.runReplay };
+    },
   },
-  tools: async () => {
-    const m = await import("./commands/tools.js");
-    return { usage: m.usage, run: m.runTools };
+  tools: {
+    usage: "toolgate tools",
+    load: async () => {
+      const m = await import("./commands/tools.js");
+      return { usage: m.usage, run: m.runTools };
+    },
   },
-  schema: async () => {
-    const m = await import("./commands/schema.js");
-    return { usage: m.usage, run: m.runSchema };
+  schema: {
+    usage: "toolgate schema --provider openai|openai-responses|anthropic|gemini|ollama [--report]",
+    load: async () => {
+      const m = await import("./commands/schema.js");
+      return { usage: m.usage, run: m.runSchema };
+    },
   },
-  call: async () => {
-    const m = await import("./commands/call.js");
-    return { usage: m.usage, run: m.runCall };
+  call: {
+    usage: "toolgate call TOOL [ARGS_JSON] [--yes] | toolgate call --batch FILE|- [--yes]",
+    load: async () => {
+      const m = await import("./commands/call.js");
+      return { usage: m.usage, run: m.runCall };
+    },
   },
-  policy: async () => {
-    const m = await import("./commands/policy.js");
-    return { usage: m.usage, run: m.runPolicy };
+  policy: {
+    usage: "toolgate policy check TOOL [ARGS_JSON] [--explain] | toolgate policy validate FILE",
+    load: async () => {
+      const m = await import("./commands/policy.js");
+      return { usage: m.usage, run: m.runPolicy };
+    },
   },
-  plan: async () => {
-    const m = await import("./commands/plan.js");
-    return { usage: m.usage, run: m.runPlan };
+  plan: {
+    usage: "toolgate plan --query Q [--response-file F|-] [--routing JSON] [--tools A,B] [--round N]",
+    load: async () => {
+      const m = await import("./commands/plan.js");
+      return { usage: m.usage, run: m.runPlan };
+    },
   },
-  agents: async () => {
-    const m = await import("./commands/project.js");
-    return { usage: m.agentsUsage, run: m.runAgents };
+  agents: {
+    usage: "toolgate agents list | toolgate agents resolve AGENT [--depth N]",
+    load: async () => {
+      const m = await import("./commands/project.js");
+      return { usage: m.agentsUsage, run: m.runAgents };
+    },
   },
-  mcp: async () => {
-    const m = await import("./commands/mcp.js");
-    return { usage: m.usage, run: m.runMcp };
+  mcp: {
+    usage: "toolgate mcp [--pool] | toolgate mcp list",
+    load: async () => {
+      const m = await import("./commands/mcp.js");
+      return { usage: m.usage, run: m.runMcp };
+    },
   },
-  memory: async () => {
-    const m = await import("./commands/project.js");
-    return { usage: m.memoryUsage, run: m.runMemory };
+  memory: {
+    usage: "toolgate memory list|get KEY|set KEY VALUE|delete KEY [--scope project|user]",
+    load: async () => {
+      const m = await import("./commands/project.js");
+      return { usage: m.memoryUsage, run: m.runMemory };
+    },
   },
-  todos: async () => {
-    const m = await import("./commands/project.js");
-    return { usage: m.todosUsage, run: m.runTodos };
+  todos: {
+    usage: "toolgate todos list|add TEXT|complete ID|remove ID|update ID [--text T] [--status S]",
+    load: async () => {
+      const m = await import("./commands/project.js");
+      return { usage: m.todosUsage, run: m.runTodos };
+    },
   },
-  init: async () => {
-    const m = await import("./commands/init.js");
-    return { usage: m.usage, run: m.runInit };
+  init: {
+    usage: "toolgate init [--force]",
+    load: async () => {
+      const m = await import("./commands/init.js");
+      return { usage: m.usage, run: m.runInit };
+    },
   },
-  doctor: async () => {
-    const m = await import("./commands/doctor.js");
-    return { usage: m.usage, run: m.runDoctor };
+  doctor: {
+    usage: "toolgate doctor",
+    load: async () => {
+      const m = await import("./commands/doctor.js");
+      return { usage: m.usage, run: m.runDoctor };
+    },
   },
 };
 
@@ -83,16 +133,16 @@ const GLOBAL_HELP = `Global flags: --workspace DIR (the allowed root; default: t
   toolgate --version (or -V) prints the version
 Exit codes: 0 success, 1 the tool reported an error, 2 bad usage or configuration, 3 denied by policy`;
 
-export async function helpText(): Promise<string> {
-  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
-  const lines = commands.map((c) => `  ${c.usage}`);
+/** The `--help` text, from the static table (no command module is loaded). */
+export function helpText(): string {
+  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage}`);
   return `toolgate — the tool layer for LLM agents\n\nUsage:\n${lines.join("\n")}\n\n${GLOBAL_HELP}\n`;
 }
 
 /** Runs the command line; returns the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   let globals: GlobalOptions = { json: false, debug: false, help: false };
-  let ctx: ReturnType<typeof createContext> | undefined;
+  let ctx: (CliContext & { close(): Promise<void> }) | undefined;
   try {
     const split = splitGlobals(argv);
     globals = split.globals;
@@ -102,31 +152,37 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       return EXIT.ok;
     }
     if (globals.help || name === "help" || name === undefined) {
-      io.stdout(await helpText());
+      io.stdout(helpText());
       return name === undefined && !globals.help ? EXIT.usage : EXIT.ok;
     }
-    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-    if (!load)
+    const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!entry)
       throw new UsageError(
         `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`,
       );
-    const command = await load();
+    const command = await entry.load();
+    const { createContext } = await import("./context.js");
     ctx = createContext(io, globals);
     return await command.run(rest, ctx);
   } catch (error) {
-    return reportError(error, io, globals);
+    return await reportError(error, io, globals);
   } finally {
     await ctx?.close().catch(() => undefined);
   }
 }
 
-/** The version in the package's own package.json (two folders up from `src/cli/` and `dist/cli/`). */
+/**
+ * The version in the package's own package.json (two folders up from `src/cli/`, `dist/cli/` and the bundle's
+ * `dist/bin/`).
+ */
 async function packageVersion(): Promise<string> {
   const text = await readFile(new URL("../../package.json", import.meta.url), "utf8");
   return (JSON.parse(text) as { version: string }).version;
 }
 
-function reportError(error: unknown, io: CliIo, globals: GlobalOptions): ExitCode {
+async function reportError(error: unknown, io: CliIo, globals: GlobalOptions): Promise<ExitCode> {
+  // The core loads here only when no command got as far as loading it.
+  const { ConfigError } = await import("../core/index.js");
   const known = error instanceof UsageError || error instanceof ConfigError || isParseArgsError(error);
   const message = error instanceof Error ? error.message : String(error);
   io.stderr(`toolgate: ${known ? "" : "internal error: "}${message}\n`);

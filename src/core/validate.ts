@@ -1,7 +1,8 @@
 /**
  * @module core/validate
  * Parameter validation with ajv (JSON Schema 2020-12). Schemas are checked against the meta-schema when a
- * tool is registered and compiled lazily on the tool's first call, then cached per tool object.
+ * tool is registered (built-in tools excepted: a test checks theirs) and compiled lazily on the tool's first
+ * call, then cached per tool object. ajv itself is set up on first use.
  * Errors name each failing parameter in plain words.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
@@ -13,20 +14,34 @@ export type ValidationOutcome =
 
 /** Validates tool parameters. One instance per registry. */
 export class ParamValidator {
-  private readonly ajv = new Ajv2020({
-    allErrors: true,
-    strict: false,
-    useDefaults: true,
-    validateFormats: false,
-  });
+  private ajvInstance: Ajv2020 | undefined;
   private readonly compiled = new WeakMap<Tool, ValidateFunction | Error>();
 
-  /** Checks a schema against the 2020-12 meta-schema; returns a problem description or undefined. */
-  schemaProblem(schema: JsonSchema): string | undefined {
+  private get ajv(): Ajv2020 {
+    // Compiles never re-check a schema against the meta-schema: `schemaProblem` does that at registration.
+    this.ajvInstance ??= new Ajv2020({
+      allErrors: true,
+      strict: false,
+      useDefaults: true,
+      validateFormats: false,
+      validateSchema: false,
+    });
+    return this.ajvInstance;
+  }
+
+  /** The cheap checks: the schema is an object schema. Returns a problem description or undefined. */
+  shapeProblem(schema: JsonSchema): string | undefined {
     if (schema === null || typeof schema !== "object" || Array.isArray(schema))
       return "schema must be an object";
     if (schema.type !== undefined && schema.type !== "object")
       return `schema type must be "object", not ${JSON.stringify(schema.type)}`;
+    return undefined;
+  }
+
+  /** Checks a schema against the 2020-12 meta-schema; returns a problem description or undefined. */
+  schemaProblem(schema: JsonSchema): string | undefined {
+    const shape = this.shapeProblem(schema);
+    if (shape) return shape;
     const { $schema: _ignored, ...rest } = schema;
     if (!this.ajv.validateSchema(rest)) return this.ajv.errorsText(this.ajv.errors, { dataVar: "schema" });
     return undefined;

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import { mkdir, rmdir, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import lockfile from "proper-lockfile";
+import type lockfileModule from "proper-lockfile";
 import { ioError, StateError } from "./errors.js";
 
 /** proper-lockfile refuses stale periods below this (it clamps); we clamp the same way, visibly. */
@@ -117,6 +117,14 @@ export async function withFileLock<R>(
   }
 }
 
+let lockfileLoaded: Promise<typeof lockfileModule> | undefined;
+
+/** proper-lockfile (and graceful-fs beneath it) loads on the first lock taken, not at start-up. */
+function loadLockfile(): Promise<typeof lockfileModule> {
+  lockfileLoaded ??= import("proper-lockfile").then((m) => m.default);
+  return lockfileLoaded;
+}
+
 async function lockedRun<R>(
   target: string,
   options: FileLockOptions,
@@ -129,6 +137,7 @@ async function lockedRun<R>(
   const deadline = Date.now() + timeoutMs;
   let delay = 1;
   let release: () => Promise<void>;
+  const lockfile = await loadLockfile();
   for (;;) {
     try {
       release = await lockfile.lock(target, {

@@ -1,5 +1,6 @@
 /**
- * Test helpers: run the built `toolgate` binary (dist/cli/main.js) as a real child process, and make
+ * Test helpers: run the built `toolgate` binary (dist/bin/toolgate.js, the bundled command the package's
+ * `bin` names) as a real child process, and make
  * temporary workspaces.
  */
 import { spawn } from "node:child_process";
@@ -9,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const BIN = join(REPO_ROOT, "dist", "cli", "main.js");
+export const BIN = join(REPO_ROOT, "dist", "bin", "toolgate.js");
 
 export interface RunResult {
   code: number | null;

@@ -1,6 +1,7 @@
 /**
- * Builds `dist/` once before the test run, so tests that drive the real `toolgate` binary
- * (`node dist/cli/main.js`) run what users run.
+ * Builds `dist/` once before the test run (tsc, then the bundled command and the shipped grammar, as
+ * `npm run build` does), so tests that drive the real `toolgate` binary (`node dist/bin/toolgate.js`) run
+ * what users run.
  */
 import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -16,4 +17,5 @@ export default function setup(): void {
     const out = (error as { stdout?: Buffer }).stdout?.toString() ?? "";
     console.warn(`global setup: tsc reported problems (the build was still emitted):\n${out.slice(0, 4000)}`);
   }
+  execFileSync(process.execPath, [join(root, "scripts", "bundle.mjs")], { cwd: root, stdio: "pipe" });
 }

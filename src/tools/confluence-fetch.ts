@@ -6,7 +6,6 @@
  */
 import { defineTool, okResult, type Tool } from "../core/index.js";
 import { type AtlassianDeps, atlassianGet, trimBase, truncateText } from "./atlassian/client.js";
-import { storageToMarkdown } from "./atlassian/storage.js";
 
 /** Parameters of `confluence_fetch`: exactly one of `page_id` and `query`. */
 export interface ConfluenceFetchParams {
@@ -69,6 +68,8 @@ export function createConfluenceFetchTool(deps: AtlassianDeps): Tool<ConfluenceF
       );
     const url = webUrl(page);
     if (url) header.push(`URL: ${url}`);
+    // linkedom and turndown load on the first page fetched, not at start-up.
+    const { storageToMarkdown } = await import("./atlassian/storage.js");
     const markdown = storageToMarkdown(str(field(page, "body", "storage", "value")));
     const out = truncateText(`${header.join("\n")}\n\n${markdown || "(empty page)"}`, maxLength);
     return okResult(out.text, `Fetched Confluence page ${id}: ${title}`, {

@@ -210,15 +210,32 @@ function formatOutcome(
   cap: number,
   target: string,
 ) {
-  const matches = outcome.matches.sort((a, b) => comparePaths(a.file, b.file) || a.line - b.line);
+  // A file's matches arrive together and share one path string: most comparisons are one `===`.
+  const matches = outcome.matches.sort((a, b) =>
+    a.file === b.file ? a.line - b.line : comparePaths(a.file, b.file) || a.line - b.line,
+  );
   const where = workspace.displayPath(target);
   if (matches.length === 0) {
     const text = `No matches for /${params.pattern}/ in ${where}`;
     return okResult(text, text, { matches: 0, backend: outcome.backend });
   }
+  let lastFile: string | undefined;
+  let lastShown = "";
+  let files = 0;
+  for (const m of matches) {
+    if (m.file !== lastFile) {
+      files++;
+      lastFile = m.file;
+    }
+  }
+  lastFile = undefined;
   const shown = matches.slice(0, cap).map((m) => {
     const text = m.text.length > MAX_LINE_CHARS ? `${m.text.slice(0, MAX_LINE_CHARS)}…` : m.text;
-    return `${workspace.displayPath(m.file)}:${m.line}: ${text}`;
+    if (m.file !== lastFile) {
+      lastFile = m.file;
+      lastShown = workspace.displayPath(m.file);
+    }
+    return `${lastShown}:${m.line}: ${text}`;
   });
   const notes: string[] = [];
   if (!outcome.complete) {
@@ -227,7 +244,6 @@ function formatOutcome(
   if (matches.length > cap) {
     notes.push(`(${matches.length - cap} more matches not shown; limit ${cap}, set maxMatches to see more)`);
   }
-  const files = new Set(matches.map((m) => m.file)).size;
   const summary = `Found ${plural(matches.length, "match", "matches")}${outcome.complete ? "" : "+"} in ${plural(files, "file")} for /${params.pattern}/ in ${where}`;
   return okResult([...shown, ...notes].join("\n"), summary, {
     matches: matches.length,

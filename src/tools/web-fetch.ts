@@ -6,7 +6,6 @@
 import { ConfigError, defineTool, errorResult, okResult, type Tool } from "../core/index.js";
 import { httpError, NetError, parseAllowHosts, type Resolver, safeFetch } from "../net/index.js";
 import { classify, decodeText, mediaType } from "./web/content.js";
-import { pageToMarkdown, SelectorError } from "./web/html.js";
 
 /** Parameters of `web_fetch`. */
 export interface WebFetchParams {
@@ -133,11 +132,17 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchParams
       let notes: string[] = [];
       const text = decodeText(contentType, res.body, kind === "html");
       if (kind === "html") {
-        let page: ReturnType<typeof pageToMarkdown>;
+        // The HTML stack (linkedom, Readability, turndown) loads on the first HTML page, not at start-up.
+        const html = await import("./web/html.js");
+        let page: ReturnType<typeof html.pageToMarkdown>;
         try {
-          page = pageToMarkdown(text, { baseUrl: res.url, selector: params.selector, wantChars: maxLength });
+          page = html.pageToMarkdown(text, {
+            baseUrl: res.url,
+            selector: params.selector,
+            wantChars: maxLength,
+          });
         } catch (error) {
-          if (error instanceof SelectorError)
+          if (error instanceof html.SelectorError)
             return errorResult("invalid_params", error.message, { url: res.url });
           throw error;
         }

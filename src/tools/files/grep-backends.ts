@@ -6,7 +6,6 @@
  */
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { StringDecoder } from "node:string_decoder";
 import type { IgnoreRules } from "../../workspace/index.js";
 import { walkFiles } from "./walk.js";
 
@@ -66,6 +65,75 @@ export function ripgrepArgs(
   return args;
 }
 
+/**
+ * Parses ripgrep's `--null` output (`path NUL line:text LF`) from raw chunks without splitting it into
+ * strings line by line: ripgrep prints a file's matches together, so the path is decoded, filtered and
+ * interned once per file, and only kept match texts are decoded. A line split across chunks is carried over.
+ */
+export class RipgrepOutputParser {
+  private carry: Buffer | undefined;
+  private filePath: Buffer | undefined;
+  private file = "";
+  private keep = false;
+
+  constructor(
+    private readonly accept: (file: string) => boolean,
+    private readonly onMatch: (file: string, line: number, text: string) => boolean,
+  ) {}
+
+  /** Feeds a chunk; returns false once `onMatch` asked to stop. */
+  write(chunk: Buffer): boolean {
+    let start = 0;
+    if (this.carry) {
+      // Only the carried-over line is joined with the new chunk's first line, never the whole chunk.
+      const first = chunk.indexOf(10);
+      if (first === -1) {
+        this.carry = Buffer.concat([this.carry, chunk]);
+        return true;
+      }
+      const joined = Buffer.concat([this.carry, chunk.subarray(0, first)]);
+      this.carry = undefined;
+      if (!this.line(joined, 0, joined.length)) return false;
+      start = first + 1;
+    }
+    for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
+      if (!this.line(chunk, start, end)) return false;
+      start = end + 1;
+    }
+    if (start < chunk.length) this.carry = Buffer.from(chunk.subarray(start));
+    return true;
+  }
+
+  /** Ends the stream: a last line without a line break still counts. */
+  end(): void {
+    const rest = this.carry;
+    this.carry = undefined;
+    if (rest) this.line(rest, 0, rest.length);
+  }
+
+  private line(buf: Buffer, start: number, end: number): boolean {
+    const nul = buf.indexOf(0, start);
+    if (nul === -1 || nul >= end) return true;
+    const path = buf.subarray(start, nul);
+    if (this.filePath === undefined || !path.equals(this.filePath)) {
+      this.filePath = Buffer.from(path);
+      this.file = path.toString("utf8");
+      this.keep = this.accept(this.file);
+    }
+    if (!this.keep) return true;
+    let line = 0;
+    let i = nul + 1;
+    for (; i < end; i++) {
+      const c = buf[i] as number;
+      if (c < 48 || c > 57) break;
+      line = line * 10 + (c - 48);
+    }
+    if (i === nul + 1 || i >= end || buf[i] !== 58) return true; // not `digits:`
+    const textEnd = buf[end - 1] === 13 ? end - 1 : end;
+    return this.onMatch(this.file, line, buf.toString("utf8", i + 1, Math.max(i + 1, textEnd)));
+  }
+}
+
 /** Searches with ripgrep. Rejects with the message ripgrep printed when it fails (exit code 2, no matches). */
 export function searchWithRipgrep(rgPath: string, query: GrepQuery): Promise<GrepOutcome> {
   return new Promise((resolve, reject) => {
@@ -74,46 +142,31 @@ export function searchWithRipgrep(rgPath: string, query: GrepQuery): Promise<Gre
       signal: query.signal,
     });
     const matches: GrepMatch[] = [];
-    const decoder = new StringDecoder("utf8");
     const prefix = query.targetIsDirectory ? query.target.length + 1 : undefined;
-    let pending = "";
+    const filter = query.fileFilter;
     let stderr = "";
     let stopped = false;
-    const take = (line: string) => {
-      const nul = line.indexOf("\0");
-      if (nul === -1) return;
-      const file = line.slice(0, nul);
-      const colon = line.indexOf(":", nul + 1);
-      if (colon === -1) return;
-      if (query.fileFilter) {
-        const relative = prefix === undefined ? file.slice(file.lastIndexOf("/") + 1) : file.slice(prefix);
-        if (!query.fileFilter(relative)) return;
-      }
-      const text = line.endsWith("\r") ? line.slice(colon + 1, -1) : line.slice(colon + 1);
-      matches.push({ file, line: Number(line.slice(nul + 1, colon)), text });
-      if (matches.length >= query.limit && !stopped) {
+    // The filter runs once per file (ripgrep prints a file's matches together), never per match.
+    const parser = new RipgrepOutputParser(
+      (file) =>
+        !filter || filter(prefix === undefined ? file.slice(file.lastIndexOf("/") + 1) : file.slice(prefix)),
+      (file, line, text) => {
+        matches.push({ file, line, text });
+        if (matches.length < query.limit) return true;
         stopped = true;
         child.kill();
-      }
-    };
+        return false;
+      },
+    );
     child.stdout.on("data", (chunk: Buffer) => {
-      if (stopped) return;
-      const text = pending + decoder.write(chunk);
-      let start = 0;
-      let newline = text.indexOf("\n");
-      while (newline !== -1 && !stopped) {
-        take(text.slice(start, newline));
-        start = newline + 1;
-        newline = text.indexOf("\n", start);
-      }
-      pending = text.slice(start);
+      if (!stopped) parser.write(chunk);
     });
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString("utf8");
     });
     child.on("error", reject);
     child.on("close", (code) => {
-      if (!stopped && pending) take(pending);
+      if (!stopped) parser.end();
       if (code === 2 && matches.length === 0 && !stopped) {
         reject(new Error(stderr.trim() || "ripgrep failed"));
         return;

@@ -3,7 +3,6 @@
  * The DuckDuckGo backend (the default; no key): POSTs the query to the HTML endpoint and reads result links
  * (`a.result__a`) and snippets (`.result__snippet`), unwrapping DuckDuckGo's `/l/?uddg=` redirect links.
  */
-import { parseHTML } from "linkedom";
 import {
   type BackendHttp,
   backendRequest,
@@ -40,7 +39,9 @@ export function unwrapDuckDuckGoLink(href: string): string | undefined {
 }
 
 /** Parses a DuckDuckGo HTML results page. Throws SearchError for a bot challenge page. */
-export function parseDuckDuckGo(html: string, endpoint: string): SearchResult[] {
+export async function parseDuckDuckGo(html: string, endpoint: string): Promise<SearchResult[]> {
+  // linkedom loads on the first search, not at start-up.
+  const { parseHTML } = await import("linkedom");
   const { document } = parseHTML(html) as unknown as {
     document: { querySelectorAll(s: string): ArrayLike<El> };
   };
@@ -81,7 +82,7 @@ export function createDuckDuckGoBackend(url: URL | undefined, http: BackendHttp)
         body: new URLSearchParams({ q: query, b: "" }).toString(),
         accept: "text/html",
       });
-      return parseDuckDuckGo(res.body.toString("utf8"), endpoint).slice(0, numResults);
+      return (await parseDuckDuckGo(res.body.toString("utf8"), endpoint)).slice(0, numResults);
     },
   };
 }

@@ -1,0 +1,159 @@
+/**
+ * @module bench/gate-policy
+ * Policy cost as a host pays it: `gate.check` (resolve → validate → analyse → decide) for a shell call and a
+ * path call under a realistic 1,000-rule policy (700 rules on `shell`, 200 path-glob rules on the file tools)
+ * and under a 10-rule policy, timed call by call, interleaved. The 10-rule gate is the anchor: the same
+ * work with few rules; the p50 and p99 targets are absolute.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createToolgate, type Toolgate } from "../toolgate.js";
+import { fmt, report, type Stats, stats } from "./harness.js";
+
+const CALLS = 4000;
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PROGRAMS = ["git", "npm", "node", "ls", "cat", "make", "cargo", "docker", "kubectl", "python3"];
+const SUBCOMMANDS = ["status", "log", "diff", "build", "test", "run", "show", "list", "get", "describe"];
+
+/**
+ * 700 shell rules (prefix allow-lists over 60 programs and their sub-commands, `contains` asks, `oneOf`
+ * denies), 200 path-glob rules on read_file/write_file/edit_file, 100 rules on other tools, globs and `*`.
+ */
+export function bigPolicy(): string {
+  const rand = random(7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const programs = [...PROGRAMS, ...Array.from({ length: 50 }, (_, i) => `tool${i}`)];
+  const rules: string[] = ['default = "ask"'];
+  for (let i = 0; i < 700; i++) {
+    const program = programs[i % programs.length]!;
+    const r = i % 10;
+    if (r < 7) {
+      rules.push(
+        `[[rules]]\ntool = "shell"\ndecision = "allow"\nwhen.command = { prefix = ["${program} ${pick(SUBCOMMANDS)}", "${program} ${pick(SUBCOMMANDS)} --${i}"] }`,
+      );
+    } else if (r < 9) {
+      rules.push(`[[rules]]\ntool = "shell"\ndecision = "ask"\nwhen.command = { contains = "--force-${i}" }`);
+    } else {
+      rules.push(
+        `[[rules]]\ntool = "shell"\ndecision = "deny"\nwhen.command = { oneOf = ["${program} purge ${i}", "${program} wipe ${i}"] }`,
+      );
+    }
+  }
+  for (let i = 0; i < 200; i++) {
+    const tool = pick(["read_file", "write_file", "edit_file"]);
+    const decision = tool === "read_file" ? pick(["allow", "ask"]) : pick(["allow", "ask", "deny"]);
+    rules.push(
+      `[[rules]]\ntool = "${tool}"\ndecision = "${decision}"\nwhen.path = { glob = "pkg${i}/${pick(["**/*.ts", "src/**", "*.md", "lib/**/*.js"])}" }`,
+    );
+  }
+  for (let i = 0; i < 100; i++) {
+    const tool = pick([`mcp__srv${i % 10}__*`, "glob", "ls", "web_fetch", "*"]);
+    rules.push(`[[rules]]\ntool = "${tool}"\ndecision = "${pick(["allow", "ask"])}"`);
+  }
+  return rules.join("\n\n");
+}
+
+/** A small hand-written policy: what most users have. */
+export const SMALL_POLICY = `default = "ask"
+[[rules]]
+tool = ["read_file", "grep", "glob", "ls"]
+decision = "allow"
+[[rules]]
+tool = "read_file"
+decision = "ask"
+when.path = { glob = "secrets/**" }
+[[rules]]
+tool = "shell"
+decision = "allow"
+when.command = { prefix = ["git status", "git diff", "git log", "ls", "npm test"] }
+[[rules]]
+tool = "shell"
+decision = "deny"
+when.command = { prefix = ["rm -rf", "git push --force"] }
+[[rules]]
+tool = "shell"
+decision = "ask"
+when.command = { contains = "sudo" }
+[[rules]]
+tool = ["write_file", "edit_file"]
+decision = "allow"
+when.path = { glob = "src/**" }
+[[rules]]
+tool = ["write_file", "edit_file"]
+decision = "deny"
+when.path = { glob = "**/*.pem" }
+[[rules]]
+tool = "web_fetch"
+decision = "allow"
+when.url = { host = ["docs.python.org"] }
+[[rules]]
+tool = "*"
+decision = "ask"
+risk = "high"
+when.command = { contains = "curl" }
+[[rules]]
+tool = "memory"
+decision = "allow"
+`;
+
+/** Times `gate.check(call)` on each gate alternately, call by call. */
+async function timeChecks(gates: Toolgate[], call: { name: string; args: unknown }): Promise<Stats[]> {
+  const samples: number[][] = gates.map(() => []);
+  for (let i = 0; i < CALLS + 500; i++) {
+    for (let g = 0; g < gates.length; g++) {
+      const t0 = performance.now();
+      const result = await gates[g]!.check(call);
+      const elapsed = performance.now() - t0;
+      if (!result.ok) throw new Error(`check failed: ${result.error.message}`);
+      if (i >= 500) samples[g]!.push(elapsed);
+    }
+  }
+  return samples.map((s) => stats(s));
+}
+
+export default async function run(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), "toolgate-bench-gate-"));
+  await mkdir(join(root, "pkg7", "src"), { recursive: true });
+  await writeFile(join(root, "pkg7", "src", "a.ts"), "x\n");
+  const logger = { warn: () => undefined };
+  const big = await createToolgate({ roots: [root], policyText: bigPolicy(), logger });
+  const small = await createToolgate({ roots: [root], policyText: SMALL_POLICY, logger });
+  try {
+    const cases = [
+      {
+        label: "shell `git status --short`",
+        call: { name: "shell", args: { command: "git status --short" } },
+      },
+      { label: "read_file pkg7/src/a.ts", call: { name: "read_file", args: { path: "pkg7/src/a.ts" } } },
+    ];
+    for (const { label, call } of cases) {
+      const [b, s] = await timeChecks([big, small], call);
+      const ratio = b!.p50 / s!.p50;
+      const p99Ratio = b!.p99 / s!.p99;
+      report({
+        name: `gate.check ${label}, 1,000 rules (700 shell, 200 path globs), ${CALLS} calls`,
+        ours: `p50 ${fmt(b!.p50)} p99 ${fmt(b!.p99)}`,
+        anchor: `same call, 10-rule policy: p50 ${fmt(s!.p50)} p99 ${fmt(s!.p99)} (p99 ratio ${p99Ratio.toFixed(2)}×)`,
+        ratio,
+        target: "p50 ≤ 30 µs and p99 ≤ 100 µs (absolute), p50 ≤ 1.5× the 10-rule figure",
+        pass: b!.p50 <= 0.03 && b!.p99 <= 0.1 && ratio <= 1.5,
+      });
+    }
+  } finally {
+    await big.close();
+    await small.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,102 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, REPO_ROOT, tempWorkspace } from "../test-support/cli.js";
+
+const run = promisify(execFile);
+const RECORDER = fileURLToPath(new URL("./testdata/record-modules.mjs", import.meta.url));
+const TSC_BIN = join(REPO_ROOT, "dist", "cli", "main.js");
+
+/** Packages that load only when a call needs them (HTML pages, models, MCP, locks, shell analysis). */
+const LAZY_PACKAGES = [
+  "linkedom",
+  "htmlparser2",
+  "turndown",
+  "@mozilla/readability",
+  "web-tree-sitter",
+  "tree-sitter-bash",
+  "@modelcontextprotocol/sdk",
+  "openai",
+  "ollama",
+  "proper-lockfile",
+];
+/** Our own modules behind those packages (tsc layout). */
+const LAZY_OURS = ["/dist/llm/", "/dist/mcp/", "/dist/tools/web/html.js", "/dist/tools/atlassian/storage.js"];
+
+let dir: string;
+let logDir: string;
+beforeAll(async () => {
+  dir = await tempWorkspace({ "notes.txt": "one\ntwo\n" });
+  logDir = await mkdtemp(join(tmpdir(), "tg-modules-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rm(logDir, { recursive: true, force: true });
+});
+
+/** Runs node with the recorder preloaded; returns the loaded modules' URLs and paths. */
+async function loaded(name: string, args: string[]): Promise<{ modules: string[]; stdout: string }> {
+  const log = join(logDir, `${name}.log`);
+  const { stdout } = await run(process.execPath, ["--import", pathToFileURL(RECORDER).href, ...args], {
+    cwd: dir,
+    env: { ...process.env, TOOLGATE_MODULE_LOG: log, XDG_CONFIG_HOME: join(dir, ".config") },
+  });
+  const modules = (await readFile(log, "utf8")).split("\n").filter((l) => l !== "" && !l.includes("node:"));
+  return { modules, stdout };
+}
+
+function lazyLoaded(modules: string[], packages = LAZY_PACKAGES, ours = LAZY_OURS): string[] {
+  return modules.filter(
+    (m) => packages.some((p) => m.includes(`/node_modules/${p}/`)) || ours.some((p) => m.includes(p)),
+  );
+}
+
+describe("modules loaded at start-up", () => {
+  for (const [label, bin] of [
+    ["the command", BIN],
+    ["the unbundled build", TSC_BIN],
+  ] as const) {
+    it(`${label}: \`call read_file\` loads no HTML stack, model client, MCP SDK, lock library or bash grammar`, async () => {
+      const { modules, stdout } = await loaded(`call-${label}`, [
+        bin,
+        "--workspace",
+        dir,
+        "--json",
+        "call",
+        "read_file",
+        '{"path":"notes.txt"}',
+      ]);
+      expect(JSON.parse(stdout).llmContent).toContain("two");
+      expect(modules.some((m) => m.includes("/dist/"))).toBe(true); // the recorder saw our modules
+      expect(lazyLoaded(modules)).toEqual([]);
+    });
+
+    it(`${label}: \`--help\` loads no library and no command`, async () => {
+      const { modules, stdout } = await loaded(`help-${label}`, [bin, "--help"]);
+      expect(stdout).toContain("toolgate call TOOL");
+      expect(modules.filter((m) => m.includes("/node_modules/"))).toEqual([]);
+      expect(modules.filter((m) => /\/dist\/(core|tools|policy|cli\/commands)\//.test(m))).toEqual([]);
+    });
+  }
+
+  // The library's front door still exports the model clients and the MCP pool, which import their SDKs
+  // statically (src/llm, src/mcp); the rest of the lazy parts stay unloaded.
+  it("importing the library loads no HTML stack, lock library or bash grammar", async () => {
+    const entry = pathToFileURL(join(REPO_ROOT, "dist", "index.js")).href;
+    const { modules } = await loaded("import", [
+      "--input-type=module",
+      "-e",
+      `const t = await import(${JSON.stringify(entry)}); if (typeof t.createToolgate !== "function") process.exit(1);`,
+    ]);
+    expect(modules.some((m) => m.includes("/dist/index.js"))).toBe(true);
+    const packages = LAZY_PACKAGES.filter(
+      (p) => !["@modelcontextprotocol/sdk", "openai", "ollama"].includes(p),
+    );
+    const ours = LAZY_OURS.filter((p) => !["/dist/llm/", "/dist/mcp/"].includes(p));
+    expect(lazyLoaded(modules, packages, ours)).toEqual([]);
+  });
+});
