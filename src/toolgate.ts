@@ -30,7 +30,6 @@ import {
 
 import {
   type ArgKindPlugin,
-  analyzeCommand,
   builtinDefaultPolicy,
   type CompiledPolicy,
   createCommandKind,
@@ -42,6 +41,7 @@ import {
   parsePolicy,
   renderExplanation,
   validateAgainstTools,
+  withGitConfigCheck,
 } from "./policy/index.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
 import { DEFAULT_READ_ASK_PATTERNS, type Workspace } from "./workspace/index.js";
@@ -121,7 +121,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     config: withHostFilesProtected(config, options, cwd, first),
     logger,
     env: options.env ?? {},
-    commandNotes,
+    commandNotes: (command, cwd) => commandNotes(roots, command, cwd),
   });
   const wanted = options.builtins ?? true;
   for (const tool of builtins.tools) {
@@ -189,14 +189,20 @@ function policyPlugins(workspace: Workspace): ArgKindPlugin[] {
   const canonicalize = (raw: string) => workspace.canonicalizeForPolicy(raw);
   return [
     createPathKind(canonicalize) as ArgKindPlugin,
-    createCommandKind() as ArgKindPlugin,
+    withGitConfigCheck(createCommandKind()) as ArgKindPlugin,
     createUrlKind() as ArgKindPlugin,
   ];
 }
 
+const gitChecked = withGitConfigCheck(createCommandKind());
+
 /** What a person sees beside a shell command: why it is risky, and why no allow rule can vouch for it. */
-async function commandNotes(command: string): Promise<string[]> {
-  const analysis = await analyzeCommand(command);
+async function commandNotes(
+  roots: readonly string[],
+  command: string,
+  cwd: string | undefined,
+): Promise<string[]> {
+  const analysis = await gitChecked.prepare(command, { roots, args: cwd === undefined ? {} : { cwd } });
   const notes: string[] = [];
   if (analysis.riskReasons.length > 0) notes.push(`risk: ${analysis.riskReasons.join(", ")}`);
   if (analysis.unsafe.length > 0)

@@ -45,7 +45,7 @@ export interface ShellToolDeps {
   /** The parent environment to filter (default `process.env`, read at each call). */
   parentEnv?: Record<string, string | undefined>;
   /** Extra lines for the confirmation (e.g. the policy's risk reasons for this command). */
-  commandNotes?: (command: string) => Promise<string[]> | string[];
+  commandNotes?: (command: string, cwd: string | undefined) => Promise<string[]> | string[];
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -100,8 +100,8 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       return `${background ? "Start in background" : "Run"}: ${short}${cwd ? ` (in ${cwd})` : ""}`;
     },
     locations: ({ cwd }) => [cwd ?? deps.roots[0] ?? "."],
-    async confirmation({ command }) {
-      const notes = deps.commandNotes ? await deps.commandNotes(command) : [];
+    async confirmation({ command, cwd }) {
+      const notes = deps.commandNotes ? await deps.commandNotes(command, cwd) : [];
       return {
         type: "exec",
         command: displayCommand(command),
