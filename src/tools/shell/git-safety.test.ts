@@ -148,7 +148,7 @@ describe("git in the shell tool: repositories cannot arm git", () => {
     const g = await gate(dir);
     try {
       const check = await g.check({ name: "shell", args: { command: "git diff" } });
-      expect(check.decision.decision).toBe("ask");
+      expect(check.ok && check.decision.decision).toBe("ask");
       const result = await shell(g, "git diff");
       expect(result.decision).toBe("ask");
       expect(result.error).toBeDefined();
