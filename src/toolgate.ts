@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
+import { COORDINATION_TOOLS } from "./agents/index.js";
 import { MessageBus } from "./bus/index.js";
 import { loadConfigFile, type ToolgateConfig } from "./config/index.js";
 import {
@@ -36,6 +37,7 @@ import {
   createPathKind,
   createRecorder,
   createUrlKind,
+  lintPolicy,
   loadPolicyFile,
   PolicyEngine,
   parsePolicy,
@@ -132,6 +134,10 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const plugins = policyPlugins(builtins.workspace);
   const loadOptions = { plugins, roots, tools: registry.list() };
   const policy = await resolvePolicy(options, cwd, first, loadOptions);
+  if (policy.source !== "builtin") {
+    const known = [...builtins.tools.map((t) => t.name), ...registry.names(), ...COORDINATION_TOOLS];
+    for (const warning of lintPolicy(policy, known)) logger.warn(warning.message);
+  }
   const engine = new PolicyEngine({ policy, plugins, roots });
 
   const bus = new MessageBus({

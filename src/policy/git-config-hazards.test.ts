@@ -12,10 +12,10 @@ interface Case {
   want: string[];
 }
 const cases = JSON.parse(
-  readFileSync(new URL("./testdata/git-config/cases.json", import.meta.url), "utf8"),
+  readFileSync(new URL("./testdata/git-config-cases.json", import.meta.url), "utf8"),
 ) as Case[];
 
-describe("hazardsInConfig (testdata/git-config/cases.json)", () => {
+describe("hazardsInConfig (testdata/git-config-cases.json)", () => {
   it.each(cases.map((c) => [c.note, c] as const))("%s", (_note, c) => {
     const keys = hazardsInConfig(c.config).map((h) => h.split(" (")[0]);
     expect(keys).toEqual(c.want);

@@ -44,6 +44,7 @@ export {
   repositoryHazards,
   withGitConfigCheck,
 } from "./git-config-hazards.js";
+export { closestName, editDistance, lintPolicy, type PolicyLintWarning } from "./lint.js";
 export type { ExtendOptions, LoadOptions } from "./load.js";
 export { extendPolicy, loadPolicyFile, parsePolicy, parsePolicyObject } from "./load.js";
 export type {
