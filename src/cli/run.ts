@@ -59,6 +59,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     const m = await import("./commands/mcp.js");
     return { usage: m.usage, run: m.runMcp };
   },
+  trust: async () => {
+    const m = await import("./commands/trust.js");
+    return { usage: m.usage, run: m.runTrust };
+  },
   memory: async () => {
     const m = await import("./commands/project.js");
     return { usage: m.memoryUsage, run: m.runMemory };

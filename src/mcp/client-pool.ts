@@ -22,8 +22,8 @@ import { assignPublicNames, type McpRoute, type RoutingTable } from "./naming.js
 export interface McpServerStatus {
   name: string;
   type: "stdio" | "http";
-  /** `invalid`: its configuration entry was refused. */
-  state: McpServerState | "invalid";
+  /** `invalid`: its configuration entry was refused; `untrusted`: from a workspace not trusted, not started. */
+  state: McpServerState | "invalid" | "untrusted";
   /** Tools exposed from it at the last discovery. */
   toolCount: number;
   error?: string;

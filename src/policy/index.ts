@@ -79,3 +79,4 @@ export type {
   OperatorCompiler,
   PrepareContext,
 } from "./types.js";
+export { stricterOnly, type UntrustedOutcome } from "./untrusted.js";
