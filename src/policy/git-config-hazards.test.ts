@@ -28,14 +28,14 @@ describe("repositoryHazards", () => {
     await mkdir(join(dir, ".git"), { recursive: true });
     await writeFile(join(dir, ".git", "config"), '[diff "c"]\n\ttextconv = x\n');
     await mkdir(join(dir, "a", "b"), { recursive: true });
-    expect(await repositoryHazards(join(dir, "a", "b"))).toEqual([
+    expect(repositoryHazards(join(dir, "a", "b"))).toEqual([
       expect.stringMatching(/^repository config sets diff\.c\.textconv \(a textconv driver/),
     ]);
     await mkdir(join(dir, "wt"));
     await mkdir(join(dir, "elsewhere"));
     await writeFile(join(dir, "wt", ".git"), "gitdir: ../elsewhere\n");
     await writeFile(join(dir, "elsewhere", "config"), "[diff]\n\texternal = x\n");
-    expect(await repositoryHazards(join(dir, "wt"))).toEqual([
+    expect(repositoryHazards(join(dir, "wt"))).toEqual([
       expect.stringContaining("repository config sets diff.external"),
     ]);
   });
@@ -51,5 +51,14 @@ describe("repositoryHazards", () => {
     expect(ls.unsafe).toEqual([]);
     const test = kind.operators.prefix!(["git status"]);
     expect(test(git, "allow")).toBe("ask");
+  });
+
+  it("sees a config written after an earlier check (no stale cache)", async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), "tg-hz-")));
+    await mkdir(join(dir, ".git"));
+    await writeFile(join(dir, ".git", "config"), "[core]\n\tbare = false\n");
+    expect(repositoryHazards(dir)).toEqual([]);
+    await writeFile(join(dir, ".git", "config"), "[core]\n\tbare = false\n[diff]\n\texternal = x\n");
+    expect(repositoryHazards(dir)).toEqual([expect.stringContaining("diff.external")]);
   });
 });

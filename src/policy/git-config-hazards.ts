@@ -6,7 +6,7 @@
  * runs while the command argument is prepared, never inside the pure `evaluate`: each key found becomes an
  * `unsafe` reason on the analysis, which caps an allow rule at `ask` and names the key.
  */
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import HAZARDS from "./git-hazards.json" with { type: "json" };
 import type { CommandAnalysis } from "./shell/index.js";
@@ -109,26 +109,26 @@ export function hazardsInConfig(text: string, keys: readonly GitHazardKey[] = GI
   return [...new Set(found)];
 }
 
-async function isDir(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+function statOf(path: string) {
+  return statSync(path, { throwIfNoEntry: false });
 }
 
 /**
  * The config files of the repository `dir` is in: `.git/config` (and `config.worktree`), following a
- * `.git` file (`gitdir: ...`) and a worktree's `commondir`. None outside a repository.
+ * `.git` file (`gitdir: ...`) and a worktree's `commondir`. None outside a repository. Synchronous: a few
+ * stats on the path up, done for every git command the policy prepares (see `npm run bench git-config`).
  */
-export async function repositoryConfigFiles(dir: string): Promise<string[]> {
+export function repositoryConfigFiles(dir: string): string[] {
   for (let current = resolve(dir); ; current = dirname(current)) {
     const dotGit = join(current, ".git");
-    const info = await stat(dotGit).catch(() => undefined);
+    const info = statOf(dotGit);
     if (info?.isDirectory()) return [join(dotGit, "config"), join(dotGit, "config.worktree")];
     if (info?.isFile()) {
-      const text = await readFile(dotGit, "utf8").catch(() => "");
-      const target = /^gitdir:\s*(.+)$/m.exec(text)?.[1]?.trim();
+      const target = /^gitdir:\s*(.+)$/m.exec(readText(dotGit) ?? "")?.[1]?.trim();
       if (!target) return [];
       const gitDir = isAbsolute(target) ? target : resolve(current, target);
       const files = [join(gitDir, "config"), join(gitDir, "config.worktree")];
-      const common = (await readFile(join(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+      const common = (readText(join(gitDir, "commondir")) ?? "").trim();
       if (common) files.push(join(isAbsolute(common) ? common : resolve(gitDir, common), "config"));
       return files;
     }
@@ -136,13 +136,36 @@ export async function repositoryConfigFiles(dir: string): Promise<string[]> {
   }
 }
 
-/** Every hazard in the config of the repository holding `dir`, each prefixed with the key's file. */
-export async function repositoryHazards(dir: string): Promise<string[]> {
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Hazards by config file, valid while the file's identity, size and times are unchanged. */
+const cache = new Map<string, { stamp: string; hazards: string[] }>();
+const CACHE_LIMIT = 256;
+
+function hazardsOfFile(file: string): string[] {
+  const info = statOf(file);
+  if (!info?.isFile()) return [];
+  const stamp = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+  const known = cache.get(file);
+  if (known?.stamp === stamp) return known.hazards;
+  const text = readText(file);
+  const hazards = text === undefined ? [] : hazardsInConfig(text);
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  cache.set(file, { stamp, hazards });
+  return hazards;
+}
+
+/** Every hazard in the config of the repository holding `dir`, as `repository config sets KEY (...)`. */
+export function repositoryHazards(dir: string): string[] {
   const out: string[] = [];
-  for (const file of await repositoryConfigFiles(dir)) {
-    const text = await readFile(file, "utf8").catch(() => undefined);
-    if (text === undefined) continue;
-    for (const hazard of hazardsInConfig(text)) out.push(`repository config sets ${hazard}`);
+  for (const file of repositoryConfigFiles(dir)) {
+    for (const hazard of hazardsOfFile(file)) out.push(`repository config sets ${hazard}`);
   }
   return out;
 }
@@ -153,12 +176,12 @@ function runsGit(analysis: CommandAnalysis): boolean {
 }
 
 /** The directory the command runs in: the call's `cwd` against the first root, else the first root. */
-async function commandDir(context: PrepareContext): Promise<string | undefined> {
+function commandDir(context: PrepareContext): string | undefined {
   const root = context.roots[0];
   if (root === undefined) return undefined;
   const cwd = context.args["cwd"];
-  const dir = typeof cwd === "string" && cwd !== "" ? resolve(root, cwd) : root;
-  return (await isDir(dir)) ? dir : root;
+  // A `cwd` that does not exist is still walked up: its nearest existing repository is the one git would use.
+  return typeof cwd === "string" && cwd !== "" ? resolve(root, cwd) : root;
 }
 
 /**
@@ -172,11 +195,11 @@ export function withGitConfigCheck(plugin: ArgKindPlugin<CommandAnalysis>): ArgK
     async prepare(raw, context) {
       const analysis = await plugin.prepare(raw, context);
       if (!runsGit(analysis)) return analysis;
-      const dir = await commandDir(context);
+      const dir = commandDir(context);
       if (dir === undefined) return analysis;
       let hazards: string[];
       try {
-        hazards = await repositoryHazards(dir);
+        hazards = repositoryHazards(dir);
       } catch (error) {
         hazards = [`repository config could not be checked (${(error as Error).message})`];
       }
