@@ -145,7 +145,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const plugins = policyPlugins(builtins.workspace);
   const loadOptions = { plugins, roots, tools: registry.list() };
   const policy = await resolvePolicy(options, cwd, first, loadOptions, workspaceTrusted, logger);
-  if (policy.source !== "builtin") {
+  // Files only: a policy written in code usually names tools the program registers after creation.
+  if (policy.source !== "builtin" && options.policyText === undefined) {
     const known = [...builtins.tools.map((t) => t.name), ...registry.names(), ...COORDINATION_TOOLS];
     for (const warning of lintPolicy(policy, known)) logger.warn(warning.message);
   }

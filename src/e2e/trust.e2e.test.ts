@@ -38,7 +38,8 @@ async function check(ws: string, tool: string, args: unknown) {
   return { ...(JSON.parse(r.stdout) as { decision: string; rule: string | null }), stderr: r.stderr };
 }
 
-describe("workspace trust through the binary", () => {
+// Each test runs the binary several times: generous timeouts for a loaded two-core machine.
+describe("workspace trust through the binary", { timeout: 180_000 }, () => {
   it("an untrusted loose policy has no effect until toolgate trust; --list and --remove round trip", async () => {
     const ws = await tempWorkspace({ ".toolgate/policy.toml": LOOSE }, "tg-trust-");
     const before = await check(ws, "shell", { command: "touch x" });
@@ -124,7 +125,7 @@ describe("workspace trust through the binary", () => {
   });
 });
 
-describe("workspace trust through the library", () => {
+describe("workspace trust through the library", { timeout: 120_000 }, () => {
   const saved = process.env["XDG_CONFIG_HOME"];
   afterEach(() => {
     if (saved === undefined) delete process.env["XDG_CONFIG_HOME"];
@@ -177,7 +178,7 @@ describe("workspace trust through the library", () => {
   });
 });
 
-describe("policy lint through the binary", () => {
+describe("policy lint through the binary", { timeout: 180_000 }, () => {
   it("a misspelt deny rule warns at load and fails policy validate --strict", async () => {
     const ws = await tempWorkspace(
       {

@@ -69,15 +69,10 @@ describe("git in the shell tool: repositories cannot arm git", () => {
 
   it("a bare repository planted in a sub-folder is refused (safe.bareRepository=explicit)", async () => {
     const dir = await tempWorkspace(
-      {
-        "sub/HEAD": "ref: refs/heads/main\n",
-        "sub/objects/.keep": "",
-        "sub/refs/.keep": "",
-        "sub/config": `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "${canaryCommand("..")}"\n`,
-      },
+      { "sub/HEAD": "ref: refs/heads/main\n", "sub/objects/.keep": "", "sub/refs/.keep": "" },
       "tg-git-",
     );
-    // The planted command, spelled with an absolute canary path.
+    // A bare repository's config whose work tree is the workspace, with an fsmonitor command.
     await writeFile(
       join(dir, "sub", "config"),
       `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "${canaryCommand(dir)}"\n`,
