@@ -7,8 +7,9 @@
 import { existsSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
+import { COORDINATION_TOOLS } from "./agents/index.js";
 import { MessageBus } from "./bus/index.js";
-import { loadConfigFile, type ToolgateConfig } from "./config/index.js";
+import { loadConfigFile, type ToolgateConfig, withoutSecurityKeys } from "./config/index.js";
 import {
   type AuditSink,
   type CallResult,
@@ -30,21 +31,23 @@ import {
 
 import {
   type ArgKindPlugin,
-  analyzeCommand,
   builtinDefaultPolicy,
   type CompiledPolicy,
   createCommandKind,
   createPathKind,
   createRecorder,
   createUrlKind,
+  lintPolicy,
   loadPolicyFile,
   PolicyEngine,
   parsePolicy,
   renderExplanation,
+  stricterOnly,
   validateAgainstTools,
+  withGitConfigCheck,
 } from "./policy/index.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
-import { DEFAULT_READ_ASK_PATTERNS, type Workspace } from "./workspace/index.js";
+import { DEFAULT_READ_ASK_PATTERNS, isTrusted, type Workspace } from "./workspace/index.js";
 
 /** Options of {@link createToolgate}. Every path is resolved against `cwd`. */
 export interface ToolgateOptions {
@@ -73,6 +76,13 @@ export interface ToolgateOptions {
   confirmTimeoutMs?: number;
   /** Extra environment variables the shell may pass to commands (still sanitized). */
   env?: Record<string, string>;
+  /**
+   * Whether the workspace's own files (`.toolgate/policy.toml`, `.toolgate/config.toml`, `.mcp.json`) count
+   * in full. Untrusted, its policy can only add deny/ask rules or a stricter default, its config cannot set
+   * security settings, and its MCP servers are not started. Default: whether the first root is in the
+   * user's trusted folders (`toolgate trust`). Files named with `policy`/`config` are always trusted.
+   */
+  trustWorkspace?: boolean;
 }
 
 /** A ready gate. */
@@ -83,6 +93,8 @@ export interface Toolgate {
   readonly config: ToolgateConfig;
   /** The compiled policy in force (`policy.source` says where it came from). */
   readonly policy: CompiledPolicy;
+  /** Whether the workspace's own files count in full (see `ToolgateOptions.trustWorkspace`). */
+  readonly workspaceTrusted: boolean;
   /** The provider's tools payload, cached until the registry changes. */
   schemas(provider: ProviderName | string, options?: { scope?: ToolScope }): unknown[];
   /**
@@ -113,7 +125,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const logger = options.logger ?? { warn: (m: string) => process.stderr.write(`toolgate: warning: ${m}\n`) };
   const roots = await canonicalRoots((options.roots ?? [cwd]).map((r) => resolve(cwd, r)));
   const first = roots[0]!;
-  const config = await resolveConfig(options.config, cwd, first);
+  const workspaceTrusted = options.trustWorkspace ?? isTrusted(first);
+  const config = await resolveConfig(options.config, cwd, first, workspaceTrusted, logger);
 
   const registry = new ToolRegistry({ logger });
   const builtins: BuiltinTools = await createBuiltinTools({
@@ -121,7 +134,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     config: withHostFilesProtected(config, options, cwd, first),
     logger,
     env: options.env ?? {},
-    commandNotes,
+    commandNotes: (command, cwd) => commandNotes(roots, command, cwd),
   });
   const wanted = options.builtins ?? true;
   for (const tool of builtins.tools) {
@@ -133,7 +146,12 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
 
   const plugins = policyPlugins(builtins.workspace);
   const loadOptions = { plugins, roots, tools: registry.list() };
-  const policy = await resolvePolicy(options, cwd, first, loadOptions);
+  const policy = await resolvePolicy(options, cwd, first, loadOptions, workspaceTrusted, logger);
+  // Files only: a policy written in code usually names tools the program registers after creation.
+  if (policy.source !== "builtin" && options.policyText === undefined) {
+    const known = [...builtins.tools.map((t) => t.name), ...registry.names(), ...COORDINATION_TOOLS];
+    for (const warning of lintPolicy(policy, known)) logger.warn(warning.message);
+  }
   const engine = new PolicyEngine({ policy, plugins, roots });
 
   const bus = new MessageBus({
@@ -155,6 +173,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     bus,
     config,
     policy,
+    workspaceTrusted,
     schemas(provider, schemaOptions) {
       const scope = schemaOptions?.scope?.tools;
       return (scope ? cache.get(provider as ProviderName, scope) : cache.get(provider as ProviderName)).tools;
@@ -191,14 +210,20 @@ export function policyPlugins(workspace: Workspace): ArgKindPlugin[] {
   const canonicalize = (raw: string) => workspace.canonicalizeForPolicy(raw);
   return [
     createPathKind(canonicalize) as ArgKindPlugin,
-    createCommandKind() as ArgKindPlugin,
+    withGitConfigCheck(createCommandKind()) as ArgKindPlugin,
     createUrlKind() as ArgKindPlugin,
   ];
 }
 
+const gitChecked = withGitConfigCheck(createCommandKind());
+
 /** What a person sees beside a shell command: why it is risky, and why no allow rule can vouch for it. */
-async function commandNotes(command: string): Promise<string[]> {
-  const analysis = await analyzeCommand(command);
+async function commandNotes(
+  roots: readonly string[],
+  command: string,
+  cwd: string | undefined,
+): Promise<string[]> {
+  const analysis = await gitChecked.prepare(command, { roots, args: cwd === undefined ? {} : { cwd } });
   const notes: string[] = [];
   if (analysis.riskReasons.length > 0) notes.push(`risk: ${analysis.riskReasons.join(", ")}`);
   if (analysis.unsafe.length > 0)
@@ -246,11 +271,22 @@ async function resolveConfig(
   option: ToolgateOptions["config"],
   cwd: string,
   root: string,
+  trusted: boolean,
+  logger: Logger,
 ): Promise<ToolgateConfig> {
   if (typeof option === "object") return option;
   if (typeof option === "string") return loadConfigFile(resolve(cwd, option));
   const implicit = join(root, ".toolgate", "config.toml");
-  return existsSync(implicit) ? loadConfigFile(implicit) : {};
+  if (!existsSync(implicit)) return {};
+  const config = await loadConfigFile(implicit);
+  if (trusted) return config;
+  // The workspace's own config came with the repository: no security settings until it is trusted.
+  const { config: safe, ignored } = withoutSecurityKeys(config);
+  if (ignored.length > 0)
+    logger.warn(
+      `${implicit} is not trusted: ignoring ${ignored.join(", ")} (\`toolgate trust\` to use them)`,
+    );
+  return safe;
 }
 
 async function resolvePolicy(
@@ -258,19 +294,24 @@ async function resolvePolicy(
   cwd: string,
   root: string,
   loadOptions: Parameters<typeof loadPolicyFile>[1],
+  trusted: boolean,
+  logger: Logger,
 ): Promise<CompiledPolicy> {
   if (options.policyText !== undefined) return parsePolicy(options.policyText, "inline policy", loadOptions);
   if (typeof options.policy === "string") return loadPolicyFile(resolve(cwd, options.policy), loadOptions);
-  const implicit = join(root, ".toolgate", "policy.toml");
-  if (options.policy !== false && existsSync(implicit)) return loadPolicyFile(implicit, loadOptions);
   // The workspace's list of files that may hold secrets, so the policy and the tools agree on it.
   // Its examples are constant and checked by the tests (toolgate.test.ts); checking them here would load the
   // bash grammar on every start.
-  return builtinDefaultPolicy({
-    ...loadOptions,
-    sensitiveFiles: DEFAULT_READ_ASK_PATTERNS,
-    checkExamples: false,
-  });
+  const builtin = () =>
+    builtinDefaultPolicy({ ...loadOptions, sensitiveFiles: DEFAULT_READ_ASK_PATTERNS, checkExamples: false });
+  const implicit = join(root, ".toolgate", "policy.toml");
+  if (options.policy === false || !existsSync(implicit)) return builtin();
+  const workspace = await loadPolicyFile(implicit, loadOptions);
+  if (trusted) return workspace;
+  // It came with the repository: only its deny and ask rules and a stricter default count.
+  const outcome = stricterOnly(await builtin(), workspace);
+  if (outcome.warning) logger.warn(outcome.warning);
+  return outcome.policy;
 }
 
 function resolveAudit(

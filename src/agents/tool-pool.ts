@@ -22,6 +22,7 @@ import {
   normalizeServerConfig,
   type RoutingTable,
 } from "../mcp/index.js";
+import { isTrusted } from "../workspace/index.js";
 import { type AgentRunner, createListAvailableAgentsTool, createSpawnAgentsTool } from "./coordination.js";
 import { loadAgentDefinitions } from "./definitions.js";
 import { type AgentWhitelist, COORDINATION_TOOLS, type Resolution, resolveTools } from "./resolve.js";
@@ -54,6 +55,11 @@ export interface ToolPoolsOptions {
   mcp?: McpClientPoolOptions;
   /** Variables `${VAR}` in `.mcp.json` expands from. Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether a project's `.mcp.json` may start its servers. Untrusted, they are listed as `untrusted` and
+   * never started (servers set through the API still are). Default: the user's trusted folders.
+   */
+  trusted?: (root: string) => boolean;
 }
 
 interface Project {
@@ -217,6 +223,17 @@ export class ToolPools {
       // A broken file leaves the pool without MCP servers, reported; built-in tools still work.
       problems = [{ server: "(.mcp.json)", message: (error as Error).message }];
     }
+    const untrusted: McpServerStatus[] = [];
+    const trusted = this.options.trusted ?? isTrusted;
+    if (Object.keys(servers).length > 0 && !trusted(project.root)) {
+      // The file came with the repository: its commands run nothing until the user trusts the folder.
+      for (const [name, config] of Object.entries(servers))
+        untrusted.push({ name, type: config.type, state: "untrusted", toolCount: 0, restarts: 0 });
+      warnings.push(
+        `${mcpConfigPath(project.root)} is not trusted: not starting ${untrusted.map((s) => s.name).join(", ")} (\`toolgate trust\` to start them)`,
+      );
+      servers = {};
+    }
     for (const [name, config] of project.overrides) {
       if (config === null) delete servers[name];
       else servers[name] = config;
@@ -242,7 +259,11 @@ export class ToolPools {
       root: project.root,
       registry,
       names: Object.freeze(registry.names()),
-      servers: Object.freeze(project.clients.status()),
+      servers: Object.freeze(
+        [...project.clients.status(), ...untrusted.filter((u) => !(u.name in servers))].sort((a, b) =>
+          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        ),
+      ),
       routes: discovery.routes,
       generation: ++project.generation,
       warnings: Object.freeze(warnings),

@@ -98,6 +98,13 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       return { usage: m.usage, run: m.runMcp };
     },
   },
+  trust: {
+    usage: "toolgate trust [DIR] | toolgate trust --list | toolgate trust --remove DIR",
+    load: async () => {
+      const m = await import("./commands/trust.js");
+      return { usage: m.usage, run: m.runTrust };
+    },
+  },
   memory: {
     usage: "toolgate memory list|get KEY|set KEY VALUE|delete KEY [--scope project|user]",
     load: async () => {

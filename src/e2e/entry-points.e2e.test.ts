@@ -180,6 +180,8 @@ describe("every entry point goes through the one pipeline", () => {
         args: [BIN, "mcp", "--workspace", ws],
         cwd: ws,
         stderr: "pipe",
+        // The test's user configuration (XDG_CONFIG_HOME, from the global setup) trusts the workspace.
+        env: { ...process.env } as Record<string, string>,
       }),
     );
     try {

@@ -19,6 +19,8 @@ import { ConfigError, ToolRegistry } from "../core/index.js";
 export interface HostGate {
   readonly registry: ToolRegistry;
   register(tool: Tool): void;
+  /** Whether the workspace's `.mcp.json` may start servers (default: the user's trusted folders). */
+  readonly workspaceTrusted?: boolean;
 }
 
 export interface SessionHost {
@@ -45,6 +47,7 @@ export async function attachToolPool(
     builtins,
     runner: options.runner,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(gate.workspaceTrusted !== undefined ? { trusted: () => gate.workspaceTrusted === true } : {}),
   });
   const pool = await pools.get(options.root);
   for (const tool of pool.registry.list()) {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +7,7 @@ import { ConfigError, ToolRegistry } from "../core/index.js";
 import { runMcpListCommand } from "./cli.js";
 import { testServerPath } from "./testdata/servers.js";
 
-function io(root: string, json: boolean) {
+function io(root: string, json: boolean, trusted = true) {
   const out: string[] = [];
   const err: string[] = [];
   return {
@@ -16,6 +17,7 @@ function io(root: string, json: boolean) {
       root,
       json,
       registry: new ToolRegistry(),
+      trusted,
       stdout: (s: string) => out.push(s),
       stderr: (s: string) => err.push(s),
     },
@@ -125,6 +127,27 @@ describe("runMcpListCommand", () => {
       await expect(runMcpListCommand(io(bad, true).io)).rejects.toThrow(ConfigError);
     } finally {
       await rm(bad, { recursive: true, force: true });
+    }
+  });
+
+  it("in an untrusted workspace lists the servers as untrusted and starts none", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "toolgate-mcplist-untrusted-"));
+    try {
+      const canary = join(dir, "CANARY");
+      const script = `require("fs").writeFileSync(${JSON.stringify(canary)}, "ran")`;
+      await writeFile(
+        join(dir, ".mcp.json"),
+        JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ["-e", script] } } }),
+      );
+      const run = io(dir, true, false);
+      expect(await runMcpListCommand(run.io)).toBe(0);
+      expect(JSON.parse(run.out.join(""))).toEqual([
+        { name: "evil", type: "stdio", state: "untrusted", tools: 0, error: null },
+      ]);
+      expect(run.err.join("")).toContain("is not trusted: no server was started");
+      expect(existsSync(canary)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

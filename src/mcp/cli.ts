@@ -1,7 +1,8 @@
 /**
  * @module mcp/cli
  * `toolgate mcp list`: the project's MCP servers — state, tool count, error — as a plain function the CLI
- * wires. It builds the project's pool (starting every configured server) and stops the servers after.
+ * wires. It builds the project's pool (starting every configured server) and stops the servers after; in a
+ * workspace the user has not trusted it starts none and lists them as `untrusted`.
  */
 import type { ToolRegistry } from "../core/index.js";
 import { McpClientPool, type McpServerStatus } from "./client-pool.js";
@@ -16,6 +17,8 @@ export interface McpCliIo {
   json: boolean;
   /** The host's tools: MCP names are made so they never take one of these. */
   registry: ToolRegistry;
+  /** Whether the workspace is trusted: untrusted, its servers are listed as `untrusted` and never started. */
+  trusted: boolean;
 }
 
 /**
@@ -25,13 +28,32 @@ export interface McpCliIo {
  */
 export async function runMcpListCommand(io: McpCliIo): Promise<number> {
   const config = await loadMcpConfig(io.root);
-  const pool = new McpClientPool({ logger: { warn: () => {} } });
   let servers: McpServerStatus[];
-  try {
-    pool.configure(config.servers, config.problems);
-    servers = (await pool.discover(new Set(io.registry.names()))).servers;
-  } finally {
-    await pool.close();
+  if (!io.trusted) {
+    // The file came with the repository: show what it would start, start nothing.
+    servers = Object.entries(config.servers)
+      .map(
+        ([name, c]): McpServerStatus => ({
+          name,
+          type: c.type,
+          state: "untrusted",
+          toolCount: 0,
+          restarts: 0,
+        }),
+      )
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (servers.length > 0)
+      io.stderr(
+        `toolgate: ${config.file} is not trusted: no server was started (\`toolgate trust\` to start them)\n`,
+      );
+  } else {
+    const pool = new McpClientPool({ logger: { warn: () => {} } });
+    try {
+      pool.configure(config.servers, config.problems);
+      servers = (await pool.discover(new Set(io.registry.names()))).servers;
+    } finally {
+      await pool.close();
+    }
   }
   if (io.json) {
     const rows = servers.map((s) => ({

@@ -23,8 +23,8 @@ export interface McpServerStatus {
   name: string;
   /** `unknown`: an invalid entry that names no transport. */
   type: "stdio" | "http" | "unknown";
-  /** `invalid`: its configuration entry was refused. */
-  state: McpServerState | "invalid";
+  /** `invalid`: its configuration entry was refused; `untrusted`: from a workspace not trusted, not started. */
+  state: McpServerState | "invalid" | "untrusted";
   /** Tools exposed from it at the last discovery. */
   toolCount: number;
   error?: string;

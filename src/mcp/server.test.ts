@@ -35,7 +35,9 @@ async function connect(
     });
   }
   const args = [servePath, root, ...(options.pool ? ["--pool"] : [])];
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
+  // The test's own user configuration (XDG_CONFIG_HOME, set by the global setup) trusts the temp workspace.
+  const env = { ...process.env } as Record<string, string>;
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe", env }));
   return { client, elicitations };
 }
 

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ArgKind, RiskLevel, Tool, ToolKind } from "../core/index.js";
 import { ConfigError, defineTool, okResult } from "../core/index.js";
+import { createUrlKind } from "./conditions/url.js";
 import { PolicyEngine } from "./engine.js";
+import { lintPolicy } from "./lint.js";
 import { parsePolicy } from "./load.js";
 import { standInCommandPlugin, standInUrlPlugin } from "./testdata/plugins.js";
 import type { ArgKindPlugin } from "./types.js";
@@ -35,12 +37,18 @@ interface Case {
     message?: string;
     matched?: string[];
     error?: string;
+    /** The lint messages for the policy against testdata/tools.json (no call is decided). */
+    lint?: string[];
   };
 }
 
 const root = join(import.meta.dirname, "testdata");
 const entries = JSON.parse(readFileSync(join(root, "tools.json"), "utf8")) as Record<string, ToolEntry>;
 const plugins: ArgKindPlugin[] = [standInUrlPlugin as ArgKindPlugin, standInCommandPlugin as ArgKindPlugin];
+/** Topics about a real plug-in's semantics use it instead of the stand-in. */
+const TOPIC_PLUGINS: Record<string, ArgKindPlugin[]> = {
+  "url-prefix": [createUrlKind(), standInCommandPlugin as ArgKindPlugin],
+};
 
 function makeTool(name: string): Tool {
   const entry = entries[name];
@@ -66,7 +74,11 @@ for (const topic of readdirSync(root, { withFileTypes: true }).filter((d) => d.i
       it(c.note, async () => {
         const file = c.policy ?? "policy.toml";
         const text = readFileSync(join(root, topic.name, file), "utf8");
-        const loading = parsePolicy(text, `${topic.name}/${file}`, { plugins, tools, roots: [root] });
+        const loading = parsePolicy(text, `${topic.name}/${file}`, {
+          plugins: TOPIC_PLUGINS[topic.name] ?? plugins,
+          tools,
+          roots: [root],
+        });
         if (c.want.error !== undefined) {
           const error = await loading.then(
             () => undefined,
@@ -77,6 +89,10 @@ for (const topic of readdirSync(root, { withFileTypes: true }).filter((d) => d.i
           return;
         }
         const policy = await loading;
+        if (c.want.lint !== undefined) {
+          expect(lintPolicy(policy, Object.keys(entries)).map((w) => w.message)).toEqual(c.want.lint);
+          return;
+        }
         const tool = makeTool(c.tool!);
         const args = c.args ?? {};
         const engine = new PolicyEngine({ policy, roots: [root] });

@@ -35,6 +35,16 @@ export type { ExampleContext } from "./examples.js";
 export { checkExamples, ruleNamesTool } from "./examples.js";
 export type { EventLog, ExplainFilter } from "./explain.js";
 export { createRecorder, filterEvents, renderExplanation } from "./explain.js";
+export {
+  GIT_HAZARD_KEYS,
+  type GitConfigEntry,
+  type GitHazardKey,
+  hazardsInConfig,
+  parseGitConfig,
+  repositoryHazards,
+  withGitConfigCheck,
+} from "./git-config-hazards.js";
+export { closestName, editDistance, lintPolicy, type PolicyLintWarning } from "./lint.js";
 export type { ExtendOptions, LoadOptions } from "./load.js";
 export { extendPolicy, loadPolicyFile, parsePolicy, parsePolicyObject } from "./load.js";
 export type {
@@ -69,3 +79,4 @@ export type {
   OperatorCompiler,
   PrepareContext,
 } from "./types.js";
+export { stricterOnly, type UntrustedOutcome } from "./untrusted.js";

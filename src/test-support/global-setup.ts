@@ -4,10 +4,27 @@
  * what users run.
  */
 import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/**
+ * Tests run with their own user configuration folder, never the developer's: `XDG_CONFIG_HOME` points at a
+ * fresh temp folder whose trust list trusts the system temp folder, where tests make their workspaces (so
+ * their `.toolgate/` files and `.mcp.json` count, as a user's trusted project's would). Tests of untrusted
+ * workspaces set their own `XDG_CONFIG_HOME` or pass `trustWorkspace: false`.
+ */
+function isolateUserConfig(): void {
+  const home = mkdtempSync(join(tmpdir(), "tg-xdg-"));
+  mkdirSync(join(home, "toolgate"), { recursive: true });
+  const trusted = [{ path: realpathSync(tmpdir()), since: new Date(0).toISOString() }];
+  writeFileSync(join(home, "toolgate", "trusted.json"), JSON.stringify({ version: 1, trusted }));
+  process.env["XDG_CONFIG_HOME"] = home;
+}
+
 export default function setup(): void {
+  isolateUserConfig();
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   try {

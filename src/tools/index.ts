@@ -33,7 +33,7 @@ export interface BuiltinContext {
   /** Extra environment variables the host lets the shell pass on. */
   env: Record<string, string>;
   /** Extra lines for a shell confirmation (the policy's risk reasons). */
-  commandNotes?: (command: string) => Promise<string[]> | string[];
+  commandNotes?: (command: string, cwd: string | undefined) => Promise<string[]> | string[];
 }
 
 /** The built-in tools of one gate and what they share. */

@@ -58,7 +58,7 @@ export interface ShellToolDeps {
   /** The parent environment to filter (default `process.env`, read at each call). */
   parentEnv?: Record<string, string | undefined>;
   /** Extra lines for the confirmation (e.g. the policy's risk reasons for this command). */
-  commandNotes?: (command: string) => Promise<string[]> | string[];
+  commandNotes?: (command: string, cwd: string | undefined) => Promise<string[]> | string[];
   /** `[sandbox]` settings (default: `auto`, no network). */
   sandbox?: SandboxSettings;
   /** Extra protected patterns (`[files] protected`), kept read-only inside the sandbox too. */
@@ -155,8 +155,8 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       return `${background ? "Start in background" : "Run"}: ${short}${cwd ? ` (in ${cwd})` : ""}`;
     },
     locations: ({ cwd }) => [cwd ?? deps.roots[0] ?? "."],
-    async confirmation({ command, sandbox: wanted, justification }, _signal, context) {
-      const notes = deps.commandNotes ? await deps.commandNotes(command) : [];
+    async confirmation({ command, cwd, sandbox: wanted, justification }, _signal, context) {
+      const notes = deps.commandNotes ? await deps.commandNotes(command, cwd) : [];
       let profile = describeSandbox(sandbox, context.sandbox);
       if (wanted) {
         const asks = wanted === "off" ? "to run OUTSIDE the sandbox" : "for network access";

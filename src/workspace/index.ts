@@ -39,6 +39,16 @@ export {
   writeChecked,
 } from "./safe-io.js";
 export {
+  isTrusted,
+  isTrustedFolder,
+  readTrustedFolders,
+  type TrustedFolder,
+  type TrustStoreLocation,
+  trustFolder,
+  trustStorePath,
+  untrustFolder,
+} from "./trust.js";
+export {
   DEFAULT_MAX_FILE_BYTES,
   type PathIntent,
   type ResolvedPath,

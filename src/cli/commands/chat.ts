@@ -13,6 +13,7 @@ import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { askWorkspaceTrust } from "../trust-prompt.js";
 import { toolSummary } from "./tool-summary.js";
 
 export const usage =
@@ -46,6 +47,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     : fixedAsker(values.yes ? "yes" : "no");
   let setup: ChatSetup | undefined;
   try {
+    if (interactive) await askWorkspaceTrust(ctx, (q) => rl.question(q));
     setup = await setupSession(ctx, values, asker, renderer.handle);
     const { model, session, transcript } = setup;
     const who = setup.agent ? ` as agent ${setup.agent}` : "";

@@ -33,6 +33,7 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   if (values.pool) {
     const poolSet = new ToolPools({
       builtins: gate.registry,
+      trusted: () => gate.workspaceTrusted,
       logger: { warn: (m) => ctx.io.stderr(`toolgate: ${m}\n`) },
     });
     pools = poolSet;

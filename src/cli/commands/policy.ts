@@ -5,12 +5,19 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type CompiledPolicy, loadPolicyFile } from "../../policy/index.js";
+import { COORDINATION_TOOLS } from "../../agents/index.js";
+import {
+  type CompiledPolicy,
+  lintPolicy,
+  loadPolicyFile,
+  type PolicyLintWarning,
+} from "../../policy/index.js";
 import { createToolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError } from "../exit-codes.js";
 
-export const usage = "toolgate policy check TOOL [ARGS_JSON] [--explain] | toolgate policy validate FILE";
+export const usage =
+  "toolgate policy check TOOL [ARGS_JSON] [--explain] | toolgate policy validate FILE [--strict]";
 
 export async function runPolicy(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const [sub, ...rest] = argv;
@@ -55,7 +62,12 @@ async function check(argv: string[], ctx: CliContext): Promise<ExitCode> {
 }
 
 async function validate(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const [file, ...extra] = argv;
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { strict: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError(`usage: ${usage}`);
   const path = resolve(ctx.io.cwd, file);
   // Validate against the workspace's tools, so operators that do not fit an argument's kind are refused.
@@ -72,16 +84,44 @@ async function validate(argv: string[], ctx: CliContext): Promise<ExitCode> {
       roots: gate.roots,
       tools: gate.registry.list(),
     });
-    report(policy, path, ctx);
+    const known = [...gate.registry.names(), ...COORDINATION_TOOLS];
+    const warnings = lintPolicy(policy, known);
+    // --strict: a rule that can never apply (a misspelt tool name) makes the file invalid.
+    const strict = values.strict === true && warnings.length > 0;
+    report(policy, path, ctx, warnings, strict);
+    return strict ? EXIT.usage : EXIT.ok;
   } finally {
     await gate.close();
   }
-  return EXIT.ok;
 }
 
-function report(policy: CompiledPolicy, path: string, ctx: CliContext): void {
-  if (ctx.globals.json)
-    ctx.io.stdout(`${JSON.stringify({ valid: true, file: path, rules: policy.rules.length })}\n`);
+function report(
+  policy: CompiledPolicy,
+  path: string,
+  ctx: CliContext,
+  warnings: readonly PolicyLintWarning[],
+  strict: boolean,
+): void {
+  const kind = strict ? "error" : "warning";
+  if (!ctx.globals.json)
+    for (const w of warnings) ctx.io.stderr(`toolgate: ${kind}: ${path}: ${w.message}\n`);
+  if (ctx.globals.json) {
+    const out = {
+      valid: !strict,
+      file: path,
+      rules: policy.rules.length,
+      warnings: warnings.map((w) => ({
+        rule: w.rule,
+        tool: w.tool,
+        severity: w.severity,
+        message: w.message,
+      })),
+    };
+    ctx.io.stdout(`${JSON.stringify(out)}\n`);
+  } else if (strict)
+    ctx.io.stderr(
+      `toolgate: ${path}: invalid under --strict (${warnings.length} rule problem${warnings.length === 1 ? "" : "s"})\n`,
+    );
   else
     ctx.io.stdout(
       `${path}: valid (${policy.rules.length} rule${policy.rules.length === 1 ? "" : "s"}, default ${policy.defaultDecision})\n`,

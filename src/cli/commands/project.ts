@@ -34,5 +34,9 @@ export async function runAgents(argv: string[], ctx: CliContext): Promise<ExitCo
 
 export async function runMcpList(ctx: CliContext): Promise<ExitCode> {
   const gate = await ctx.gate();
-  return (await runMcpListCommand({ ...stateIo(ctx), registry: gate.registry })) as ExitCode;
+  return (await runMcpListCommand({
+    ...stateIo(ctx),
+    registry: gate.registry,
+    trusted: gate.workspaceTrusted,
+  })) as ExitCode;
 }

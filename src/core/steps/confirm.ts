@@ -39,7 +39,8 @@ export async function confirmationDetailsFor(
     description: displaySafe(base.description, false),
     locations: base.locations.map((location) => displaySafe(location, false)),
     risk: decision.risk,
-    reason: decision.reason,
+    // The tool's own note (a command's risks, the repository config key that made it unsafe) stays visible.
+    reason: own && base.reason ? `${decision.reason}; ${base.reason}` : decision.reason,
   };
   if (base.command !== undefined) details.command = displaySafe(base.command, true);
   if (base.diff !== undefined) details.diff = displaySafe(base.diff, true);

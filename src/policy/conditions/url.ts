@@ -112,6 +112,21 @@ function normalizeHref(operand: unknown): unknown {
   }
 }
 
+/**
+ * A `prefix` operand, made to end at a boundary: a whole URL is normalized like the URLs it is compared
+ * with, so `https://docs.python.org` becomes `https://docs.python.org/` and cannot cover
+ * `https://docs.python.org.evil.example/` (nor `https://docs.python.org@evil.example/`). A bare scheme
+ * (`https://`) ends at the scheme. Text that is not a URL is kept (a normalized URL always starts with its
+ * scheme, so such a prefix matches nothing an allow could be fooled by; the operand may also be compiled
+ * for another kind's argument, a command's `git status`).
+ */
+function boundedPrefix(operand: unknown): unknown {
+  if (typeof operand !== "string") return operand;
+  const text = operand.trim();
+  if (/^[a-z][a-z0-9+.-]*:(\/\/)?$/i.test(text)) return text.toLowerCase();
+  return URL.canParse(text) ? new URL(text).href : operand;
+}
+
 const operators: Record<string, OperatorCompiler<UrlValue>> = {
   host(operand) {
     const matchers = stringList(operand).map(hostPattern);
@@ -129,7 +144,8 @@ const operators: Record<string, OperatorCompiler<UrlValue>> = {
   equals: (operand) => onHref("equals")(normalizeHref(operand)),
   oneOf: (operand) =>
     onHref("oneOf")(Array.isArray(operand) ? operand.map(normalizeHref) : normalizeHref(operand)),
-  prefix: onHref("prefix"),
+  prefix: (operand) =>
+    onHref("prefix")(Array.isArray(operand) ? operand.map(boundedPrefix) : boundedPrefix(operand)),
   contains: onHref("contains"),
   glob: onHref("glob"),
   regex: onHref("regex"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dropReason, sanitizeEnv } from "./env.js";
+import { dropReason, GIT_CONFIG_OVERRIDES, SHELL_FIXED_ENV, sanitizeEnv } from "./env.js";
 
 describe("sanitizeEnv", () => {
   it("keeps allowlisted parent variables and drops the rest", () => {
@@ -91,5 +91,47 @@ describe("sanitizeEnv", () => {
   ])("keeps %s=%j", (name, value) => {
     expect(dropReason(name, value)).toBeUndefined();
     expect(sanitizeEnv({}, { [name]: value })).toEqual({ [name]: value });
+  });
+});
+
+describe("git's switches", () => {
+  it.each([
+    ["GIT_DIR", "sub"],
+    ["GIT_WORK_TREE", ".."],
+    ["GIT_CONFIG_PARAMETERS", "'core.fsmonitor'='x'"],
+    ["GIT_CONFIG_GLOBAL", "./evil.gitconfig"],
+    ["GIT_CONFIG_COUNT", "0"],
+    ["GIT_CONFIG_KEY_0", "core.fsmonitor"],
+    ["GIT_EXEC_PATH", "./bin"],
+    ["GIT_TEMPLATE_DIR", "./t"],
+    ["GIT_SSH", "./ssh"],
+    ["GIT_TRACE", "/tmp/x"],
+    ["GIT_ATTR_SOURCE", "HEAD"],
+  ])("a host cannot pass %s", (name, value) => {
+    expect(dropReason(name, value)).toBe("hook");
+  });
+
+  it("a host may pass the commit identity", () => {
+    const env = sanitizeEnv({}, { GIT_AUTHOR_NAME: "a", GIT_COMMITTER_EMAIL: "a@example.com" });
+    expect(env).toEqual({ GIT_AUTHOR_NAME: "a", GIT_COMMITTER_EMAIL: "a@example.com" });
+  });
+
+  it("every command gets the overrides as GIT_CONFIG_COUNT / KEY_n / VALUE_n", () => {
+    const keys = GIT_CONFIG_OVERRIDES.map((o) => o.key);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        "safe.bareRepository",
+        "core.fsmonitor",
+        "core.hooksPath",
+        "protocol.ext.allow",
+      ]),
+    );
+    expect(SHELL_FIXED_ENV["GIT_CONFIG_COUNT"]).toBe(String(keys.length));
+    GIT_CONFIG_OVERRIDES.forEach((o, i) => {
+      expect(SHELL_FIXED_ENV[`GIT_CONFIG_KEY_${i}`]).toBe(o.key);
+      expect(SHELL_FIXED_ENV[`GIT_CONFIG_VALUE_${i}`]).toBe(o.value);
+      expect(o.why.length).toBeGreaterThan(10);
+    });
+    expect(SHELL_FIXED_ENV).toMatchObject({ GIT_PAGER: "cat", GIT_EDITOR: "true", GIT_TERMINAL_PROMPT: "0" });
   });
 });

@@ -3,7 +3,10 @@
  * The environment a shell command gets: an allowlist of ordinary variables from the parent plus what the host
  * passes explicitly, minus anything that looks like a secret (by name or by value) and minus loader and
  * interpreter hooks. Secrets in the agent's own environment must never reach a command the model wrote.
+ * git gets its own safety switches (from `git-env.json`), set last so neither the host nor a repository's
+ * config can undo them: a repository must not be able to make an allowed git command run code.
  */
+import GIT_ENV from "./git-env.json" with { type: "json" };
 
 /** Ordinary variables passed through from the parent (exact names; `LC_*` and `XDG_*` by prefix). */
 export const ENV_ALLOWLIST: ReadonlySet<string> = new Set([
@@ -91,7 +94,9 @@ const NEVER_EXACT = new Set([
   "GIT_EXTERNAL_DIFF",
   "GIT_PROXY_COMMAND",
 ]);
-const NEVER_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG"];
+const NEVER_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_", "GIT_"];
+/** `GIT_*` variables a host may pass (identity only): the rest choose repositories, configs and programs. */
+const GIT_HOST_MAY_PASS: ReadonlySet<string> = new Set(GIT_ENV.hostMayPass);
 
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -99,8 +104,10 @@ const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function dropReason(name: string, value: string): string | undefined {
   if (!VALID_NAME.test(name)) return "invalid name";
   if (value.includes("\0")) return "invalid value";
-  if (NEVER_EXACT.has(name) || NEVER_PREFIXES.some((p) => name.startsWith(p))) return "hook";
-  if (SECRET_NAME.test(name)) return "secret name";
+  if (NEVER_EXACT.has(name)) return "hook";
+  if (NEVER_PREFIXES.some((p) => name.startsWith(p)) && !GIT_HOST_MAY_PASS.has(name)) return "hook";
+  // GIT_AUTHOR_* holds "AUTH" but is an identity, not a secret; values are still checked.
+  if (SECRET_NAME.test(name) && !GIT_HOST_MAY_PASS.has(name)) return "secret name";
   if (SECRET_VALUES.some((re) => re.test(value))) return "secret value";
   return undefined;
 }
@@ -130,9 +137,34 @@ export function sanitizeEnv(
   return out;
 }
 
-/** The fixed variables every shell command gets: no pager, no interactive git prompts. */
-export const SHELL_FIXED_ENV: Readonly<Record<string, string>> = {
+/** One git configuration value toolgate forces for every command, and why. */
+export interface GitOverride {
+  key: string;
+  value: string;
+  why: string;
+}
+
+/** The git configuration toolgate forces (command-line scope: it wins over every config file). */
+export const GIT_CONFIG_OVERRIDES: readonly GitOverride[] = Object.freeze(
+  GIT_ENV.config.map((o) => ({ ...o })),
+);
+
+/** `GIT_CONFIG_COUNT` / `GIT_CONFIG_KEY_n` / `GIT_CONFIG_VALUE_n` for {@link GIT_CONFIG_OVERRIDES}. */
+function gitConfigEnv(): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(GIT_CONFIG_OVERRIDES.length) };
+  GIT_CONFIG_OVERRIDES.forEach((o, i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = o.key;
+    env[`GIT_CONFIG_VALUE_${i}`] = o.value;
+  });
+  return env;
+}
+
+/**
+ * The fixed variables every shell command gets, applied after everything else: no pager, no prompts, no
+ * editor, and git's safety switches (no planted bare repository, fsmonitor, hooks, pager or ssh command).
+ */
+export const SHELL_FIXED_ENV: Readonly<Record<string, string>> = Object.freeze({
   PAGER: "cat",
-  GIT_PAGER: "cat",
-  GIT_TERMINAL_PROMPT: "0",
-};
+  ...(GIT_ENV.fixed as Record<string, string>),
+  ...gitConfigEnv(),
+});

@@ -1,0 +1,37 @@
+/**
+ * @module config/trust
+ * A workspace's own `.toolgate/config.toml` before the user trusts the folder: the security settings
+ * (`security-keys.json`: hosts web tools may reach, variables passed to commands, where credentials and the
+ * conversation go, the sandbox, the audit file) are dropped, everything else applies.
+ */
+
+import type { ToolgateConfig } from "./config.js";
+import SECURITY from "./security-keys.json" with { type: "json" };
+
+/** `section.key` or `section.*`: the settings an untrusted workspace config cannot set. */
+export const SECURITY_KEYS: readonly string[] = Object.freeze([...SECURITY.keys]);
+
+function isSecurityKey(section: string, key: string, keys: readonly string[]): boolean {
+  return keys.includes(`${section}.${key}`) || keys.includes(`${section}.*`);
+}
+
+/**
+ * The config without its security settings, and the keys dropped (`web.allow_hosts`, ...).
+ * @example withoutSecurityKeys({ web: { allow_hosts: ["10.0.0.1"], timeout_ms: 5 } }) // { config: { web: { timeout_ms: 5 } }, ignored: ["web.allow_hosts"] }
+ */
+export function withoutSecurityKeys(
+  config: ToolgateConfig,
+  keys: readonly string[] = SECURITY_KEYS,
+): { config: ToolgateConfig; ignored: string[] } {
+  const out: Record<string, Record<string, unknown>> = {};
+  const ignored: string[] = [];
+  for (const [section, table] of Object.entries(config as Record<string, Record<string, unknown>>)) {
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(table ?? {})) {
+      if (isSecurityKey(section, key, keys)) ignored.push(`${section}.${key}`);
+      else kept[key] = value;
+    }
+    if (Object.keys(kept).length > 0) out[section] = kept;
+  }
+  return { config: out as ToolgateConfig, ignored };
+}
