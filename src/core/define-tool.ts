@@ -11,13 +11,13 @@ import type {
   JsonSchema,
   OutputCallback,
   RiskLevel,
+  SandboxGrant,
+  SandboxRequest,
   Tool,
   ToolInvocation,
   ToolKind,
   ToolResult,
   ToolScope,
-  SandboxGrant,
-  SandboxRequest,
 } from "./types.js";
 
 /** What `run` receives besides the parameters. */

@@ -84,11 +84,17 @@ describe("a bare repository planted in a sub-folder", () => {
     "mkdir -p planted/objects planted/refs && printf 'ref: refs/heads/main\\n' > planted/HEAD && " +
     `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = true\\n\\tfsmonitor = touch ${canary}\\n' > planted/config`;
 
-  it.each([["workspace-write"], ["off"]] as const)("git status inside it runs nothing (sandbox %s)", async (mode) => {
-    const g = await gate(mode, true);
-    const planted = await g.execute({ name: "shell", args: { command: plant() } });
-    expect(planted.ok, planted.llmContent).toBe(true);
-    const status = await g.execute({ name: "shell", args: { command: "cd planted && git status; git log -1" } });
-    expect(existsSync(canary), status.llmContent).toBe(false);
-  });
+  it.each([["workspace-write"], ["off"]] as const)(
+    "git status inside it runs nothing (sandbox %s)",
+    async (mode) => {
+      const g = await gate(mode, true);
+      const planted = await g.execute({ name: "shell", args: { command: plant() } });
+      expect(planted.ok, planted.llmContent).toBe(true);
+      const status = await g.execute({
+        name: "shell",
+        args: { command: "cd planted && git status; git log -1" },
+      });
+      expect(existsSync(canary), status.llmContent).toBe(false);
+    },
+  );
 });

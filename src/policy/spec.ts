@@ -127,7 +127,10 @@ export function validateRuleObject(raw: unknown, position: number): RuleSpec {
     if (sandbox !== "network" && sandbox !== "off") {
       fail(`sandbox must be "network" or "off", got ${JSON.stringify(sandbox)}`, "sandbox");
     } else if (decision === "deny") {
-      fail(`sandbox grants a way out of the shell sandbox; a deny rule runs nothing to grant it to`, "sandbox");
+      fail(
+        `sandbox grants a way out of the shell sandbox; a deny rule runs nothing to grant it to`,
+        "sandbox",
+      );
     } else spec.sandbox = sandbox;
   }
   const name = raw["name"];

@@ -4,7 +4,6 @@
  * No confirmer, no answer, a refusal, or a failing confirmer: all are a deny. Only an explicit yes runs.
  */
 import { confirmationTypeFor } from "../define-tool.js";
-import { sandboxFor } from "./decide.js";
 import type {
   ConfirmationDetails,
   Confirmer,
@@ -13,6 +12,7 @@ import type {
   ToolInvocation,
   ToolScope,
 } from "../types.js";
+import { sandboxFor } from "./decide.js";
 
 export type ConfirmOutcome = { approved: true } | { approved: false; reason: string; cancelled?: boolean };
 
