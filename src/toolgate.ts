@@ -7,7 +7,8 @@
 import { existsSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { COORDINATION_TOOLS } from "./agents/index.js";
+// Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
+import { COORDINATION_TOOLS } from "./agents/resolve.js";
 import { MessageBus } from "./bus/index.js";
 import { loadConfigFile, type ToolgateConfig, withoutSecurityKeys } from "./config/index.js";
 import {

@@ -71,7 +71,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     },
   },
   policy: {
-    usage: "toolgate policy check TOOL [ARGS_JSON] [--explain] | toolgate policy validate FILE",
+    usage: "toolgate policy check TOOL [ARGS_JSON] [--explain] | toolgate policy validate FILE [--strict]",
     load: async () => {
       const m = await import("./commands/policy.js");
       return { usage: m.usage, run: m.runPolicy };

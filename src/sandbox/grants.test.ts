@@ -253,7 +253,7 @@ describe("where bwrap cannot run", () => {
     );
     expect(result.llmContent).toContain("ran");
     const details = await invocation.shouldConfirmExecute(signal);
-    expect(details?.sandbox).toContain("UNSANDBOXED");
+    expect(details === false ? undefined : details.sandbox).toContain("UNSANDBOXED");
   });
 
   it("an explicitly requested mode fails closed and names the fix", async () => {
