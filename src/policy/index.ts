@@ -64,6 +64,7 @@ export { RULE_KEYS, TOOL_KINDS, TOP_LEVEL_KEYS } from "./spec.js";
 export { validateAgainstTools } from "./tools-check.js";
 export type {
   ArgKindPlugin,
+  AskBecause,
   ConditionTest,
   MatchResult,
   OperatorCompiler,

@@ -18,6 +18,7 @@ import {
   STATEMENT_TOKENS,
 } from "./nodes.js";
 import { bashParserIfLoaded, loadBashParser } from "./parser.js";
+import { type Finding, programFindings } from "./programs/index.js";
 import { classifyRisk } from "./risk.js";
 import { commandBase, unwrap } from "./wrappers.js";
 
@@ -36,6 +37,17 @@ export interface CommandAnalysis {
   unsafe: string[];
   /** Each pipeline's stages, as indexes into `commands`. */
   pipelines: number[][];
+  /**
+   * Arguments that take a command beyond its program's plain role (`find -delete`, `sed 'e CMD'`), each
+   * with the index of its command in `commands`. A prefix rule vouches for one only when it covers the
+   * word that carries it (`prefix = "npm test"` vouches for `npm test`; `prefix = "npm"` does not).
+   */
+  findings: CommandFinding[];
+  /**
+   * Indexes into `commands` of commands found inside a program's script (`awk 'BEGIN{system("CMD")}'`,
+   * `sed 'e CMD'`): deny rules see them; allow rules need not name them, as the finding already asks.
+   */
+  scriptCommands: number[];
   risk: RiskLevel;
   /** Why the risk is what it is. */
   riskReasons: string[];
@@ -47,11 +59,18 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 // Characters bash treats as ordinary word characters but a reader (or the grammar) may take for spacing.
 const UNUSUAL = /[\u0080-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
 
+/** A program finding located in the analysis: `command` indexes `CommandAnalysis.commands`. */
+export interface CommandFinding extends Finding {
+  readonly command: number;
+}
+
 /** Walks one parse tree (and the shell text wrappers run) collecting commands and reasons. */
 class Walker {
   readonly commands: string[][] = [];
   readonly pipelines: number[][] = [];
   readonly unsafe = new Set<string>();
+  readonly findings: CommandFinding[] = [];
+  readonly scriptCommands: number[] = [];
   ok = true;
 
   constructor(private readonly parser: Parser) {}
@@ -215,7 +234,7 @@ class Walker {
       this.refuse("nesting too deep", words.join(" "));
       return;
     }
-    this.commands.push(words);
+    const index = this.commands.push(words) - 1;
     if (RESERVED_LEAD.has(words[0]!)) {
       // The grammar sometimes leaves a reserved word as a command name (`coproc { rm x; }`): look past it.
       this.unsafe.add(`unsupported syntax: ${words[0]}`);
@@ -224,6 +243,14 @@ class Walker {
     }
     const base = commandBase(words[0]!);
     if (base !== words[0] && base !== "") this.commands.push([base, ...words.slice(1)]);
+    for (const finding of programFindings(base === words[0] ? words : [base, ...words.slice(1)])) {
+      this.findings.push({ ...finding, command: index });
+      if (finding.runs === undefined) continue;
+      // What the program's script runs is seen by deny rules; the finding already keeps allow at ask.
+      const before = this.commands.length;
+      this.analyzeText(finding.runs, depth + 1);
+      for (let i = before; i < this.commands.length; i++) this.scriptCommands.push(i);
+    }
     for (const found of unwrap([base, ...words.slice(1)])) {
       if (found.reason) this.unsafe.add(found.reason);
       if (found.inner) this.addWords(found.inner, depth + 1);
@@ -281,7 +308,15 @@ class Walker {
 
   result(text: string): CommandAnalysis {
     const unsafe = [...this.unsafe];
-    const base = { text, ok: this.ok, commands: this.commands, unsafe, pipelines: this.pipelines };
+    const base = {
+      text,
+      ok: this.ok,
+      commands: this.commands,
+      unsafe,
+      pipelines: this.pipelines,
+      findings: this.findings,
+      scriptCommands: this.scriptCommands,
+    };
     const { risk, reasons } = classifyRisk(base);
     return { ...base, risk, riskReasons: reasons };
   }
