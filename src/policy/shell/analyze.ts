@@ -20,7 +20,7 @@ import {
 import { bashParserIfLoaded, loadBashParser } from "./parser.js";
 import { type Finding, programFindings } from "./programs/index.js";
 import { classifyRisk } from "./risk.js";
-import { commandBase, unwrap } from "./wrappers.js";
+import { commandBase, stdinInterpreter, unwrap } from "./wrappers.js";
 
 /** What a command string means, as far as the policy is concerned. */
 export interface CommandAnalysis {
@@ -138,7 +138,9 @@ class Walker {
         return;
       }
       case "redirected_statement": {
+        const before = this.commands.length;
         this.visitChildren(node, depth, true);
+        this.codeOnStdin(node, before, depth);
         return;
       }
       case "file_redirect":
@@ -193,6 +195,44 @@ class Walker {
       if (this.commands.length > before) stages.push(before);
     }
     this.pipelines.push(stages);
+    for (let k = 1; k < stages.length; k++) {
+      const name = stdinInterpreter(this.commands[stages[k]!]!);
+      if (name === undefined) continue;
+      this.unsafe.add(`piped into ${name}: its input runs as code nobody has read`);
+      // `echo 'rm -rf x' | sh`: what is echoed is what runs, so deny rules see it.
+      const source = this.commands[stages[k - 1]!]!;
+      if (source[0] === "echo" || source[0] === "printf") {
+        this.analyzeScript(source.slice(1).join(" "), depth);
+      }
+    }
+  }
+
+  /** Analyses shell text a program runs, for deny rules only (allow rules need not name what is inside). */
+  private analyzeScript(text: string, depth: number): void {
+    const before = this.commands.length;
+    this.analyzeText(text, depth + 1);
+    for (let i = before; i < this.commands.length; i++) this.scriptCommands.push(i);
+  }
+
+  /** `bash <<< TEXT`, `sh < FILE`, `python3 <<EOF`: input given to an interpreter runs as code. */
+  private codeOnStdin(node: Node, first: number, depth: number): void {
+    const words = this.commands[first];
+    const name = words && stdinInterpreter(words);
+    if (name === undefined) return;
+    for (const child of node.children) {
+      if (child?.type === "herestring_redirect") {
+        this.unsafe.add(`text given to ${name} on its input runs as code`);
+        const value = child.namedChildren.find((c) => c !== null && c.type !== "file_descriptor");
+        const text = value ? plainValue(value) : undefined;
+        if (text !== undefined) this.analyzeScript(text, depth);
+      } else if (child?.type === "heredoc_redirect") {
+        this.unsafe.add(`a heredoc given to ${name} runs as code`);
+        const body = child.children.find((c) => c?.type === "heredoc_body");
+        if (body) this.analyzeScript(body.text, depth);
+      } else if (child?.type === "file_redirect" && child.children.some((c) => c?.type === "<")) {
+        this.unsafe.add(`${name} reads code from a file nobody has read`);
+      }
+    }
   }
 
   private visitCommand(node: Node, depth: number): void {
@@ -245,11 +285,8 @@ class Walker {
     if (base !== words[0] && base !== "") this.commands.push([base, ...words.slice(1)]);
     for (const finding of programFindings(base === words[0] ? words : [base, ...words.slice(1)])) {
       this.findings.push({ ...finding, command: index });
-      if (finding.runs === undefined) continue;
       // What the program's script runs is seen by deny rules; the finding already keeps allow at ask.
-      const before = this.commands.length;
-      this.analyzeText(finding.runs, depth + 1);
-      for (let i = before; i < this.commands.length; i++) this.scriptCommands.push(i);
+      if (finding.runs !== undefined) this.analyzeScript(finding.runs, depth);
     }
     for (const found of unwrap([base, ...words.slice(1)])) {
       if (found.reason) this.unsafe.add(found.reason);
