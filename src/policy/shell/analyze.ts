@@ -257,7 +257,9 @@ class Walker {
         this.unsafe.add(child.type === "$" ? "translated string" : `unsupported syntax: ${child.type}`);
       }
     }
+    const first = this.commands.length;
     this.addWords(words, depth);
+    this.codeOnStdin(node, first, depth);
   }
 
   private word(node: Node, depth: number): string {

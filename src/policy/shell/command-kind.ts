@@ -59,7 +59,8 @@ export function matchCommand(analysis: CommandAnalysis, decision: Decision, test
   let open: string[] | undefined;
   for (const f of findings) {
     if (f.word < vouched[f.command]!) continue;
-    (open ??= []).push(f.reason);
+    if (open === undefined) open = [f.reason];
+    else open.push(f.reason);
   }
   if (analysis.ok && analysis.unsafe.length === 0 && open === undefined) return true;
   return { ask: askReason(analysis, open ?? []) };

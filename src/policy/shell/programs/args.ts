@@ -53,12 +53,12 @@ function useOption(ctx: Context, name: string, opt: OptionSpec, word: number, va
   if (opt.script === "text" && value !== undefined) ctx.scripts.push({ text: value, word });
 }
 
-/** A long option by exact name, or by a GNU abbreviation of one that has an effect. */
-function longOption(spec: CommandSpec, name: string): OptionSpec | undefined {
+/** A long option (and its full name) by exact name, or by a GNU abbreviation of one that has an effect. */
+function longOption(spec: CommandSpec, name: string): [string, OptionSpec] | undefined {
   const exact = spec.options.get(name);
-  if (exact || name.length < 3) return exact;
+  if (exact || name.length < 3) return exact && [name, exact];
   // getopt accepts any unambiguous prefix: `--out=f` is `--output=f`. Count it as the option with the effect.
-  return spec.longEffects.find(([full]) => full.startsWith(name))?.[1];
+  return spec.longEffects.find(([full]) => full.startsWith(name));
 }
 
 /**
@@ -108,14 +108,15 @@ function readArgs(
     if (w.startsWith("--") && w.length > 2) {
       const eq = w.indexOf("=");
       const name = eq < 0 ? w : w.slice(0, eq);
-      const opt = longOption(spec, name);
-      if (!opt) continue;
+      const found = longOption(spec, name);
+      if (!found) continue;
+      const [full, opt] = found;
       for (const n of opt.names) used.add(n);
       const at = i;
       let value: string | undefined = eq < 0 ? undefined : w.slice(eq + 1);
       if (value === undefined && opt.value === "required") value = words[++i];
       if (value === undefined && opt.value !== "none" && opt.value !== "optional") value = "";
-      useOption(ctx, `${label}${opt.names.find((n) => n.startsWith("--")) ?? name}`, opt, at, value);
+      useOption(ctx, `${label}${full}`, opt, at, value);
     } else if ((w.startsWith("-") && w.length > 1) || oldStyle) {
       i = readCluster(ctx, spec, words, i, oldStyle, label, used);
     } else {

@@ -50,7 +50,7 @@ function quoted(s: string, start: number, close: string, brackets: boolean): num
 }
 
 /** Decodes the common escapes of an awk string literal (enough to show and analyse a command). */
-function unescape(body: string): string {
+function decodeString(body: string): string {
   return body.replace(
     /\\(.)/g,
     (_, c: string) => ({ n: "\n", t: "\t", '"': '"', "\\": "\\", "/": "/" })[c] ?? `\\${c}`,
@@ -76,7 +76,7 @@ function tokenize(s: string): Token[] {
       while (i + 1 < s.length && s[i + 1] !== "\n") i++;
     } else if (ch === '"') {
       const end = quoted(s, i, '"', false);
-      out.push({ t: "str", v: unescape(s.slice(i + 1, end)) });
+      out.push({ t: "str", v: decodeString(s.slice(i + 1, end)) });
       i = end;
     } else if (ch === "/" && !operandEnd()) {
       const end = quoted(s, i, "/", true);
@@ -104,6 +104,7 @@ function tokenize(s: string): Token[] {
 /** Scans the tokens: redirections count only inside a `print`/`printf` statement, outside parentheses. */
 function scan(tokens: Token[]): Found[] {
   const found: Found[] = [];
+  let braces = 0;
   let depth = 0;
   let printDepth = -1;
   for (let i = 0; i < tokens.length; i++) {
@@ -118,6 +119,8 @@ function scan(tokens: Token[]): Found[] {
       });
     } else if (t === "id" && (v === "print" || v === "printf")) printDepth = depth;
     else if (t === "nl" || v === ";" || v === "{" || v === "}") {
+      if (v === "{") braces++;
+      else if (v === "}") braces--;
       if (depth <= printDepth || v !== ";") printDepth = -1;
     } else if (v === "(" || v === "[") depth++;
     else if (v === ")" || v === "]") depth--;
@@ -155,6 +158,7 @@ function scan(tokens: Token[]): Found[] {
         found.push({ effect: "exec", reason: "program calls a function by name (@f())" });
     }
   }
+  if (braces !== 0 || depth !== 0) throw new Unreadable("unbalanced braces or parentheses");
   return found;
 }
 
