@@ -194,7 +194,8 @@ function command(raw: Raw, where: string): CommandSpec {
     const at = `${where}.subcommands.${name}`;
     const inner = object(spec, at);
     keys(inner, COMMAND_KEYS, at);
-    for (const alias of name.split(",").map((n) => n.trim())) subcommands.set(alias, command(inner, at));
+    const compiled = command(inner, at);
+    for (const alias of name.split(",").map((n) => n.trim())) subcommands.set(alias, compiled);
   }
   const style = raw.style ?? "gnu";
   if (style !== "gnu" && style !== "words") fail(`${where}.style`, 'must be "gnu" or "words"');
