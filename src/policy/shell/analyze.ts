@@ -5,7 +5,7 @@
  * syntax counts as safe; anything else is reported in `unsafe`, and a parse error makes it unanalysable.
  */
 import type { Node, Parser } from "web-tree-sitter";
-import type { RiskLevel } from "../../core/index.js";
+import type { CommandAnalysis, CommandFinding } from "./analysis.js";
 import {
   CONTROL_FLOW,
   FLAGGED,
@@ -18,51 +18,19 @@ import {
   STATEMENT_TOKENS,
 } from "./nodes.js";
 import { bashParserIfLoaded, loadBashParser } from "./parser.js";
-import { type Finding, programFindings } from "./programs/index.js";
+import { programFindings } from "./programs/index.js";
 import { classifyRisk } from "./risk.js";
-import { commandBase, stdinInterpreter, unwrap } from "./wrappers.js";
+import { pipedCode, redirectedCode, type StdinCode } from "./stdin-code.js";
+import { naiveCommands, substitutionsIn } from "./text-scan.js";
+import { commandBase, unwrap } from "./wrappers.js";
 
-/** What a command string means, as far as the policy is concerned. */
-export interface CommandAnalysis {
-  /** The command as given. */
-  text: string;
-  /** False when the command did not parse (or was too long or too deeply nested to analyse). */
-  ok: boolean;
-  /**
-   * Unquoted words of every sub-command: across `;` `&&` `||` `|` and newlines, inside subshells, `$(...)`,
-   * backquotes and `<(...)`, and the commands wrappers run (`sudo rm x` also yields `rm x`).
-   */
-  commands: string[][];
-  /** Why a prefix rule cannot vouch for the command (`redirection`, `wrapper: bash -c`, ...). Empty: plain. */
-  unsafe: string[];
-  /** Each pipeline's stages, as indexes into `commands`. */
-  pipelines: number[][];
-  /**
-   * Arguments that take a command beyond its program's plain role (`find -delete`, `sed 'e CMD'`), each
-   * with the index of its command in `commands`. A prefix rule vouches for one only when it covers the
-   * word that carries it (`prefix = "npm test"` vouches for `npm test`; `prefix = "npm"` does not).
-   */
-  findings: CommandFinding[];
-  /**
-   * Indexes into `commands` of commands found inside a program's script (`awk 'BEGIN{system("CMD")}'`,
-   * `sed 'e CMD'`): deny rules see them; allow rules need not name them, as the finding already asks.
-   */
-  scriptCommands: number[];
-  risk: RiskLevel;
-  /** Why the risk is what it is. */
-  riskReasons: string[];
-}
+export type { CommandAnalysis, CommandFinding } from "./analysis.js";
 
 const MAX_LENGTH = 100_000;
 const MAX_DEPTH = 8;
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 // Characters bash treats as ordinary word characters but a reader (or the grammar) may take for spacing.
 const UNUSUAL = /[\u0080-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
-
-/** A program finding located in the analysis: `command` indexes `CommandAnalysis.commands`. */
-export interface CommandFinding extends Finding {
-  readonly command: number;
-}
 
 /** Walks one parse tree (and the shell text wrappers run) collecting commands and reasons. */
 class Walker {
@@ -103,13 +71,7 @@ class Walker {
   private refuse(reason: string, text: string): void {
     this.ok = false;
     this.unsafe.add(reason);
-    for (const part of text.slice(0, MAX_LENGTH).split(/[;&|\n\r()`<>]|\$\(/)) {
-      const words = part
-        .split(/\s+/)
-        .map((w) => w.replace(/['"\\{}]/g, ""))
-        .filter(Boolean);
-      if (words.length > 0) this.commands.push(words);
-    }
+    this.commands.push(...naiveCommands(text.slice(0, MAX_LENGTH)));
   }
 
   private visit(node: Node, depth: number): void {
@@ -140,7 +102,7 @@ class Walker {
       case "redirected_statement": {
         const before = this.commands.length;
         this.visitChildren(node, depth, true);
-        this.codeOnStdin(node, before, depth);
+        this.record(redirectedCode(node, this.commands[before]), depth);
         return;
       }
       case "file_redirect":
@@ -195,16 +157,7 @@ class Walker {
       if (this.commands.length > before) stages.push(before);
     }
     this.pipelines.push(stages);
-    for (let k = 1; k < stages.length; k++) {
-      const name = stdinInterpreter(this.commands[stages[k]!]!);
-      if (name === undefined) continue;
-      this.unsafe.add(`piped into ${name}: its input runs as code nobody has read`);
-      // `echo 'rm -rf x' | sh`: what is echoed is what runs, so deny rules see it.
-      const source = this.commands[stages[k - 1]!]!;
-      if (source[0] === "echo" || source[0] === "printf") {
-        this.analyzeScript(source.slice(1).join(" "), depth);
-      }
-    }
+    this.record(pipedCode(stages.map((i) => this.commands[i]!)), depth);
   }
 
   /** Analyses shell text a program runs, for deny rules only (allow rules need not name what is inside). */
@@ -212,27 +165,6 @@ class Walker {
     const before = this.commands.length;
     this.analyzeText(text, depth + 1);
     for (let i = before; i < this.commands.length; i++) this.scriptCommands.push(i);
-  }
-
-  /** `bash <<< TEXT`, `sh < FILE`, `python3 <<EOF`: input given to an interpreter runs as code. */
-  private codeOnStdin(node: Node, first: number, depth: number): void {
-    const words = this.commands[first];
-    const name = words && stdinInterpreter(words);
-    if (name === undefined) return;
-    for (const child of node.children) {
-      if (child?.type === "herestring_redirect") {
-        this.unsafe.add(`text given to ${name} on its input runs as code`);
-        const value = child.namedChildren.find((c) => c !== null && c.type !== "file_descriptor");
-        const text = value ? plainValue(value) : undefined;
-        if (text !== undefined) this.analyzeScript(text, depth);
-      } else if (child?.type === "heredoc_redirect") {
-        this.unsafe.add(`a heredoc given to ${name} runs as code`);
-        const body = child.children.find((c) => c?.type === "heredoc_body");
-        if (body) this.analyzeScript(body.text, depth);
-      } else if (child?.type === "file_redirect" && child.children.some((c) => c?.type === "<")) {
-        this.unsafe.add(`${name} reads code from a file nobody has read`);
-      }
-    }
   }
 
   private visitCommand(node: Node, depth: number): void {
@@ -259,7 +191,7 @@ class Walker {
     }
     const first = this.commands.length;
     this.addWords(words, depth);
-    this.codeOnStdin(node, first, depth);
+    this.record(redirectedCode(node, this.commands[first]), depth);
   }
 
   private word(node: Node, depth: number): string {
@@ -267,6 +199,12 @@ class Walker {
     if (plain !== undefined) return plain;
     this.visit(node, depth);
     return roughValue(node);
+  }
+
+  /** Records what code on an interpreter's input means: reasons, and text deny rules should see. */
+  private record(found: StdinCode, depth: number): void {
+    for (const reason of found.reasons) this.unsafe.add(reason);
+    for (const text of found.scripts) this.analyzeScript(text, depth);
   }
 
   /** Records a command, then what it wraps (recursively), so deny rules see the wrapped command too. */
@@ -317,31 +255,12 @@ class Walker {
     }
   }
 
-  /** Finds `$(...)` and backquoted commands in text bash expands (a heredoc body) and analyses each. */
+  /** Analyses the `$(...)` and backquoted commands in text bash expands (a heredoc body). */
   private scanSubstitutions(text: string, depth: number): void {
     if (text.includes("$")) this.unsafe.add("variable expansion");
-    for (let i = 0; i < text.length; i++) {
-      const ch = text[i];
-      if (ch === "\\") {
-        i++;
-      } else if (ch === "$" && text[i + 1] === "(") {
-        let level = 1;
-        let j = i + 2;
-        for (; j < text.length && level > 0; j++) {
-          if (text[j] === "\\") j++;
-          else if (text[j] === "(") level++;
-          else if (text[j] === ")") level--;
-        }
-        this.unsafe.add("command substitution");
-        this.analyzeText(text.slice(i + 2, level === 0 ? j - 1 : j), depth + 1);
-        i = j - 1;
-      } else if (ch === "`") {
-        let j = i + 1;
-        while (j < text.length && text[j] !== "`") j += text[j] === "\\" ? 2 : 1;
-        this.unsafe.add("command substitution");
-        this.analyzeText(text.slice(i + 1, j), depth + 1);
-        i = j;
-      }
+    for (const inner of substitutionsIn(text)) {
+      this.unsafe.add("command substitution");
+      this.analyzeText(inner, depth + 1);
     }
   }
 
