@@ -206,6 +206,13 @@ when.command = { prefix = ["rm"] }
 `;
 
 /**
+ * Before the argument analysis (commit 1967105) this figure was 24.8 µs p50 per command beside a 10.0 µs
+ * bare parse (2.48×); the issue allows the analysis 1.5× of that. The target is the ratio to the anchor
+ * measured in the same run, which a loaded machine moves far less than the absolute figure.
+ */
+const MAX_PARSE_RATIO = 3.7;
+
+/**
  * Whole policy decisions for shell calls (the engine prepares the command with the real tree-sitter
  * analysis, then evaluates), beside the anchor of the bare tree-sitter parse of the same commands: the
  * floor any parse-or-refuse analysis pays.
@@ -241,8 +248,8 @@ async function benchShellDecisions(): Promise<void> {
     ours: `${fmt(per(ours.p50))} (p99 ${fmt(per(ours.p99))})`,
     anchor: `${fmt(per(anchor.p50))} bare tree-sitter parse (p99 ${fmt(per(anchor.p99))})`,
     ratio: ours.p50 / anchor.p50,
-    target: "≤ 0.5 ms p50",
-    pass: per(ours.p50) <= 0.5,
+    target: `≤ ${MAX_PARSE_RATIO}× the bare parse`,
+    pass: ours.p50 / anchor.p50 <= MAX_PARSE_RATIO,
   });
 }
 
