@@ -166,14 +166,11 @@ export function createCommandKind(): ArgKindPlugin<CommandAnalysis> {
       }
     },
     operators: COMMAND_OPERATORS,
+    // Program findings do not block a default allow: it trusts every program's plain words (`rm -rf x`
+    // too); only what the analysis cannot read is asked about. Findings cap allow *rules*.
     defaultAllowBlocker(analysis) {
-      if (analysis.ok && analysis.unsafe.length === 0 && analysis.findings.length === 0) return undefined;
-      const reasons = [
-        ...new Set([
-          ...(analysis.ok ? analysis.unsafe : ["it does not parse", ...analysis.unsafe]),
-          ...analysis.findings.map((f) => f.reason),
-        ]),
-      ];
+      if (analysis.ok && analysis.unsafe.length === 0) return undefined;
+      const reasons = [...new Set(analysis.ok ? analysis.unsafe : ["it does not parse", ...analysis.unsafe])];
       return `the command cannot be vouched for (${reasons.join(", ")})`;
     },
   };
