@@ -8,9 +8,11 @@
  */
 import picomatch from "picomatch";
 import type { Decision, RuleRef, ToolKind } from "../core/index.js";
-import type { CompiledPolicy, PreparedCall } from "../policy/index.js";
-import { evaluate, matchRule, parsePolicy } from "../policy/index.js";
-import { fmt, report, stats } from "./harness.js";
+import { defineTool, okResult, type Tool } from "../core/index.js";
+import type { ArgKindPlugin, CompiledPolicy, PreparedCall } from "../policy/index.js";
+import { createCommandKind, evaluate, matchRule, PolicyEngine, parsePolicy } from "../policy/index.js";
+import { loadBashParser } from "../policy/shell/index.js";
+import { fmt, measure, measureSync, report, stats } from "./harness.js";
 
 const RULES = 1000;
 const TOOLS = 1000;
@@ -167,7 +169,91 @@ function perCall(
   return { ours: stats(a), anchors: b.map((samples) => stats(samples)) };
 }
 
+/** Shell commands an agent typically sends, benign and abusive, over the programs the analysis knows. */
+const SHELL_COMMANDS = [
+  "git status",
+  "git diff --stat",
+  "git log -p -n 3 -- src/index.ts",
+  "git branch -a",
+  "git diff --output=.git/config",
+  "find . -name '*.ts' -not -path './node_modules/*'",
+  "find . -name '*.tmp' -delete",
+  "sed -n '1,20p' README.md",
+  "sed -n 's/a/b/e' f",
+  "awk '{print $1}' data.txt | sort -n | uniq -c",
+  "awk 'BEGIN{system(\"id\")}'",
+  "grep -rn TODO src && rg -l export src",
+  "tar -tf a.tar",
+  "tar -tf a.tar --to-command=sh",
+  "ls -la src; cat package.json",
+  "npm test -- --run",
+  "rm -rf build",
+  "xxd f | head -n 5",
+];
+
+const SHELL_POLICY = `default = "ask"
+
+[[rules]]
+tool = "shell"
+decision = "allow"
+when.command = { prefix = ["git", "find", "sed", "awk", "grep", "rg", "sort", "uniq", "tar", "ls", "cat", "npm", "xxd", "head"] }
+
+[[rules]]
+tool = "shell"
+decision = "deny"
+when.command = { prefix = ["rm"] }
+`;
+
+/**
+ * Before the argument analysis (commit 1967105) this figure was 24.8 µs p50 per command beside a 10.0 µs
+ * bare parse (2.48×); the issue allows the analysis 1.5× of that. The target is the ratio to the anchor
+ * measured in the same run, which a loaded machine moves far less than the absolute figure.
+ */
+const MAX_PARSE_RATIO = 3.7;
+
+/**
+ * Whole policy decisions for shell calls (the engine prepares the command with the real tree-sitter
+ * analysis, then evaluates), beside the anchor of the bare tree-sitter parse of the same commands: the
+ * floor any parse-or-refuse analysis pays.
+ */
+async function benchShellDecisions(): Promise<void> {
+  const parser = await loadBashParser();
+  const plugins = [createCommandKind() as ArgKindPlugin];
+  const policy = await parsePolicy(SHELL_POLICY, "bench-shell.toml", { plugins });
+  const engine = new PolicyEngine({ policy, roots: ["/"] });
+  const tool = defineTool({
+    name: "shell",
+    description: "bench shell",
+    parameters: { type: "object", properties: { command: { type: "string" } } },
+    kind: "execute",
+    risk: "medium",
+    argKinds: { command: "command" },
+    run: async () => okResult("unused"),
+  }) as Tool;
+  const decideAll = async () => {
+    for (const command of SHELL_COMMANDS) {
+      const args = { command };
+      await engine.decide({ tool, invocation: tool.build(args), args, risk: "medium" });
+    }
+  };
+  const parseAll = () => {
+    for (const command of SHELL_COMMANDS) parser.parse(command)?.delete();
+  };
+  const ours = await measure(decideAll, 400, 50);
+  const anchor = measureSync(parseAll, 400, 50);
+  const per = (ms: number) => ms / SHELL_COMMANDS.length;
+  report({
+    name: `policy decision for a shell command (p50 per command, ${SHELL_COMMANDS.length} commands)`,
+    ours: `${fmt(per(ours.p50))} (p99 ${fmt(per(ours.p99))})`,
+    anchor: `${fmt(per(anchor.p50))} bare tree-sitter parse (p99 ${fmt(per(anchor.p99))})`,
+    ratio: ours.p50 / anchor.p50,
+    target: `≤ ${MAX_PARSE_RATIO}× the bare parse`,
+    pass: ours.p50 / anchor.p50 <= MAX_PARSE_RATIO,
+  });
+}
+
 export default async function run(): Promise<void> {
+  await benchShellDecisions();
   const text = policyText();
   const t0 = performance.now();
   const policy = await parsePolicy(text, "bench.toml");

@@ -73,22 +73,33 @@ export function matchRule(
         outcome,
       });
     }
-    const holds =
-      outcome === true || outcome === "ask" || (outcome === "unsupported" && rule.decision !== "allow");
+    const asks = outcome === "ask" || typeof outcome === "object";
+    const holds = outcome === true || asks || (outcome === "unsupported" && rule.decision !== "allow");
     if (!holds) {
       recorder?.record({ op: "no-match", rule: rule.ref.id });
       return undefined;
     }
-    if (outcome === "ask" && decision === "allow") decision = "ask";
+    if (asks && decision === "allow") decision = "ask";
   }
   recorder?.record({ op: "match", rule: rule.ref.id, decision });
   return decision;
 }
 
+/** Why a rule's conditions raised it to ask, when a condition said (re-tested only for the chosen rule). */
+function raisedBecause(rule: CompiledRule, call: PreparedCall): string | undefined {
+  for (const condition of rule.conditions) {
+    const outcome = testCondition(condition, rule.decision, call);
+    if (typeof outcome === "object") return outcome.ask;
+  }
+  return undefined;
+}
+
 /** The one-line reason: `rule policy.toml#3 (tool "shell", decision allow) matched`. */
-function reasonFor(rule: CompiledRule, decision: Decision): string {
+function reasonFor(rule: CompiledRule, decision: Decision, call: PreparedCall): string {
   if (decision === rule.decision) return rule.reason;
-  return `rule ${rule.ref.id} (${rule.label}, raised to ${decision} by its conditions) matched`;
+  const why = raisedBecause(rule, call);
+  const by = why === undefined ? "by its conditions" : `by its conditions: ${why}`;
+  return `rule ${rule.ref.id} (${rule.label}, raised to ${decision} ${by}) matched`;
 }
 
 /**
@@ -175,7 +186,7 @@ export function evaluate(
     decision,
     risk: chosen.risk ?? ruleRisk ?? call.risk,
     rule: chosen.ref,
-    reason: reasonFor(chosen, decision),
+    reason: reasonFor(chosen, decision, call),
     matched: matched!,
   };
   if (chosen.message !== undefined) result.message = chosen.message;

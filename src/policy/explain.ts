@@ -45,7 +45,13 @@ function line(event: PolicyEvent): string {
       return `  | skipped: tool kind ${event.kind} is not one the rule names`;
     case "condition": {
       const outcome =
-        typeof event.outcome === "boolean" ? (event.outcome ? "holds" : "fails") : event.outcome;
+        typeof event.outcome === "boolean"
+          ? event.outcome
+            ? "holds"
+            : "fails"
+          : typeof event.outcome === "object"
+            ? `ask (${event.outcome.ask})`
+            : event.outcome;
       return `  | when.${event.arg}.${event.operator} on a ${event.argKind} argument: ${outcome}`;
     }
     case "match":

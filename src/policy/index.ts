@@ -74,6 +74,7 @@ export { RULE_KEYS, TOOL_KINDS, TOP_LEVEL_KEYS } from "./spec.js";
 export { validateAgainstTools } from "./tools-check.js";
 export type {
   ArgKindPlugin,
+  AskBecause,
   ConditionTest,
   MatchResult,
   OperatorCompiler,

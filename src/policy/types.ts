@@ -8,9 +8,15 @@ import type { ArgKind, Decision } from "../core/index.js";
 
 /**
  * What a condition test answers: `true` it holds, `false` it does not, `"ask"` it holds but the rule can at
- * most ask (a command with constructs a prefix rule cannot vouch for: redirections, substitutions, ...).
+ * most ask (a command with constructs a prefix rule cannot vouch for: redirections, substitutions, ...);
+ * `{ ask: why }` the same, saying why (the policy decision's reason carries it).
  */
-export type MatchResult = boolean | "ask";
+export type MatchResult = boolean | "ask" | AskBecause;
+
+/** A condition that holds only as far as asking, and why (`sed script runs a command (e)`). */
+export interface AskBecause {
+  readonly ask: string;
+}
 
 /** What `prepare` may use besides the raw value. */
 export interface PrepareContext {

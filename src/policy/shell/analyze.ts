@@ -5,7 +5,7 @@
  * syntax counts as safe; anything else is reported in `unsafe`, and a parse error makes it unanalysable.
  */
 import type { Node, Parser } from "web-tree-sitter";
-import type { RiskLevel } from "../../core/index.js";
+import type { CommandAnalysis, CommandFinding } from "./analysis.js";
 import {
   CONTROL_FLOW,
   FLAGGED,
@@ -18,28 +18,13 @@ import {
   STATEMENT_TOKENS,
 } from "./nodes.js";
 import { bashParserIfLoaded, loadBashParser } from "./parser.js";
+import { programFindings } from "./programs/index.js";
 import { classifyRisk } from "./risk.js";
+import { pipedCode, redirectedCode, type StdinCode } from "./stdin-code.js";
+import { naiveCommands, substitutionsIn } from "./text-scan.js";
 import { commandBase, unwrap } from "./wrappers.js";
 
-/** What a command string means, as far as the policy is concerned. */
-export interface CommandAnalysis {
-  /** The command as given. */
-  text: string;
-  /** False when the command did not parse (or was too long or too deeply nested to analyse). */
-  ok: boolean;
-  /**
-   * Unquoted words of every sub-command: across `;` `&&` `||` `|` and newlines, inside subshells, `$(...)`,
-   * backquotes and `<(...)`, and the commands wrappers run (`sudo rm x` also yields `rm x`).
-   */
-  commands: string[][];
-  /** Why a prefix rule cannot vouch for the command (`redirection`, `wrapper: bash -c`, ...). Empty: plain. */
-  unsafe: string[];
-  /** Each pipeline's stages, as indexes into `commands`. */
-  pipelines: number[][];
-  risk: RiskLevel;
-  /** Why the risk is what it is. */
-  riskReasons: string[];
-}
+export type { CommandAnalysis, CommandFinding } from "./analysis.js";
 
 const MAX_LENGTH = 100_000;
 const MAX_DEPTH = 8;
@@ -52,6 +37,8 @@ class Walker {
   readonly commands: string[][] = [];
   readonly pipelines: number[][] = [];
   readonly unsafe = new Set<string>();
+  readonly findings: CommandFinding[] = [];
+  readonly scriptCommands: number[] = [];
   ok = true;
 
   constructor(private readonly parser: Parser) {}
@@ -84,13 +71,7 @@ class Walker {
   private refuse(reason: string, text: string): void {
     this.ok = false;
     this.unsafe.add(reason);
-    for (const part of text.slice(0, MAX_LENGTH).split(/[;&|\n\r()`<>]|\$\(/)) {
-      const words = part
-        .split(/\s+/)
-        .map((w) => w.replace(/['"\\{}]/g, ""))
-        .filter(Boolean);
-      if (words.length > 0) this.commands.push(words);
-    }
+    this.commands.push(...naiveCommands(text.slice(0, MAX_LENGTH)));
   }
 
   private visit(node: Node, depth: number): void {
@@ -119,7 +100,9 @@ class Walker {
         return;
       }
       case "redirected_statement": {
+        const before = this.commands.length;
         this.visitChildren(node, depth, true);
+        this.record(redirectedCode(node, this.commands[before]), depth);
         return;
       }
       case "file_redirect":
@@ -174,6 +157,14 @@ class Walker {
       if (this.commands.length > before) stages.push(before);
     }
     this.pipelines.push(stages);
+    this.record(pipedCode(stages.map((i) => this.commands[i]!)), depth);
+  }
+
+  /** Analyses shell text a program runs, for deny rules only (allow rules need not name what is inside). */
+  private analyzeScript(text: string, depth: number): void {
+    const before = this.commands.length;
+    this.analyzeText(text, depth + 1);
+    for (let i = before; i < this.commands.length; i++) this.scriptCommands.push(i);
   }
 
   private visitCommand(node: Node, depth: number): void {
@@ -198,7 +189,9 @@ class Walker {
         this.unsafe.add(child.type === "$" ? "translated string" : `unsupported syntax: ${child.type}`);
       }
     }
+    const first = this.commands.length;
     this.addWords(words, depth);
+    this.record(redirectedCode(node, this.commands[first]), depth);
   }
 
   private word(node: Node, depth: number): string {
@@ -208,6 +201,12 @@ class Walker {
     return roughValue(node);
   }
 
+  /** Records what code on an interpreter's input means: reasons, and text deny rules should see. */
+  private record(found: StdinCode, depth: number): void {
+    for (const reason of found.reasons) this.unsafe.add(reason);
+    for (const text of found.scripts) this.analyzeScript(text, depth);
+  }
+
   /** Records a command, then what it wraps (recursively), so deny rules see the wrapped command too. */
   private addWords(words: string[], depth: number): void {
     if (words.length === 0) return;
@@ -215,7 +214,7 @@ class Walker {
       this.refuse("nesting too deep", words.join(" "));
       return;
     }
-    this.commands.push(words);
+    const index = this.commands.push(words) - 1;
     if (RESERVED_LEAD.has(words[0]!)) {
       // The grammar sometimes leaves a reserved word as a command name (`coproc { rm x; }`): look past it.
       this.unsafe.add(`unsupported syntax: ${words[0]}`);
@@ -224,6 +223,11 @@ class Walker {
     }
     const base = commandBase(words[0]!);
     if (base !== words[0] && base !== "") this.commands.push([base, ...words.slice(1)]);
+    for (const finding of programFindings(base === words[0] ? words : [base, ...words.slice(1)])) {
+      this.findings.push({ ...finding, command: index });
+      // What the program's script runs is seen by deny rules; the finding already keeps allow at ask.
+      if (finding.runs !== undefined) this.analyzeScript(finding.runs, depth);
+    }
     for (const found of unwrap([base, ...words.slice(1)])) {
       if (found.reason) this.unsafe.add(found.reason);
       if (found.inner) this.addWords(found.inner, depth + 1);
@@ -251,37 +255,26 @@ class Walker {
     }
   }
 
-  /** Finds `$(...)` and backquoted commands in text bash expands (a heredoc body) and analyses each. */
+  /** Analyses the `$(...)` and backquoted commands in text bash expands (a heredoc body). */
   private scanSubstitutions(text: string, depth: number): void {
     if (text.includes("$")) this.unsafe.add("variable expansion");
-    for (let i = 0; i < text.length; i++) {
-      const ch = text[i];
-      if (ch === "\\") {
-        i++;
-      } else if (ch === "$" && text[i + 1] === "(") {
-        let level = 1;
-        let j = i + 2;
-        for (; j < text.length && level > 0; j++) {
-          if (text[j] === "\\") j++;
-          else if (text[j] === "(") level++;
-          else if (text[j] === ")") level--;
-        }
-        this.unsafe.add("command substitution");
-        this.analyzeText(text.slice(i + 2, level === 0 ? j - 1 : j), depth + 1);
-        i = j - 1;
-      } else if (ch === "`") {
-        let j = i + 1;
-        while (j < text.length && text[j] !== "`") j += text[j] === "\\" ? 2 : 1;
-        this.unsafe.add("command substitution");
-        this.analyzeText(text.slice(i + 1, j), depth + 1);
-        i = j;
-      }
+    for (const inner of substitutionsIn(text)) {
+      this.unsafe.add("command substitution");
+      this.analyzeText(inner, depth + 1);
     }
   }
 
   result(text: string): CommandAnalysis {
     const unsafe = [...this.unsafe];
-    const base = { text, ok: this.ok, commands: this.commands, unsafe, pipelines: this.pipelines };
+    const base = {
+      text,
+      ok: this.ok,
+      commands: this.commands,
+      unsafe,
+      pipelines: this.pipelines,
+      findings: this.findings,
+      scriptCommands: this.scriptCommands,
+    };
     const { risk, reasons } = classifyRisk(base);
     return { ...base, risk, riskReasons: reasons };
   }

@@ -58,15 +58,34 @@ describe("command kind: adversarial table (allow ls, cat, grep, echo, git status
 });
 
 describe("command kind: ask for what a prefix cannot vouch for", () => {
+  const why = (reason: string) => ({ ask: `the command cannot be vouched for: ${reason}` });
   it.each([
-    ["ls > ~/.bashrc", "ask"],
-    ["ls $HOME", "ask"],
-    ["echo $(ls)", "ask"],
-    ["ls (", "ask"],
+    ["ls > ~/.bashrc", why("redirection")],
+    ["ls $HOME", why("variable expansion")],
+    ["echo $(ls)", why("command substitution")],
+    ["ls (", why("it does not parse; parse error")],
     ["ls; rm x", false],
     ["git status", true],
-  ] as const)("%s → %s", async (command, want) => {
-    expect(allowRule(await prepare(command), "allow")).toBe(want);
+  ] as const)("%s → %j", async (command, want) => {
+    expect(allowRule(await prepare(command), "allow")).toEqual(want);
+  });
+
+  it("a program finding asks unless the rule names the word that carries it", async () => {
+    const sed = kind.operators.prefix!(["sed -n", "sed -i"]);
+    expect(sed(await prepare("sed -n 1,20p f"), "allow")).toBe(true);
+    expect(sed(await prepare("sed -n '1e id' f"), "allow")).toEqual(why("sed script runs a command (e)"));
+    expect(sed(await prepare("sed -i s/a/b/ f"), "allow")).toBe(true);
+    const npm = kind.operators.prefix!(["npm", "npm test"]);
+    expect(npm(await prepare("npm test -- --run"), "allow")).toBe(true);
+    expect(npm(await prepare("npm run build"), "allow")).toEqual(
+      why("npm run runs workspace code (package.json scripts): allowing it trusts the workspace"),
+    );
+  });
+
+  it("commands inside a program's script are seen by deny rules, not required of allow rules", async () => {
+    const value = await prepare(`awk 'BEGIN{system("rm -rf x")}'`);
+    expect(denyRule(value, "deny")).toBe(true);
+    expect(kind.operators.prefix!("awk")(value, "allow")).toEqual(why("awk program runs a command (system)"));
   });
 
   it("an ask rule follows the same every-sub-command semantics", async () => {
@@ -94,14 +113,26 @@ describe("command kind: operators", () => {
     ["equals", "git status", "git status -s", false],
     ["oneOf", ["ls", "pwd"], "pwd; ls", true],
     ["oneOf", ["ls", "pwd"], "ls -la", false],
-    ["contains", "--dry-run", "npm publish --dry-run", true],
+    ["contains", "--dry-run", "rsync -a --dry-run a b", true],
+    [
+      "contains",
+      "--dry-run",
+      "npm publish --dry-run",
+      { ask: "the command cannot be vouched for: npm publish changes the registry" },
+    ],
+    [
+      "glob",
+      "git diff *",
+      "git diff --output=x",
+      { ask: "the command cannot be vouched for: git diff --output writes its output to a file (x)" },
+    ],
     ["contains", ["--dry-run", "-n"], "git clean -f", false],
     ["glob", "npm run *", "npm run build/x", true],
     ["glob", "npm run *", "npm test", false],
     ["regex", "^make [a-z]+$", "make build && make test", true],
     ["regex", "^make [a-z]+$", "make build; make BAD", false],
-  ] as const)("%s %j on %j → %s", async (op, operand, command, want) => {
-    expect(await check(op, operand, command)).toBe(want);
+  ] as const)("%s %j on %j → %j", async (op, operand, command, want) => {
+    expect(await check(op, operand, command)).toEqual(want);
   });
 
   it("deny rules match any sub-command with every operator", async () => {

@@ -11,8 +11,12 @@ import type { Decision } from "../../core/index.js";
 import type { ArgKindPlugin, ConditionTest, MatchResult, OperatorCompiler } from "../types.js";
 import { analyzeCommand, type CommandAnalysis } from "./analyze.js";
 
-/** Tests one sub-command's words. */
-type WordTest = (words: readonly string[]) => boolean;
+/**
+ * Tests one sub-command's words: `false` when it does not match, else how many leading words the operand
+ * names (and so vouches for): a prefix's length, every word for `equals`/`oneOf`, the literal words before a
+ * glob's first wildcard, none for `contains` and `regex`.
+ */
+type WordTest = (words: readonly string[]) => false | number;
 
 /** What a non-string command argument becomes: unanalysable, nothing to match. */
 function notACommand(raw: unknown): CommandAnalysis {
@@ -22,20 +26,44 @@ function notACommand(raw: unknown): CommandAnalysis {
     commands: [],
     unsafe: ["not a string"],
     pipelines: [],
+    findings: [],
+    scriptCommands: [],
     risk: "high",
     riskReasons: ["unanalysable command"],
   };
 }
 
+/** Why an allow cannot stand: what the analysis refused, then the findings no rule word covered. */
+function askReason(analysis: CommandAnalysis, findings: readonly string[]): string {
+  const refused = analysis.ok ? analysis.unsafe : ["it does not parse", ...analysis.unsafe];
+  const parts = [...new Set([...findings, ...refused])];
+  return `the command cannot be vouched for: ${parts.join("; ")}`;
+}
+
 /**
- * Applies a sub-command test with the rule's semantics: deny → any sub-command; allow/ask → every one, and
- * a command the analysis cannot vouch for (unsafe or unparseable) matches at most as `"ask"`.
+ * Applies a sub-command test with the rule's semantics: deny → any sub-command (those inside programs'
+ * scripts too); allow/ask → every one, and a command the analysis cannot vouch for (unsafe, unparseable,
+ * or carrying a program finding beyond the words the rule names) matches at most as ask, with the reason.
  */
 export function matchCommand(analysis: CommandAnalysis, decision: Decision, test: WordTest): MatchResult {
-  const { commands } = analysis;
-  if (decision === "deny") return commands.some(test);
-  if (commands.length === 0 || !commands.every(test)) return false;
-  return analysis.ok && analysis.unsafe.length === 0 ? true : "ask";
+  const { commands, findings, scriptCommands } = analysis;
+  if (decision === "deny") return commands.some((c) => test(c) !== false);
+  if (commands.length === 0) return false;
+  const vouched: number[] = new Array(commands.length).fill(-1);
+  for (let i = 0; i < commands.length; i++) {
+    if (scriptCommands.includes(i)) continue;
+    const named = test(commands[i]!);
+    if (named === false) return false;
+    vouched[i] = named;
+  }
+  let open: string[] | undefined;
+  for (const f of findings) {
+    if (f.word < vouched[f.command]!) continue;
+    if (open === undefined) open = [f.reason];
+    else open.push(f.reason);
+  }
+  if (analysis.ok && analysis.unsafe.length === 0 && open === undefined) return true;
+  return { ask: askReason(analysis, open ?? []) };
 }
 
 function words(text: string, what: string): string[] {
@@ -70,27 +98,39 @@ function compile(build: (operand: unknown) => WordTest): OperatorCompiler<Comman
 export const COMMAND_OPERATORS: Readonly<Record<string, OperatorCompiler<CommandAnalysis>>> = {
   prefix: compile((operand) => {
     const prefixes = stringList(operand, "prefix").map((p) => words(p, "prefix"));
-    return (subject) => prefixes.some((p) => startsWith(subject, p));
+    return (subject) => {
+      // The longest matching prefix: it names the most words.
+      let best: false | number = false;
+      for (const p of prefixes)
+        if (startsWith(subject, p) && (best === false || p.length > best)) best = p.length;
+      return best;
+    };
   }),
   equals: compile((operand) => {
     if (typeof operand !== "string") throw new Error("equals expects a string");
     const expected = words(operand, "equals");
-    return (subject) => sameWords(subject, expected);
+    return (subject) => sameWords(subject, expected) && subject.length;
   }),
   oneOf: compile((operand) => {
     if (!Array.isArray(operand)) throw new Error("oneOf expects an array of strings");
     const options = stringList(operand, "oneOf").map((o) => words(o, "oneOf"));
-    return (subject) => options.some((o) => sameWords(subject, o));
+    return (subject) => options.some((o) => sameWords(subject, o)) && subject.length;
   }),
   contains: compile((operand) => {
     const wanted = new Set(stringList(operand, "contains"));
-    return (subject) => subject.some((w) => wanted.has(w));
+    return (subject) => subject.some((w) => wanted.has(w)) && 0;
   }),
   glob: compile((operand) => {
     const patterns = stringList(operand, "glob");
     // `bash: true` lets `*` cross `/`: a command line is not a path.
     const isMatch = picomatch(patterns, { bash: true, dot: true });
-    return (subject) => isMatch(subject.join(" "));
+    // Words before a pattern's first wildcard are named literally; the fewest over all patterns counts.
+    const literal = Math.min(
+      ...patterns
+        .map((p) => p.split(/\s+/).findIndex((w) => /[*?[\]{}!()+@]/.test(w)))
+        .map((n) => (n < 0 ? Number.POSITIVE_INFINITY : n)),
+    );
+    return (subject) => isMatch(subject.join(" ")) && Math.min(literal, subject.length);
   }),
   regex: compile((operand) => {
     if (typeof operand !== "string") throw new Error("regex expects a string");
@@ -101,7 +141,7 @@ export const COMMAND_OPERATORS: Readonly<Record<string, OperatorCompiler<Command
       throw new Error(`invalid regex: ${(error as Error).message}`);
     }
     if (!safeRegex(re)) throw new Error(`regex may take exponential time: ${operand}`);
-    return (subject) => re.test(subject.join(" "));
+    return (subject) => re.test(subject.join(" ")) && 0;
   }),
 };
 
@@ -126,6 +166,8 @@ export function createCommandKind(): ArgKindPlugin<CommandAnalysis> {
       }
     },
     operators: COMMAND_OPERATORS,
+    // Program findings do not block a default allow: it trusts every program's plain words (`rm -rf x`
+    // too); only what the analysis cannot read is asked about. Findings cap allow *rules*.
     defaultAllowBlocker(analysis) {
       if (analysis.ok && analysis.unsafe.length === 0) return undefined;
       const reasons = [...new Set(analysis.ok ? analysis.unsafe : ["it does not parse", ...analysis.unsafe])];

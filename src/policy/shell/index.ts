@@ -4,8 +4,9 @@
  * what a prefix rule cannot vouch for, classify risk; and the `command` argument kind built on it.
  * Anything added here is public to the rest of toolgate.
  */
-export { analyzeCommand, analyzeCommandSync, type CommandAnalysis } from "./analyze.js";
+export { analyzeCommand, analyzeCommandSync, type CommandAnalysis, type CommandFinding } from "./analyze.js";
 export { COMMAND_OPERATORS, createCommandKind, matchCommand } from "./command-kind.js";
 export { bashParserIfLoaded, loadBashParser } from "./parser.js";
+export { type Effect, type Finding, PROGRAMS, programFindings } from "./programs/index.js";
 export { classifyRisk, type RiskAssessment, type RiskInput } from "./risk.js";
 export { commandBase, type Unwrapped, unwrap } from "./wrappers.js";

@@ -20,6 +20,8 @@ export interface RiskInput {
   unsafe: readonly string[];
   /** Each pipeline's stages, as indexes into `commands`. */
   pipelines?: readonly (readonly number[])[];
+  /** Program findings: deleting or running given command text (`sed 'e CMD'`) is high, the rest medium. */
+  findings?: readonly { effect: string; reason: string; runs?: string }[];
 }
 
 const READ_ONLY = new Set(
@@ -61,7 +63,6 @@ function dangerOf(words: readonly string[]): string | undefined {
   if (name === "kill" && args.some((a) => a === "-9" || a === "-KILL" || a === "-SIGKILL")) return "kill -9";
   if (name === "killall" || name === "pkill") return name;
   if (name === "crontab" && args.includes("-r")) return "crontab -r";
-  if (name === "find" && args.includes("-delete")) return "find -delete";
   if (name === "git") return gitDanger(args);
   return undefined;
 }
@@ -99,6 +100,8 @@ export function classifyRisk(input: RiskInput): RiskAssessment {
     const danger = dangerOf(words);
     if (danger) high.push(danger);
   }
+  for (const f of input.findings ?? [])
+    if (f.effect === "delete" || f.runs !== undefined) high.push(f.reason);
   for (const stages of input.pipelines ?? []) {
     const names = stages.map((i) => commandBase(input.commands[i]?.[0] ?? ""));
     const download = names.findIndex((n) => DOWNLOAD.has(n));
@@ -107,7 +110,9 @@ export function classifyRisk(input: RiskInput): RiskAssessment {
     }
   }
   if (high.length > 0) return { risk: "high", reasons: [...new Set(high)] };
-  if (input.unsafe.length > 0) return { risk: "medium", reasons: [...input.unsafe] };
+  const findings = (input.findings ?? []).map((f) => f.reason);
+  if (input.unsafe.length > 0 || findings.length > 0)
+    return { risk: "medium", reasons: [...input.unsafe, ...findings] };
   if (input.commands.length > 0 && input.commands.every(isReadOnly)) return { risk: "low", reasons: [] };
   return { risk: "medium", reasons: [] };
 }

@@ -2,8 +2,10 @@
  * @module policy/shell/wrappers
  * Commands that run other commands (`sudo`, `env`, `xargs`, `find -exec`, `bash -c`, `eval`, `git -c`, ...).
  * For each, says why a prefix rule cannot vouch for it and, where it can, which command it wraps, so deny
- * rules still see `rm` in `sudo env X=1 rm -rf /`.
+ * rules still see `rm` in `sudo env X=1 rm -rf /`. The plain prefix wrappers and the `git -c` keys whose value
+ * is a command are data (`wrappers.json`); wrappers with their own syntax are functions below.
  */
+import { gitConfigScript, PREFIX_WRAPPERS } from "./wrapper-data.js";
 
 /** What a wrapper hides: the reason it is unsafe, and the wrapped words or shell text where known. */
 export interface Unwrapped {
@@ -49,55 +51,7 @@ function skipOptions(
 
 const set = (...items: string[]): ReadonlySet<string> => new Set(items);
 
-/** Wrappers whose wrapped command follows their options. */
-const PREFIX_WRAPPERS: Record<
-  string,
-  { withArg: ReadonlySet<string>; assignments?: boolean; skip?: number }
-> = {
-  sudo: {
-    withArg: set(
-      ...["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--chdir"],
-      ...[
-        "--close-from",
-        "--host",
-        "--prompt",
-        "--role",
-        "--type",
-        "--other-user",
-        "--command-timeout",
-        "--chroot",
-      ],
-    ),
-    assignments: true,
-  },
-  doas: { withArg: set("-u", "-C") },
-  run0: { withArg: set("--user", "--group", "-u", "-g") },
-  pkexec: { withArg: set("--user") },
-  nohup: { withArg: set() },
-  setsid: { withArg: set() },
-  time: { withArg: set("-f", "-o", "--format", "--output") },
-  coproc: { withArg: set() },
-  exec: { withArg: set("-a") },
-  command: { withArg: set() },
-  builtin: { withArg: set() },
-  nice: { withArg: set("-n", "--adjustment") },
-  ionice: { withArg: set("-c", "-n", "--class", "--classdata") },
-  stdbuf: { withArg: set("-i", "-o", "-e", "--input", "--output", "--error") },
-  unbuffer: { withArg: set() },
-  strace: { withArg: set("-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-S", "-X", "-P") },
-  ltrace: { withArg: set("-e", "-o", "-p", "-s", "-u", "-a", "-n") },
-  timeout: { withArg: set("-s", "-k", "--signal", "--kill-after"), skip: 1 },
-  chrt: { withArg: set(), skip: 1 },
-  taskset: { withArg: set(), skip: 1 },
-  xargs: {
-    withArg: set(
-      ...["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args"],
-      ...["--max-chars", "--max-procs", "--process-slot-var"],
-    ),
-  },
-};
-
-const SHELLS = set("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox");
+const SHELLS = set("bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish");
 const INTERPRETER =
   /^(python[0-9.]*|pypy[0-9.]*|node|nodejs|perl[0-9.]*|ruby|php[0-9.]*|lua[0-9.]*|bun|deno|Rscript|pwsh|powershell|osascript|tclsh)$/;
 const CODE_FLAGS = set("-c", "-e", "-E", "-p", "-r", "--eval", "--print", "-Command", "-command", "eval");
@@ -135,6 +89,12 @@ function findExecs(words: string[]): string[][] {
   return found;
 }
 
+const PARALLEL_WITH_ARG = set(
+  ...["-j", "--jobs", "-S", "--sshlogin", "--joblog", "-a", "--arg-file", "-d", "--delimiter", "-I"],
+  ...["-n", "--max-args", "-N", "-L", "--colsep", "-C", "--tmpdir", "--workdir", "--wd", "--results"],
+  ...["--timeout", "--retries", "--env", "--halt", "--delay", "--memfree", "--load", "--tag-string"],
+);
+
 const GIT_WITH_ARG = set("-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix");
 
 /** `git` global options: `-c`/`--config-env`/`--exec-path` are unsafe; the rest is dropped for deny rules. */
@@ -144,7 +104,8 @@ function unwrapGit(words: string[]): Unwrapped[] {
   while (i < words.length && words[i]!.startsWith("-")) {
     const w = words[i]!;
     if (w === "-c" || w === "--config-env") {
-      out.push({ reason: `wrapper: git ${w}` });
+      const script = w === "-c" ? gitConfigScript(words[i + 1] ?? "") : undefined;
+      out.push({ reason: `wrapper: git ${w}`, ...(script !== undefined ? { script } : {}) });
       i += 2;
     } else if (w.startsWith("--config-env=") || w.startsWith("--exec-path")) {
       out.push({ reason: `wrapper: git ${w.split("=")[0]}` });
@@ -180,8 +141,10 @@ export function unwrap(words: string[]): Unwrapped[] {
     return [{ reason: `wrapper: ${name}`, inner }];
   }
   switch (name) {
-    case "env":
-      return [unwrapEnv(words)];
+    case "env": {
+      const found = unwrapEnv(words);
+      return found.reason === undefined ? [] : [found];
+    }
     case "eval":
       return [{ reason: "eval", script: words.slice(1).join(" ") }];
     case "source":
@@ -204,6 +167,22 @@ export function unwrap(words: string[]): Unwrapped[] {
         return [{ reason: "wrapper: flock", script: words[at + 1] ?? "" }];
       return [{ reason: "wrapper: flock", inner: words.slice(at) }];
     }
+    case "script": {
+      // `-c CMD`, or a cluster ending in c (`-qc CMD`).
+      const at = words.findIndex((w) => w === "--command" || /^-[A-Za-z]*c$/.test(w));
+      const eq = words.find((w) => w.startsWith("--command="));
+      const text = at >= 0 ? words[at + 1] : eq?.slice("--command=".length);
+      return [
+        text === undefined ? { reason: "wrapper: script" } : { reason: "wrapper: script -c", script: text },
+      ];
+    }
+    case "parallel": {
+      // GNU parallel runs its command through a shell; its arguments follow `:::`.
+      const at = skipOptions(words, 1, PARALLEL_WITH_ARG);
+      const end = words.findIndex((w, i) => i >= at && /^:{3,4}\+?$/.test(w));
+      const text = words.slice(at, end < 0 ? undefined : end).join(" ");
+      return [text === "" ? { reason: "wrapper: parallel" } : { reason: "wrapper: parallel", script: text }];
+    }
     case "find": {
       const execs = findExecs(words);
       return execs.map((inner) => ({ reason: "wrapper: find -exec", inner }));
@@ -212,11 +191,9 @@ export function unwrap(words: string[]): Unwrapped[] {
       return unwrapGit(words);
   }
   if (SHELLS.has(name)) {
-    const from = name === "busybox" && SHELLS.has(words[1] ?? "") ? 2 : 1;
-    const shell = from === 2 ? words[1]! : name;
-    const text = shellText(words, from);
+    const text = shellText(words, 1);
     return [
-      text === undefined ? { reason: `wrapper: ${shell}` } : { reason: `wrapper: ${shell} -c`, script: text },
+      text === undefined ? { reason: `wrapper: ${name}` } : { reason: `wrapper: ${name} -c`, script: text },
     ];
   }
   if (INTERPRETER.test(name)) {
@@ -248,5 +225,27 @@ function unwrapEnv(words: string[]): Unwrapped {
     else break;
   }
   while (i < words.length && ASSIGNMENT.test(words[i]!)) i++;
+  // `env` alone (or with only NAME=VALUE words) prints the environment: it runs nothing.
+  if (i >= words.length) return {};
   return { reason: "wrapper: env", inner: words.slice(i) };
+}
+
+/**
+ * The shell or interpreter a command is, when it reads its code from standard input (`sh`, `bash -s`,
+ * `python3 -`, `node`): text piped or redirected into it runs as code nobody has read.
+ * @example stdinInterpreter(["bash"]) // "bash"; stdinInterpreter(["bash", "-c", "ls"]) // undefined
+ */
+export function stdinInterpreter(words: readonly string[]): string | undefined {
+  const name = commandBase(words[0] ?? "");
+  const args = words.slice(1);
+  if (SHELLS.has(name)) {
+    if (shellText([...words], 1) !== undefined) return undefined;
+    const operand = args.find((w) => !w.startsWith("-") && !w.startsWith("+"));
+    return operand === undefined || args.includes("-s") ? name : undefined;
+  }
+  if (INTERPRETER.test(name) && !args.some((w) => CODE_FLAGS.has(w))) {
+    const operand = args.find((w) => !w.startsWith("-") || w === "-");
+    return operand === undefined || operand === "-" ? name : undefined;
+  }
+  return undefined;
 }
