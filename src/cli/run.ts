@@ -137,7 +137,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
 
 const GLOBAL_HELP = `Global flags: --workspace DIR (the allowed root; default: the current directory), --policy FILE,
   --config FILE, --json (machine-readable output), --debug (stack traces on errors);
-  toolgate --version (or -V) prints the version
+  --version (or -V) prints the version
 Exit codes: 0 success, 1 the tool reported an error, 2 bad usage or configuration, 3 denied by policy`;
 
 /** The `--help` text, from the static table (no command module is loaded). */

@@ -18,7 +18,7 @@ describe("toolgate --version", () => {
   it("is listed in --help", async () => {
     const run = await toolgate(["--help"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("toolgate --version (or -V)");
+    expect(run.stdout).toContain("--version (or -V) prints the version");
     expect(run.stdout).toContain("toolgate init [--force]");
   });
 });

@@ -4,6 +4,7 @@
  * code — with the sandbox (the write is refused by the OS), and without it (the write is asked about, and even
  * when a person approves it, git's own switches in the command environment keep the planted config inert).
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -39,11 +40,20 @@ async function gate(mode: "workspace-write" | "off", approve: boolean): Promise<
   const g = await createToolgate({ roots: [ws], policyText: POLICY, config: { sandbox: { mode } } });
   if (approve) g.bus.onConfirmation(async () => ({ approved: true }));
   gates.push(g);
-  const init = await g.execute({
-    name: "shell",
-    args: { command: "git init -q && git -c user.name=t -c user.email=t@e commit -q --allow-empty -m init" },
-  });
-  expect(init.ok, init.llmContent).toBe(true);
+  execFileSync("git", ["init", "-q", ws]);
+  execFileSync("git", [
+    "-C",
+    ws,
+    "-c",
+    "user.name=t",
+    "-c",
+    "user.email=t@e",
+    "commit",
+    "-q",
+    "--allow-empty",
+    "-m",
+    "i",
+  ]);
   return g;
 }
 
