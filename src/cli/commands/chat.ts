@@ -11,6 +11,7 @@ import { fixedAsker } from "../../loop/index.js";
 import { terminalAsker } from "../chat/ask.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
+import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
@@ -90,25 +91,30 @@ async function promptLoop(
     running?.abort();
     prompt.abort();
   });
+  // End of input (Ctrl-D, a closed pipe) closes the interface; every later question would be refused at
+  // once, so the loop must see it and leave — not ask again (that spun at full speed, deaf to signals).
+  let closed = false;
+  rl.on("close", () => {
+    closed = true;
+    prompt.abort();
+  });
   // A closed terminal or a kill stops the running task and leaves through the same cleanup (the gate's
-  // close stops background processes), rather than killing Node with tools still running.
-  const onTerminate = () => {
+  // close stops background processes); if that hangs, onTermination ends the process anyway.
+  const stopTermination = onTermination(["SIGTERM", "SIGHUP"], () => {
     quit = true;
     running?.abort();
     prompt.abort();
     rl.close();
-  };
-  process.on("SIGTERM", onTerminate);
-  process.on("SIGHUP", onTerminate);
+  });
   try {
     return await readTasks();
   } finally {
-    process.removeListener("SIGTERM", onTerminate);
-    process.removeListener("SIGHUP", onTerminate);
+    stopTermination();
   }
 
   async function readTasks(): Promise<ExitCode> {
-    while (!quit) {
+    // Piped lines already read stay queued in `lines` after the pipe closes: they are still tasks.
+    while (!quit && (lines || !closed)) {
       let line: string;
       try {
         if (lines) {
@@ -120,7 +126,7 @@ async function promptLoop(
           line = await rl.question("› ", { signal: prompt.signal });
         }
       } catch {
-        if (quit) break;
+        if (quit || closed) break;
         continue; // a first Ctrl-C at the prompt: ask again
       }
       const task = line.trim();
@@ -141,6 +147,7 @@ async function promptLoop(
       else if (result.stopReason !== "answer") io.stdout(`(${result.answer})\n`);
     }
     renderer.finish();
+    if (closed && !quit && !lines) io.stdout("\n");
     io.stdout(`bye — transcript saved to ${setup.transcript.file}\n`);
     return EXIT.ok;
   }

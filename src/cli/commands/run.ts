@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { fixedAsker, type TurnResult } from "../../loop/index.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
+import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
@@ -41,8 +42,7 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
   const controller = new AbortController();
   // Ctrl-C, a kill or a closed terminal cancels the task; the finally below then closes the gate, which stops
   // every command still running (Node is not allowed to die with tools running).
-  const onSignal = () => controller.abort();
-  for (const signal of TERMINATING) process.on(signal, onSignal);
+  const stopTermination = onTermination(["SIGINT", "SIGTERM", "SIGHUP"], () => controller.abort());
   let setup: ChatSetup | undefined;
   try {
     setup = await setupSession(ctx, values, fixedAsker(values.yes ? "yes" : "no"), onEvent);
@@ -53,12 +53,10 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     print(ctx, result, setup.transcript.file);
     return exitFor(result);
   } finally {
-    for (const signal of TERMINATING) process.removeListener(signal, onSignal);
+    stopTermination();
     await setup?.close();
   }
 }
-
-const TERMINATING = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 function print(ctx: CliContext, result: TurnResult, transcript: string): void {
   const { io } = ctx;
