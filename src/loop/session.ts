@@ -50,8 +50,11 @@ export class AgentSession {
   constructor(private readonly options: SessionOptions) {
     const { gate, scope } = options;
     this.toolNames = gate.registry.names().filter((n) => !scope || scope.tools.has(n));
+    // A model that cannot call tools natively gets none sent (servers refuse them) and writes calls in text.
     this.schemas =
-      this.toolNames.length > 0 ? gate.schemas(options.model.schemaProvider, scope ? { scope } : {}) : [];
+      this.toolNames.length > 0 && options.nativeTools !== false
+        ? gate.schemas(options.model.schemaProvider, scope ? { scope } : {})
+        : [];
     // No default call unless configured: a chat greeting must not trigger a search.
     this.profile = options.profile ?? mergeProfiles(DEFAULT_PROFILE, { tools: {}, fallback: [] });
     const system = systemInstructions({
@@ -87,9 +90,21 @@ export class AgentSession {
     let previous = "";
     let previousOutcome = "";
     let repeats = 0;
-    const finish = (stopReason: StopReason, answer: string, error?: string): TurnResult => {
-      o.transcript?.write({ type: "turn_end", stopReason, steps, answer });
-      return { answer, stopReason, steps, calls, ...(error ? { error } : {}) };
+    const finish = (stopReason: StopReason, answer: string, error?: ModelError): TurnResult => {
+      o.transcript?.write({
+        type: "turn_end",
+        stopReason,
+        steps,
+        answer,
+        ...(error ? { error: { kind: error.kind, message: error.message } } : {}),
+      });
+      return {
+        answer,
+        stopReason,
+        steps,
+        calls,
+        ...(error ? { error: error.message, errorKind: error.kind } : {}),
+      };
     };
     this.push({ role: "user", content: task });
     try {
@@ -117,8 +132,19 @@ export class AgentSession {
           signal,
           onText: (chunk) => this.emit({ type: "text", chunk }),
           onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
+          onRetry: ({ delayMs, reason }) =>
+            this.emit({
+              type: "notice",
+              message: `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
+            }),
         });
         steps++;
+        const empty = emptyReply(reply);
+        if (empty) {
+          const error = new ModelError("incomplete", empty);
+          error.partial = reply;
+          throw error;
+        }
         const pending = this.planRound(task, reply, routing, round, round > 0 || calls.length > 0);
         if (pending.length === 0) {
           this.pushAssistant(reply, []);
@@ -152,7 +178,10 @@ export class AgentSession {
     } catch (error) {
       if (error instanceof ModelError) {
         if (error.kind === "cancelled" || signal.aborted) return finish("cancelled", "cancelled");
-        return finish("model_error", error.message, error.message);
+        // What arrived stays in the conversation and the transcript, marked as not an answer.
+        if (error.partial && (error.partial.text || error.partial.thinking))
+          this.pushAssistant(error.partial, []);
+        return finish(error.kind === "incomplete" ? "incomplete" : "model_error", error.message, error);
       }
       throw error;
     }
@@ -190,6 +219,9 @@ export class AgentSession {
       ...(routing ? { routing } : {}),
       round,
       hasContext,
+      // Answers stay answers: with native tool calling, or after tool results, text is mined only for the
+      // models' call markup or a reply that is nothing but a call.
+      strictText: this.options.nativeTools !== false || hasContext,
       scope: this.toolNames,
       profile: this.profile,
       ...(this.options.defaultTool ? { defaultCall: { name: this.options.defaultTool } } : {}),
@@ -271,4 +303,13 @@ export class AgentSession {
   private id(): string {
     return `tg_${this.nextId++}`;
   }
+}
+
+/** Why a reply with no call and no visible text is not an answer; undefined when it is one. */
+function emptyReply(reply: ChatReply): string | undefined {
+  if (reply.toolCalls.length > 0 || stripThinking(reply.text).trim() !== "") return undefined;
+  const thought = (reply.thinking ?? "").trim() !== "" || /<think>/i.test(reply.text);
+  return thought
+    ? "the model only thought and gave no answer (an empty reply after its thinking)"
+    : "the model returned an empty reply";
 }

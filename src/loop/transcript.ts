@@ -41,7 +41,13 @@ export type TranscriptRecord = { time: string } & (
       content: string;
     }
   | { type: "sub_agent"; agent: string; depth: number; file: string; ok: boolean }
-  | { type: "turn_end"; stopReason: string; steps: number; answer: string }
+  | {
+      type: "turn_end";
+      stopReason: string;
+      steps: number;
+      answer: string;
+      error?: { kind: string; message: string };
+    }
 );
 
 /** A record before its time is stamped. */

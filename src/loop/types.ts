@@ -5,7 +5,7 @@
  */
 import type { MessageBus } from "../bus/index.js";
 import type { CallResult, ExecuteOptions, ToolCall, ToolRegistry, ToolScope } from "../core/index.js";
-import type { ChatModel } from "../llm/index.js";
+import type { ChatModel, ModelErrorKind } from "../llm/index.js";
 import type { PlanMethod, PlannerProfile, RoutingPlan, SkippedCall } from "../planner/index.js";
 import type { ConfirmationBroker } from "./approvals.js";
 import type { Transcript } from "./transcript.js";
@@ -31,7 +31,7 @@ export type LoopEvent = { agent?: string; depth?: number } & (
 );
 
 /** Why a turn ended. */
-export type StopReason = "answer" | "step_limit" | "loop" | "cancelled" | "model_error";
+export type StopReason = "answer" | "incomplete" | "step_limit" | "loop" | "cancelled" | "model_error";
 
 /** A turn's outcome. */
 export interface TurnResult {
@@ -42,8 +42,10 @@ export interface TurnResult {
   steps: number;
   /** Every tool call run in this turn, in order. */
   calls: { name: string; args: unknown; result: CallResult }[];
-  /** The model error's one-line message, when `stopReason` is `model_error`. */
+  /** The model error's one-line message, when `stopReason` is `model_error` or `incomplete`. */
   error?: string;
+  /** What kind of model failure ended the turn (`unreachable`, `timeout`, `incomplete`, ...). */
+  errorKind?: ModelErrorKind;
 }
 
 /** Options of an {@link AgentSession}. */
@@ -70,6 +72,11 @@ export interface SessionOptions {
   broker?: ConfirmationBroker;
   transcript?: Transcript;
   onEvent?: (event: LoopEvent) => void;
+  /**
+   * Whether the model calls tools natively (default true). False (an Ollama model without the "tools"
+   * capability): no tools payload is sent, and calls are read from its text through the planner's guard.
+   */
+  nativeTools?: boolean;
   /** Names events and confirmations of a sub-agent. */
   agent?: string;
   depth?: number;

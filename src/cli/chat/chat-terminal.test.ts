@@ -70,6 +70,7 @@ describe("toolgate chat in a terminal", () => {
     await waitFor(/^›/m);
     const banner = screen();
     expect(banner).toContain(`toolgate chat — test-model via ollama at ${server.url}`);
+    expect(banner).toContain("\nmodel: ready (context window 8192 tokens)\n");
     expect(banner).toContain("transcript: ");
 
     const listAgents = { toolCalls: [{ name: "list_available_agents", arguments: {} }] };
@@ -87,7 +88,8 @@ describe("toolgate chat in a terminal", () => {
     // The exact same call again: approved from the session's allow-list, no question.
     server.push(listAgents, { text: "Still just scout." });
     tmux("send-keys", "-t", session, "and now?", "Enter");
-    const again = await waitFor("Still just scout.");
+    // The next prompt is up before anything is typed (a line typed while no question is pending is lost).
+    const again = await waitFor(/Still just scout\.\s*\n›/);
     expect(again.split("Allow? [y]es").length - 1).toBe(1);
 
     // A reply that never finishes: Ctrl-C cancels it and returns to the prompt; a second Ctrl-C exits.

@@ -20,6 +20,7 @@ import {
 import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
+import { checkModel, type ModelStatus } from "./model-check.js";
 
 /** Flags both commands take. */
 export const SESSION_OPTIONS = {
@@ -51,6 +52,8 @@ export interface ChatSetup {
   broker: ConfirmationBroker;
   transcript: Transcript;
   host: SessionHost;
+  /** The start-up model check. */
+  status: ModelStatus;
   agent?: string;
   close(): Promise<void>;
 }
@@ -61,6 +64,7 @@ export async function setupSession(
   flags: SessionFlags,
   asker: Asker,
   onEvent: (event: LoopEvent) => void,
+  how: { command: "chat" | "run"; refusal?: string },
 ): Promise<ChatSetup> {
   const gate = await ctx.gate();
   const root = gate.roots[0]!;
@@ -74,11 +78,13 @@ export async function setupSession(
     ctx.io.env,
   );
   const model = createChatModel(settings);
+  // Before the first task: is the server there, with the model; its window; can it call tools natively.
+  const status = await checkModel(model);
   const maxSteps = parseMaxSteps(flags["max-steps"]);
   const routing = flags["no-routing"] ? false : (flags.routing ?? gate.config.planner?.routing ?? false);
   const defaultTool = gate.config.planner?.default_tool;
   const warn = (m: string) => ctx.io.stderr(`toolgate: warning: ${m}\n`);
-  const broker = new ConfirmationBroker(gate.bus, asker);
+  const broker = new ConfirmationBroker(gate.bus, asker, how.refusal);
   const stopBroker = broker.install();
   const dir = sessionsDir(root);
   const common = {
@@ -99,7 +105,8 @@ export async function setupSession(
   const host = await attachToolPool(gate, { root, runner, logger: { warn } });
   let scope: Awaited<ReturnType<SessionHost["resolveAgent"]>> | undefined;
   if (flags.agent) scope = await host.resolveAgent(flags.agent, 0);
-  const transcript = await Transcript.create(dir, flags.agent ?? "chat", warn);
+  const label = flags.agent ? `${how.command}-${flags.agent}` : how.command;
+  const transcript = await Transcript.create(dir, label, warn);
   const session = new AgentSession({
     gate,
     model,
@@ -108,6 +115,7 @@ export async function setupSession(
     transcript,
     onEvent,
     ...common,
+    ...(status.tools === false ? { nativeTools: false } : {}),
     ...(scope ? { scope: scope.scope, agent: scope.agent.name, instructions: scope.agent.instructions } : {}),
   });
   return {
@@ -117,6 +125,7 @@ export async function setupSession(
     broker,
     transcript,
     host,
+    status,
     ...(flags.agent ? { agent: flags.agent } : {}),
     async close() {
       stopBroker();

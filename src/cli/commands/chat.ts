@@ -7,6 +7,7 @@
 import { createInterface } from "node:readline/promises";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
+import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker } from "../../loop/index.js";
 import { terminalAsker } from "../chat/ask.js";
 import { EventRenderer } from "../chat/render.js";
@@ -17,6 +18,9 @@ import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
 export const usage =
   "toolgate chat [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--routing|--no-routing] [--yes]";
+
+/** Why an ask is refused when no terminal is there to answer it. */
+const UNATTENDED = "nobody could be asked (no terminal): pass --yes, or add an allow rule to the policy";
 
 const HELP = "Type a task and press Enter. /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
 
@@ -46,12 +50,21 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     : fixedAsker(values.yes ? "yes" : "no");
   let setup: ChatSetup | undefined;
   try {
-    setup = await setupSession(ctx, values, asker, renderer.handle);
+    setup = await setupSession(ctx, values, asker, renderer.handle, {
+      command: "chat",
+      ...(interactive || values.yes ? {} : { refusal: UNATTENDED }),
+    });
     const { model, session, transcript } = setup;
     const who = setup.agent ? ` as agent ${setup.agent}` : "";
+    const { status } = setup;
+    // Without a person to start the server or pull the model, a chat that cannot work stops here.
+    if (!io.isTTY && status.error && SETUP_KINDS.has(status.error.kind)) {
+      io.stderr(`toolgate: ${status.error.message}\n`);
+      return EXIT.usage;
+    }
     io.stdout(
       `toolgate chat — ${model.model} via ${model.provider} at ${model.baseUrl}${who}; ${session.toolNames.length} tool(s)\n` +
-        `transcript: ${transcript.file}\n${HELP}\n`,
+        `${status.line}\ntranscript: ${transcript.file}\n${HELP}\n`,
     );
     if (!interactive)
       io.stdout(values.yes ? "(--yes: every ask is approved)\n" : "(no terminal: every ask is refused)\n");
@@ -143,6 +156,8 @@ async function promptLoop(
       running = undefined;
       renderer.finish();
       if (result.stopReason === "model_error") io.stdout(`toolgate: ${result.error}\n`);
+      else if (result.stopReason === "incomplete")
+        io.stdout(`toolgate: ${result.error} — not an answer (kept in the transcript)\n`);
       else if (result.stopReason === "cancelled") io.stdout("(cancelled)\n");
       else if (result.stopReason !== "answer") io.stdout(`(${result.answer})\n`);
     }

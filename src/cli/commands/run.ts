@@ -6,6 +6,8 @@
  * model configuration (server unreachable, model not found, key missing).
  */
 import { parseArgs } from "node:util";
+import { ConfigError } from "../../core/index.js";
+import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker, type TurnResult } from "../../loop/index.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
@@ -15,9 +17,6 @@ import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
 export const usage =
   'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--quiet]';
-
-/** Model errors that mean "start or configure something" rather than "the model failed". */
-const SETUP_PROBLEMS = /^(cannot reach|model .* not found|the model server refused|the API key)/;
 
 export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { values, positionals } = parseArgs({
@@ -45,9 +44,27 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
   const stopTermination = onTermination(["SIGINT", "SIGTERM", "SIGHUP"], () => controller.abort());
   let setup: ChatSetup | undefined;
   try {
-    setup = await setupSession(ctx, values, fixedAsker(values.yes ? "yes" : "no"), onEvent);
+    try {
+      setup = await setupSession(ctx, values, fixedAsker(values.yes ? "yes" : "no"), onEvent, {
+        command: "run",
+        refusal: UNATTENDED,
+      });
+    } catch (error) {
+      // --json: every outcome is one JSON object on stdout, a bad setup too.
+      if (!ctx.globals.json || !(error instanceof ConfigError || error instanceof UsageError)) throw error;
+      io.stderr(`toolgate: ${error.message}\n`);
+      io.stdout(
+        `${JSON.stringify({ ...EMPTY, answer: null, stopReason: "setup_error", error: error.message })}\n`,
+      );
+      return EXIT.usage;
+    }
     setup.broker.signal = controller.signal;
-    const result = await setup.session.send(task, { signal: controller.signal });
+    const { status } = setup;
+    // A server that is not there or lacks the model: say so now, not after retries.
+    const result: TurnResult =
+      status.error && SETUP_KINDS.has(status.error.kind)
+        ? { ...EMPTY, stopReason: "model_error", error: status.error.message, errorKind: status.error.kind }
+        : await setup.session.send(task, { signal: controller.signal });
     renderer.finish();
     await setup.transcript.flush();
     print(ctx, result, setup.transcript.file);
@@ -57,6 +74,12 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     await setup?.close();
   }
 }
+
+/** Why an ask is refused in `run`. */
+const UNATTENDED =
+  "nobody was asked (toolgate run refuses every ask): pass --yes, or add an allow rule to the policy";
+
+const EMPTY = { answer: "", steps: 0, calls: [] };
 
 function print(ctx: CliContext, result: TurnResult, transcript: string): void {
   const { io } = ctx;
@@ -72,6 +95,7 @@ function print(ctx: CliContext, result: TurnResult, transcript: string): void {
         error: c.result.error ? { type: c.result.error.type, message: c.result.error.message } : null,
       })),
       error: result.error ?? null,
+      errorKind: result.errorKind ?? null,
       transcript,
     };
     io.stdout(`${JSON.stringify(out)}\n`);
@@ -80,6 +104,8 @@ function print(ctx: CliContext, result: TurnResult, transcript: string): void {
   if (result.stopReason === "answer")
     io.stdout(result.answer.endsWith("\n") ? result.answer : `${result.answer}\n`);
   else if (result.stopReason === "model_error") io.stderr(`toolgate: ${result.error}\n`);
+  else if (result.stopReason === "incomplete")
+    io.stderr(`toolgate: ${result.error} — no answer (what arrived is in the transcript)\n`);
   else io.stderr(`toolgate: ${result.answer}\n`);
 }
 
@@ -88,7 +114,7 @@ function exitFor(result: TurnResult): ExitCode {
     case "answer":
       return EXIT.ok;
     case "model_error":
-      return SETUP_PROBLEMS.test(result.error ?? "") ? EXIT.usage : EXIT.toolError;
+      return result.errorKind && SETUP_KINDS.has(result.errorKind) ? EXIT.usage : EXIT.toolError;
     default:
       return EXIT.toolError;
   }

@@ -1,0 +1,71 @@
+/**
+ * `toolgate chat` with piped input, as the real binary against a local model server: the start-up model
+ * check in the banner, an unreachable server or a missing model as an error on stderr with exit 2 (nobody
+ * is there to start or pull it), piped tasks kept while the session starts, an incomplete reply shown as
+ * not an answer.
+ */
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
+import { tempWorkspace, toolgate } from "../../test-support/cli.js";
+
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer(["test-model"], 16384);
+});
+afterAll(async () => server.close());
+
+const config = (baseUrl: string, model = "test-model") =>
+  `[llm]\nprovider = "ollama"\nbase_url = "${baseUrl}"\nmodel = "${model}"\nmax_retries = 0\n`;
+
+async function deadPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe("toolgate chat without a terminal", () => {
+  it("checks the model in its banner and keeps piped tasks that arrive while it starts", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
+    server.push({ text: "Hello back." });
+    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`toolgate chat — test-model via ollama at ${server.url}`);
+    expect(r.stdout).toContain("\nmodel: ready (context window 16384 tokens)\n");
+    expect(r.stdout).toContain("Hello back.");
+    expect(r.stdout).toContain("bye — transcript saved to");
+    expect(server.requests.at(-1)!.messages.at(-1)).toEqual({ role: "user", content: "hello" });
+  });
+
+  it("stops with exit 2 and the reason on stderr when the server cannot be reached", async () => {
+    const url = `http://127.0.0.1:${await deadPort()}`;
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(url) });
+    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `toolgate: cannot reach Ollama at ${url} — start it with \`ollama serve\` (or set [llm] base_url / --base-url)\n`,
+    );
+  });
+
+  it("stops with exit 2 and the pull command when the model is missing", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url, "llama9") });
+    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe("toolgate: model llama9 not found — run `ollama pull llama9`\n");
+  });
+
+  it("shows a reply cut at the token limit as not an answer", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
+    server.push({ text: "The first half of", finishReason: "length" });
+    const r = await toolgate(["chat", "--workspace", ws], { input: "write a lot\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      `toolgate: the reply from Ollama at ${server.url} was cut at the token limit (finish reason "length") — raise [llm] max_tokens or context_window — not an answer (kept in the transcript)\n`,
+    );
+  });
+});
