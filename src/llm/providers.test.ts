@@ -222,6 +222,38 @@ describe("settings", () => {
     });
   });
 
+  it("reads the [llm] options, flags over config", () => {
+    const config = {
+      timeout_ms: 5000,
+      max_retries: 0,
+      context_window: 8192,
+      temperature: 0.5,
+      max_tokens: 100,
+      think: "low",
+      keep_alive: "10m",
+      tool_choice: "auto",
+      parallel_tool_calls: false,
+    };
+    expect(
+      resolveLlmSettings(config, { temperature: "0", think: "false", contextWindow: "4096" }, {}),
+    ).toEqual({
+      provider: "ollama",
+      model: "qwen3",
+      baseUrl: "http://127.0.0.1:11434",
+      timeoutMs: 5000,
+      maxRetries: 0,
+      contextWindow: 4096,
+      options: {
+        temperature: 0,
+        maxTokens: 100,
+        think: false,
+        keepAlive: "10m",
+        toolChoice: "auto",
+        parallelToolCalls: false,
+      },
+    });
+  });
+
   it.each([
     [{ provider: "claude" }, {}, {}, 'unknown model provider "claude": use "ollama" or "openai"'],
     [
@@ -237,6 +269,22 @@ describe("settings", () => {
       "the API key is missing: set the environment variable K ([llm] api_key_env)",
     ],
     [{}, { baseUrl: "ftp://x" }, {}, 'the model server address "ftp://x" is not an http(s) URL'],
+    [{ temperature: 3 }, {}, {}, "temperature must be a number from 0 to 2, not 3"],
+    [{}, { temperature: "warm" }, {}, 'temperature must be a number from 0 to 2, not "warm"'],
+    [{}, { maxTokens: "0" }, {}, '--max-tokens must be a whole number ≥ 1, not "0"'],
+    [{ timeout_ms: 0 }, {}, {}, "[llm] timeout_ms must be a whole number ≥ 1, not 0"],
+    [
+      { think: "very" },
+      {},
+      {},
+      'think must be true, false, "low", "medium" or "high", not "very" ([llm] think / --think)',
+    ],
+    [
+      { keep_alive: "forever" },
+      {},
+      {},
+      '[llm] keep_alive must be a duration such as "5m", "30s", "0" or a number of seconds, not "forever"',
+    ],
     [
       { provider: "openai", model: "gpt" },
       {},

@@ -27,6 +27,11 @@ export const SESSION_OPTIONS = {
   provider: { type: "string" },
   model: { type: "string" },
   "base-url": { type: "string" },
+  temperature: { type: "string" },
+  "max-tokens": { type: "string" },
+  think: { type: "string" },
+  "context-window": { type: "string" },
+  "timeout-ms": { type: "string" },
   agent: { type: "string" },
   "max-steps": { type: "string" },
   routing: { type: "boolean" },
@@ -38,6 +43,11 @@ export type SessionFlags = {
   provider?: string;
   model?: string;
   "base-url"?: string;
+  temperature?: string;
+  "max-tokens"?: string;
+  think?: string;
+  "context-window"?: string;
+  "timeout-ms"?: string;
   agent?: string;
   "max-steps"?: string;
   routing?: boolean;
@@ -74,6 +84,11 @@ export async function setupSession(
       ...(flags.provider ? { provider: flags.provider } : {}),
       ...(flags.model ? { model: flags.model } : {}),
       ...(flags["base-url"] ? { baseUrl: flags["base-url"] } : {}),
+      ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
+      ...(flags["max-tokens"] !== undefined ? { maxTokens: flags["max-tokens"] } : {}),
+      ...(flags.think !== undefined ? { think: flags.think } : {}),
+      ...(flags["context-window"] !== undefined ? { contextWindow: flags["context-window"] } : {}),
+      ...(flags["timeout-ms"] !== undefined ? { timeoutMs: flags["timeout-ms"] } : {}),
     },
     ctx.io.env,
   );

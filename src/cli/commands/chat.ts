@@ -17,7 +17,7 @@ import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
 export const usage =
-  "toolgate chat [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--routing|--no-routing] [--yes]";
+  "toolgate chat [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--routing|--no-routing] [--yes]";
 
 /** Why an ask is refused when no terminal is there to answer it. */
 const UNATTENDED = "nobody could be asked (no terminal): pass --yes, or add an allow rule to the policy";

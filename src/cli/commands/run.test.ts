@@ -125,6 +125,24 @@ describe("toolgate run", () => {
     await expect(cli(runRun, [])).rejects.toThrow('run needs a task; usage: toolgate run "TASK"');
   });
 
+  it("prints a setup error as JSON with --json (exit 2) and labels its transcript run", async () => {
+    const bad = await cli(runRun, ["--agent", "ghost", "look"], { json: true });
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toEqual({
+      answer: null,
+      steps: 0,
+      calls: [],
+      stopReason: "setup_error",
+      error: 'agent "ghost" is not defined in .toolgate/agents/ (defined: scout)',
+    });
+    expect(bad.stderr).toBe('toolgate: agent "ghost" is not defined in .toolgate/agents/ (defined: scout)\n');
+    const missing = JSON.parse((await cli(runRun, ["--model", "qwen9", "hello"], { json: true })).stdout);
+    expect(missing).toMatchObject({ stopReason: "model_error", errorKind: "model_not_found" });
+    server.push({ text: "ok" });
+    const ok = JSON.parse((await cli(runRun, ["hello"], { json: true })).stdout);
+    expect(ok.transcript).toMatch(/\/\d{8}-\d{6}-run-[0-9a-f]{6}\.jsonl$/);
+  });
+
   it("takes the API key only from the variable [llm] api_key_env names", async () => {
     await writeFile(
       join(root, ".toolgate", "config.toml"),

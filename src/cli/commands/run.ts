@@ -16,7 +16,7 @@ import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
 export const usage =
-  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--quiet]';
+  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--quiet]';
 
 export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { values, positionals } = parseArgs({
