@@ -16,8 +16,10 @@ import {
   parseNativeCalls,
   plan,
   type RoutingPlan,
+  splitThinking,
   stripThinking,
 } from "../planner/index.js";
+import { charsOf, promptBudget, shortenToolResults, summarise, summaryRange, TokenGauge } from "./context.js";
 import { systemInstructions } from "./prompts.js";
 import { routeQuery } from "./routing.js";
 import { type PendingCall, runCalls } from "./run-calls.js";
@@ -46,6 +48,9 @@ export class AgentSession {
   private readonly schemas: unknown[];
   private readonly profile: PlannerProfile;
   private nextId = 1;
+  private readonly gauge = new TokenGauge();
+  /** Tokens of the newest exchange as the server counted them (prompt + reply), when it reported them. */
+  private tokensUsed: number | undefined;
 
   constructor(private readonly options: SessionOptions) {
     const { gate, scope } = options;
@@ -90,6 +95,10 @@ export class AgentSession {
     let previous = "";
     let previousOutcome = "";
     let repeats = 0;
+    const tokens = () => ({
+      ...(this.tokensUsed !== undefined ? { used: this.tokensUsed } : {}),
+      ...(o.contextWindow ? { window: o.contextWindow } : {}),
+    });
     const finish = (stopReason: StopReason, answer: string, error?: ModelError): TurnResult => {
       o.transcript?.write({
         type: "turn_end",
@@ -103,6 +112,7 @@ export class AgentSession {
         stopReason,
         steps,
         calls,
+        tokens: tokens(),
         ...(error ? { error: error.message, errorKind: error.kind } : {}),
       };
     };
@@ -126,10 +136,13 @@ export class AgentSession {
             "step_limit",
             `stopped after ${steps} model calls without a final answer (step limit)`,
           );
+        await this.fitContext(signal);
+        const sent = [...this.messages];
         const reply = await o.model.chat({
           messages: this.messages,
           tools: this.schemas,
           signal,
+          ...(o.contextWindow && o.model.provider === "ollama" ? { contextWindow: o.contextWindow } : {}),
           onText: (chunk) => this.emit({ type: "text", chunk }),
           onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
           onRetry: ({ delayMs, reason }) =>
@@ -139,6 +152,10 @@ export class AgentSession {
             }),
         });
         steps++;
+        if (reply.usage) {
+          this.gauge.learn(sent, reply.usage.promptTokens);
+          this.tokensUsed = reply.usage.promptTokens + reply.usage.completionTokens;
+        }
         const empty = emptyReply(reply);
         if (empty) {
           const error = new ModelError("incomplete", empty);
@@ -276,11 +293,58 @@ export class AgentSession {
     }
   }
 
+  /** Thinking never goes back to the model: inline `<think>` blocks move to `thinking` (transcript only). */
   private pushAssistant(reply: ChatReply, toolCalls: ModelToolCall[]): void {
-    const message: ChatMessage = { role: "assistant", content: reply.text };
+    const { visible, thinking } = splitThinking(reply.text);
+    const message: ChatMessage = { role: "assistant", content: visible };
     if (toolCalls.length > 0) message.toolCalls = toolCalls;
-    if (reply.thinking) message.thinking = reply.thinking;
+    const thought = [reply.thinking, thinking].filter(Boolean).join("\n");
+    if (thought) message.thinking = thought;
     this.push(message);
+  }
+
+  /**
+   * Compacts the history when the next request would not fit the window (or always, with `force`): old
+   * tool results are shortened first; if that is not enough, older messages are replaced by the model's
+   * own summary. Says what it did in a notice and in the transcript.
+   */
+  async compact(options: { signal?: AbortSignal; force?: boolean } = {}): Promise<string | undefined> {
+    return currentTranscript.run(this.options.transcript, () =>
+      this.fitContext(options.signal ?? new AbortController().signal, options.force === true, true),
+    );
+  }
+
+  private async fitContext(signal: AbortSignal, force = false, idle = false): Promise<string | undefined> {
+    const o = this.options;
+    const window = o.contextWindow;
+    if (!window && !force) return undefined;
+    const budget = promptBudget(window ?? 1_000_000, o.maxReplyTokens);
+    const fits = () => this.gauge.estimate(this.messages) <= budget;
+    if (!force && fits()) return undefined;
+    const before = this.gauge.estimate(this.messages);
+    const shortened = shortenToolResults(this.messages, force ? () => false : fits);
+    let summarised = 0;
+    const range = force || !fits() ? summaryRange(this.messages, idle) : undefined;
+    if (range) {
+      const older = this.messages.slice(range.from, range.to).filter((_, i) => range.from + i !== range.task);
+      const task = range.task !== undefined ? [this.messages[range.task]!] : [];
+      // The summary request gets at most half the budget, in characters at the learned rate.
+      const budgetChars = Math.floor(
+        (budget / 2) * (charsOf(older) / Math.max(1, this.gauge.estimate(older))),
+      );
+      const summary = await summarise(o.model, older, budgetChars, signal);
+      this.messages.splice(range.from, range.to - range.from, summary, ...task);
+      summarised = older.length;
+    }
+    const after = this.gauge.estimate(this.messages);
+    const parts = [
+      ...(shortened ? [`shortened ${shortened} old tool result(s)`] : []),
+      ...(summarised ? [`summarised ${summarised} older message(s)`] : []),
+    ];
+    const message = `context: ${parts.join(", ") || "nothing to compact"} — about ${before} → ${after} tokens${window ? ` of ${window}` : ""}`;
+    this.emit({ type: "notice", message });
+    o.transcript?.write({ type: "compaction", shortened, summarised, before, after });
+    return message;
   }
 
   private recordPlan(result: PlanResult): void {

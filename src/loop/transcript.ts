@@ -41,6 +41,7 @@ export type TranscriptRecord = { time: string } & (
       content: string;
     }
   | { type: "sub_agent"; agent: string; depth: number; file: string; ok: boolean }
+  | { type: "compaction"; shortened: number; summarised: number; before: number; after: number }
   | {
       type: "turn_end";
       stopReason: string;

@@ -46,6 +46,8 @@ export interface TurnResult {
   error?: string;
   /** What kind of model failure ended the turn (`unreachable`, `timeout`, `incomplete`, ...). */
   errorKind?: ModelErrorKind;
+  /** Tokens of the last exchange as the server counted them, and the context window, when known. */
+  tokens: { used?: number; window?: number };
 }
 
 /** Options of an {@link AgentSession}. */
@@ -72,6 +74,10 @@ export interface SessionOptions {
   broker?: ConfirmationBroker;
   transcript?: Transcript;
   onEvent?: (event: LoopEvent) => void;
+  /** The context window in tokens: the history is compacted to stay inside it (and Ollama gets `num_ctx`). */
+  contextWindow?: number;
+  /** Tokens kept free for the reply (`[llm] max_tokens`); default a quarter of the window, at most 2048. */
+  maxReplyTokens?: number;
   /**
    * Whether the model calls tools natively (default true). False (an Ollama model without the "tools"
    * capability): no tools payload is sent, and calls are read from its text through the planner's guard.

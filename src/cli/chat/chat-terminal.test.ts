@@ -89,7 +89,7 @@ describe("toolgate chat in a terminal", () => {
     server.push(listAgents, { text: "Still just scout." });
     tmux("send-keys", "-t", session, "and now?", "Enter");
     // The next prompt is up before anything is typed (a line typed while no question is pending is lost).
-    const again = await waitFor(/Still just scout\.\s*\n›/);
+    const again = await waitFor(/Still just scout\.\n {2}\(13 \/ 8192 tokens\)\n›/);
     expect(again.split("Allow? [y]es").length - 1).toBe(1);
 
     // A reply that never finishes: Ctrl-C cancels it and returns to the prompt; a second Ctrl-C exits.

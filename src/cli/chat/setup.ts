@@ -22,6 +22,12 @@ import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
 import { checkModel, type ModelStatus } from "./model-check.js";
 
+/**
+ * The largest window used when only the server's maximum is known: Ollama allocates memory for `num_ctx`,
+ * and a model's maximum (often 128 K) would not fit a laptop. `[llm] context_window` sets any size.
+ */
+const LEARNED_WINDOW_CAP = 16_384;
+
 /** Flags both commands take. */
 export const SESSION_OPTIONS = {
   provider: { type: "string" },
@@ -102,8 +108,14 @@ export async function setupSession(
   const broker = new ConfirmationBroker(gate.bus, asker, how.refusal);
   const stopBroker = broker.install();
   const dir = sessionsDir(root);
+  // The window: [llm] context_window, else what the server reports, capped (Ollama allocates num_ctx).
+  const contextWindow =
+    settings.contextWindow ??
+    (status.contextWindow ? Math.min(status.contextWindow, LEARNED_WINDOW_CAP) : undefined);
   const common = {
     ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(contextWindow ? { contextWindow } : {}),
+    ...(settings.options?.maxTokens ? { maxReplyTokens: settings.options.maxTokens } : {}),
     routing,
     ...(defaultTool ? { defaultTool } : {}),
   };

@@ -149,12 +149,25 @@ async function promptLoop(
         io.stdout(`${HELP}\n`);
         continue;
       }
+      if (task === "/compact") {
+        running = new AbortController();
+        const said = await setup.session
+          .compact({ signal: running.signal, force: true })
+          .catch((error: Error) => `context: compaction failed: ${error.message}`);
+        running = undefined;
+        renderer.finish();
+        if (said?.startsWith("context: compaction failed")) io.stdout(`${said}\n`);
+        continue;
+      }
       interrupts = 0;
       running = new AbortController();
       setup.broker.signal = running.signal;
       const result = await setup.session.send(task, { signal: running.signal });
       running = undefined;
       renderer.finish();
+      const { used, window } = result.tokens;
+      if (used !== undefined)
+        io.stdout(renderer.dimmed(`  (${used}${window ? ` / ${window}` : ""} tokens)\n`));
       if (result.stopReason === "model_error") io.stdout(`toolgate: ${result.error}\n`);
       else if (result.stopReason === "incomplete")
         io.stdout(`toolgate: ${result.error} — not an answer (kept in the transcript)\n`);

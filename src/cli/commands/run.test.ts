@@ -132,6 +132,7 @@ describe("toolgate run", () => {
       answer: null,
       steps: 0,
       calls: [],
+      tokens: {},
       stopReason: "setup_error",
       error: 'agent "ghost" is not defined in .toolgate/agents/ (defined: scout)',
     });

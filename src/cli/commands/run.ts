@@ -79,7 +79,7 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
 const UNATTENDED =
   "nobody was asked (toolgate run refuses every ask): pass --yes, or add an allow rule to the policy";
 
-const EMPTY = { answer: "", steps: 0, calls: [] };
+const EMPTY = { answer: "", steps: 0, calls: [], tokens: {} };
 
 function print(ctx: CliContext, result: TurnResult, transcript: string): void {
   const { io } = ctx;
@@ -96,6 +96,7 @@ function print(ctx: CliContext, result: TurnResult, transcript: string): void {
       })),
       error: result.error ?? null,
       errorKind: result.errorKind ?? null,
+      tokens: { used: result.tokens.used ?? null, window: result.tokens.window ?? null },
       transcript,
     };
     io.stdout(`${JSON.stringify(out)}\n`);

@@ -72,6 +72,8 @@ export interface ModelServer {
   push(...replies: ReplySource[]): void;
   /** Replies still queued. */
   remaining(): number;
+  /** Drops the replies still queued. */
+  clear(): void;
   close(): Promise<void>;
 }
 
@@ -199,6 +201,7 @@ export async function startModelServer(
     requests,
     push: (...replies) => void queue.push(...replies),
     remaining: () => queue.length,
+    clear: () => void queue.splice(0),
     async close() {
       for (const res of open) res.destroy();
       server.closeAllConnections();
