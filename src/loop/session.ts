@@ -7,7 +7,13 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { canonicalJson } from "../core/index.js";
-import { type ChatMessage, type ChatReply, ModelError, type ModelToolCall } from "../llm/index.js";
+import {
+  type ChatMessage,
+  type ChatModel,
+  type ChatReply,
+  ModelError,
+  type ModelToolCall,
+} from "../llm/index.js";
 import {
   DEFAULT_PROFILE,
   mergeProfiles,
@@ -52,7 +58,7 @@ export class AgentSession {
   /** Tokens of the newest exchange as the server counted them (prompt + reply), when it reported them. */
   private tokensUsed: number | undefined;
 
-  constructor(private readonly options: SessionOptions) {
+  constructor(private options: SessionOptions) {
     const { gate, scope } = options;
     this.toolNames = gate.registry.names().filter((n) => !scope || scope.tools.has(n));
     // A model that cannot call tools natively gets none sent (servers refuse them) and writes calls in text.
@@ -78,6 +84,21 @@ export class AgentSession {
       tools: [...this.toolNames],
     });
     this.push({ role: "system", content: system });
+  }
+
+  /** Starts a new conversation: only the system instructions stay. The transcript records it. */
+  clear(): void {
+    this.messages.splice(1);
+    this.tokensUsed = undefined;
+    this.options.transcript?.write({ type: "clear" });
+  }
+
+  /** Talks to another model from now on (same wire format, so the tool schemas stay valid). */
+  useModel(model: ChatModel): void {
+    if (model.schemaProvider !== this.options.model.schemaProvider)
+      throw new Error(`cannot switch from a ${this.options.model.provider} model to a ${model.provider} one`);
+    this.options = { ...this.options, model };
+    this.options.transcript?.write({ type: "model", provider: model.provider, model: model.model });
   }
 
   /** Runs one turn: the task, then rounds of model replies and tool calls until the turn ends. */

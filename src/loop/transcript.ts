@@ -42,6 +42,8 @@ export type TranscriptRecord = { time: string } & (
     }
   | { type: "sub_agent"; agent: string; depth: number; file: string; ok: boolean }
   | { type: "compaction"; shortened: number; summarised: number; before: number; after: number }
+  | { type: "clear" }
+  | { type: "model"; provider: string; model: string }
   | {
       type: "turn_end";
       stopReason: string;

@@ -139,4 +139,27 @@ describe("toolgate chat in a terminal", () => {
       expect(end).toContain("bye — transcript saved to ");
     }
   });
+
+  it("lists /commands, refuses an unknown one, joins a continued line and exits with /exit", async () => {
+    const name = "chat-commands";
+    const command = `cd ${shellQuote(root)} && NO_COLOR=1 ${chatCommand()}; echo "[exited $?]"; sleep 30`;
+    tmux("new-session", "-d", "-x", "120", "-y", "50", "-s", name, command);
+    await waitFor(/^›/m, 15_000, name);
+    tmux("send-keys", "-t", name, "/help", "Enter");
+    await waitFor("/compact          shorten old tool results", 15_000, name);
+    tmux("send-keys", "-t", name, "/bogus", "Enter");
+    await waitFor("unknown command /bogus — /help lists the commands", 15_000, name);
+    server.push({ text: "Got both lines." });
+    const before = server.requests.length;
+    tmux("send-keys", "-t", name, "-l", "first \\");
+    tmux("send-keys", "-t", name, "Enter");
+    await waitFor(/first \\\n›/, 15_000, name);
+    tmux("send-keys", "-t", name, "second", "Enter");
+    await waitFor("Got both lines.", 15_000, name);
+    expect(server.requests.length - before).toBe(1);
+    expect(server.requests.at(-1)!.messages.at(-1)).toEqual({ role: "user", content: "first \nsecond" });
+    await waitFor(/tokens\)\n›/, 15_000, name);
+    tmux("send-keys", "-t", name, "/exit", "Enter");
+    expect(await waitFor("[exited 0]", 15_000, name)).toContain("bye — transcript saved to ");
+  });
 });

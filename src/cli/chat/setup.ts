@@ -70,6 +70,8 @@ export interface ChatSetup {
   host: SessionHost;
   /** The start-up model check. */
   status: ModelStatus;
+  /** Switches the session to another model on the same server; returns its check. */
+  switchModel(name: string): Promise<ModelStatus>;
   agent?: string;
   close(): Promise<void>;
 }
@@ -145,7 +147,7 @@ export async function setupSession(
     ...(status.tools === false ? { nativeTools: false } : {}),
     ...(scope ? { scope: scope.scope, agent: scope.agent.name, instructions: scope.agent.instructions } : {}),
   });
-  return {
+  const setup: ChatSetup = {
     gate,
     model,
     session,
@@ -153,6 +155,15 @@ export async function setupSession(
     transcript,
     host,
     status,
+    async switchModel(name: string) {
+      const next = createChatModel({ ...settings, model: name });
+      const checked = await checkModel(next);
+      if (!checked.error) {
+        session.useModel(next);
+        setup.model = next;
+      }
+      return checked;
+    },
     ...(flags.agent ? { agent: flags.agent } : {}),
     async close() {
       stopBroker();
@@ -160,6 +171,7 @@ export async function setupSession(
       await host.close();
     },
   };
+  return setup;
 }
 
 function parseMaxSteps(text: string | undefined): number | undefined {

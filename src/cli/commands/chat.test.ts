@@ -68,4 +68,31 @@ describe("toolgate chat without a terminal", () => {
       `toolgate: the reply from Ollama at ${server.url} was cut at the token limit (finish reason "length") — raise [llm] max_tokens or context_window — not an answer (kept in the transcript)\n`,
     );
   });
+
+  it("runs /commands instead of sending them, and joins lines ending in a backslash", async () => {
+    const ws = await tempWorkspace({
+      ".toolgate/config.toml": config(server.url),
+      ".toolgate/policy.toml": 'default = "ask"\n[[rules]]\ntool = "read_file"\ndecision = "allow"\n',
+    });
+    server.push({ text: "Joined." });
+    const before = server.requests.length;
+    const input =
+      "/tools\n/policy\n/bogus\n/model\n/model llama9\nfirst line \\\nsecond line\n/clear\n/exit\nnever sent\n";
+    const r = await toolgate(["chat", "--workspace", ws], { input });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\n {2}read_file — \S/);
+    expect(r.stdout).toContain("; default ask; 1 rule(s)\n");
+    expect(r.stdout).toContain('  tool "read_file", decision allow (line 2)\n');
+    expect(r.stdout).toContain("unknown command /bogus — /help lists the commands\n");
+    expect(r.stdout).toContain(`model: test-model via ollama at ${server.url}\n`);
+    expect(r.stdout).toContain("model: test-model — model llama9 not found — run `ollama pull llama9`\n");
+    expect(r.stdout).toContain("Joined.");
+    expect(r.stdout).toContain("(new conversation — the transcript goes on)\n");
+    // Only the joined task reached the model.
+    expect(server.requests.length - before).toBe(1);
+    expect(server.requests.at(-1)!.messages.at(-1)).toEqual({
+      role: "user",
+      content: "first line \nsecond line",
+    });
+  });
 });

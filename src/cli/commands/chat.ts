@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker } from "../../loop/index.js";
 import { terminalAsker } from "../chat/ask.js";
+import { isCommand, runCommand } from "../chat/commands.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
 import { onTermination } from "../chat/termination.js";
@@ -22,7 +23,8 @@ export const usage =
 /** Why an ask is refused when no terminal is there to answer it. */
 const UNATTENDED = "nobody could be asked (no terminal): pass --yes, or add an allow rule to the policy";
 
-const HELP = "Type a task and press Enter. /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
+const HELP =
+  "Type a task and press Enter (a line ending in \\ continues). /help lists the commands; /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
 
 export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { values, positionals } = parseArgs({ args: argv, options: SESSION_OPTIONS, allowPositionals: true });
@@ -126,6 +128,7 @@ async function promptLoop(
   }
 
   async function readTasks(): Promise<ExitCode> {
+    let pending = "";
     // Piped lines already read stay queued in `lines` after the pipe closes: they are still tasks.
     while (!quit && (lines || !closed)) {
       let line: string;
@@ -142,21 +145,25 @@ async function promptLoop(
         if (quit || closed) break;
         continue; // a first Ctrl-C at the prompt: ask again
       }
-      const task = line.trim();
-      if (task === "") continue;
-      if (task === "/exit" || task === "/quit") break;
-      if (task === "/help") {
-        io.stdout(`${HELP}\n`);
+      // A line ending in \ continues: the task is sent when a line does not.
+      if (line.endsWith("\\")) {
+        pending += `${line.slice(0, -1)}\n`;
         continue;
       }
-      if (task === "/compact") {
+      const task = (pending + line).trim();
+      pending = "";
+      if (task === "") continue;
+      if (isCommand(task)) {
+        interrupts = 0;
         running = new AbortController();
-        const said = await setup.session
-          .compact({ signal: running.signal, force: true })
-          .catch((error: Error) => `context: compaction failed: ${error.message}`);
+        const outcome = await runCommand(task, {
+          setup,
+          write: (t) => io.stdout(t),
+          signal: running.signal,
+        });
         running = undefined;
         renderer.finish();
-        if (said?.startsWith("context: compaction failed")) io.stdout(`${said}\n`);
+        if (outcome === "exit") break;
         continue;
       }
       interrupts = 0;
