@@ -29,7 +29,7 @@ import { charsOf, promptBudget, shortenToolResults, summarise, summaryRange, Tok
 import { systemInstructions } from "./prompts.js";
 import { routeQuery } from "./routing.js";
 import { type PendingCall, runCalls } from "./run-calls.js";
-import type { Transcript } from "./transcript.js";
+import { TRANSCRIPT_VERSION, type Transcript } from "./transcript.js";
 import type { LoopEvent, SessionOptions, StopReason, TurnResult } from "./types.js";
 
 /** The transcript of the session whose code is running (sub-agent runs record themselves in it). */
@@ -76,7 +76,9 @@ export class AgentSession {
     });
     options.transcript?.write({
       type: "session",
+      version: TRANSCRIPT_VERSION,
       id: options.transcript.id,
+      ...(options.history?.length ? { resumes: options.transcript.id } : {}),
       provider: options.model.provider,
       model: options.model.model,
       ...(options.root ? { root: options.root } : {}),
@@ -84,6 +86,8 @@ export class AgentSession {
       tools: [...this.toolNames],
     });
     this.push({ role: "system", content: system });
+    // A resumed conversation: its messages are already in the transcript, so they are not written again.
+    if (options.history) this.messages.push(...options.history);
   }
 
   /** Starts a new conversation: only the system instructions stay. The transcript records it. */

@@ -5,7 +5,7 @@
  */
 import type { MessageBus } from "../bus/index.js";
 import type { CallResult, ExecuteOptions, ToolCall, ToolRegistry, ToolScope } from "../core/index.js";
-import type { ChatModel, ModelErrorKind } from "../llm/index.js";
+import type { ChatMessage, ChatModel, ModelErrorKind } from "../llm/index.js";
 import type { PlanMethod, PlannerProfile, RoutingPlan, SkippedCall } from "../planner/index.js";
 import type { ConfirmationBroker } from "./approvals.js";
 import type { Transcript } from "./transcript.js";
@@ -74,6 +74,8 @@ export interface SessionOptions {
   broker?: ConfirmationBroker;
   transcript?: Transcript;
   onEvent?: (event: LoopEvent) => void;
+  /** Messages of an earlier conversation to continue (after the system instructions). */
+  history?: ChatMessage[];
   /** The context window in tokens: the history is compacted to stay inside it (and Ollama gets `num_ctx`). */
   contextWindow?: number;
   /** Tokens kept free for the reply (`[llm] max_tokens`); default a quarter of the window, at most 2048. */

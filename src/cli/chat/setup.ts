@@ -5,14 +5,16 @@
  * agent's resolved scope (`--agent NAME`), the transcript file, and the session itself.
  */
 import type { ParseArgsConfig } from "node:util";
-import { type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
+import { type ChatMessage, type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
 import {
   AgentSession,
   type Asker,
   attachToolPool,
   ConfirmationBroker,
   createAgentRunner,
+  historyOf,
   type LoopEvent,
+  readTranscript,
   type SessionHost,
   sessionsDir,
   Transcript,
@@ -20,6 +22,7 @@ import {
 import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
+import { findTranscript } from "./find-transcript.js";
 import { checkModel, type ModelStatus } from "./model-check.js";
 
 /**
@@ -82,7 +85,7 @@ export async function setupSession(
   flags: SessionFlags,
   asker: Asker,
   onEvent: (event: LoopEvent) => void,
-  how: { command: "chat" | "run"; refusal?: string },
+  how: { command: "chat" | "run"; refusal?: string; resume?: { session?: string } },
 ): Promise<ChatSetup> {
   const gate = await ctx.gate();
   const root = gate.roots[0]!;
@@ -135,7 +138,18 @@ export async function setupSession(
   let scope: Awaited<ReturnType<SessionHost["resolveAgent"]>> | undefined;
   if (flags.agent) scope = await host.resolveAgent(flags.agent, 0);
   const label = flags.agent ? `${how.command}-${flags.agent}` : how.command;
-  const transcript = await Transcript.create(dir, label, warn);
+  let transcript: Transcript;
+  let history: ChatMessage[] | undefined;
+  if (how.resume) {
+    // Continue a saved chat: its conversation comes back, and new records go to the same file.
+    const file = await findTranscript(ctx, how.resume.session, `-${label}-`);
+    try {
+      history = historyOf(await readTranscript(file));
+    } catch (error) {
+      throw new UsageError(`cannot resume: ${(error as Error).message}`);
+    }
+    transcript = Transcript.open(file, warn);
+  } else transcript = await Transcript.create(dir, label, warn);
   const session = new AgentSession({
     gate,
     model,
@@ -145,6 +159,7 @@ export async function setupSession(
     onEvent,
     ...common,
     ...(status.tools === false ? { nativeTools: false } : {}),
+    ...(history ? { history } : {}),
     ...(scope ? { scope: scope.scope, agent: scope.agent.name, instructions: scope.agent.instructions } : {}),
   });
   const setup: ChatSetup = {

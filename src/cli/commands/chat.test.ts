@@ -95,4 +95,24 @@ describe("toolgate chat without a terminal", () => {
       content: "first line \nsecond line",
     });
   });
+
+  it("--resume continues the newest chat with its conversation, in the same transcript", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
+    server.push({ text: "Noted: 42." });
+    const first = await toolgate(["chat", "--workspace", ws], { input: "remember 42\n" });
+    const file = /bye — transcript saved to (\S+\.jsonl)/.exec(first.stdout)![1]!;
+    server.push({ text: "It was 42." });
+    const second = await toolgate(["chat", "--resume", "--workspace", ws], { input: "which number?\n" });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^\(resuming \d{8}-\d{6}-chat-[0-9a-f]{6}: 2 message\(s\)\)\n/);
+    expect(second.stdout).toContain(`bye — transcript saved to ${file}`);
+    expect(server.requests.at(-1)!.messages.slice(1)).toEqual([
+      { role: "user", content: "remember 42" },
+      { role: "assistant", content: "Noted: 42." },
+      { role: "user", content: "which number?" },
+    ]);
+    const bad = await toolgate(["chat", "--resume", "nope", "--workspace", ws], { input: "" });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("toolgate: no transcript nope (looked in the current folder and ");
+  });
 });

@@ -18,7 +18,7 @@ import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
 export const usage =
-  "toolgate chat [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--routing|--no-routing] [--yes]";
+  "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--routing|--no-routing] [--yes]";
 
 /** Why an ask is refused when no terminal is there to answer it. */
 const UNATTENDED = "nobody could be asked (no terminal): pass --yes, or add an allow rule to the policy";
@@ -27,8 +27,13 @@ const HELP =
   "Type a task and press Enter (a line ending in \\ continues). /help lists the commands; /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
 
 export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({ args: argv, options: SESSION_OPTIONS, allowPositionals: true });
-  if (positionals.length > 0)
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { ...SESSION_OPTIONS, resume: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  // The only argument chat takes is the session --resume continues.
+  if (positionals.length > (values.resume ? 1 : 0))
     throw new UsageError(`chat takes no task argument (use toolgate run "TASK"); usage: ${usage}`);
   const { io } = ctx;
   const color = io.isTTY && !io.env.NO_COLOR;
@@ -55,6 +60,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     setup = await setupSession(ctx, values, asker, renderer.handle, {
       command: "chat",
       ...(interactive || values.yes ? {} : { refusal: UNATTENDED }),
+      ...(values.resume ? { resume: positionals[0] ? { session: positionals[0] } : {} } : {}),
     });
     const { model, session, transcript } = setup;
     const who = setup.agent ? ` as agent ${setup.agent}` : "";
@@ -64,6 +70,8 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
       io.stderr(`toolgate: ${status.error.message}\n`);
       return EXIT.usage;
     }
+    const resumed = session.messages.length - 1;
+    if (values.resume) io.stdout(`(resuming ${transcript.id}: ${resumed} message(s))\n`);
     io.stdout(
       `toolgate chat — ${model.model} via ${model.provider} at ${model.baseUrl}${who}; ${session.toolNames.length} tool(s)\n` +
         `${status.line}\ntranscript: ${transcript.file}\n${HELP}\n`,
