@@ -36,6 +36,11 @@ export class TokenGauge {
   estimate(messages: readonly ChatMessage[]): number {
     return Math.ceil(charsOf(messages) * this.tokensPerChar);
   }
+
+  /** About how many characters `tokens` tokens are. */
+  charsFor(tokens: number): number {
+    return Math.ceil(tokens / this.tokensPerChar);
+  }
 }
 
 /** The token budget for the prompt: the window minus room for the reply. */
@@ -55,20 +60,20 @@ function newestRound(messages: readonly ChatMessage[]): number {
 }
 
 /**
- * Step 1: shortens tool results before the newest round, in place, oldest first, until `fits()` says the
- * list fits. Returns how many were shortened.
+ * Step 1: shortens tool results before the newest round, in place, oldest first, until `excessChars`
+ * characters are saved (Infinity: all of them). Returns how many were shortened.
  */
-export function shortenToolResults(messages: ChatMessage[], fits: () => boolean): number {
+export function shortenToolResults(messages: ChatMessage[], excessChars: number): number {
   const end = newestRound(messages);
   let count = 0;
-  for (let i = 0; i < end && !fits(); i++) {
+  let saved = 0;
+  for (let i = 0; i < end && saved < excessChars; i++) {
     const m = messages[i]!;
     if (m.role !== "tool" || m.content.length <= KEPT_CHARS * 2 || m.content.includes(SHORTENED)) continue;
     const omitted = m.content.length - KEPT_CHARS;
-    messages[i] = {
-      ...m,
-      content: `${m.content.slice(0, KEPT_CHARS)}\n${SHORTENED}: ${omitted} of ${m.content.length} characters left out; call ${m.name} again if you need them]`,
-    };
+    const content = `${m.content.slice(0, KEPT_CHARS)}\n${SHORTENED}: ${omitted} of ${m.content.length} characters left out; call ${m.name} again if you need them]`;
+    saved += m.content.length - content.length;
+    messages[i] = { ...m, content };
     count++;
   }
   return count;

@@ -347,7 +347,8 @@ export class AgentSession {
     const fits = () => this.gauge.estimate(this.messages) <= budget;
     if (!force && fits()) return undefined;
     const before = this.gauge.estimate(this.messages);
-    const shortened = shortenToolResults(this.messages, force ? () => false : fits);
+    const excess = force ? Number.POSITIVE_INFINITY : this.gauge.charsFor(before - budget);
+    const shortened = shortenToolResults(this.messages, excess);
     let summarised = 0;
     const range = force || !fits() ? summaryRange(this.messages, idle) : undefined;
     if (range) {
