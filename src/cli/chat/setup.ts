@@ -46,6 +46,7 @@ export const SESSION_OPTIONS = {
   routing: { type: "boolean" },
   "no-routing": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
+  "no-thinking": { type: "boolean" },
 } as const satisfies ParseArgsConfig["options"];
 
 export type SessionFlags = {
@@ -62,6 +63,7 @@ export type SessionFlags = {
   routing?: boolean;
   "no-routing"?: boolean;
   yes?: boolean;
+  "no-thinking"?: boolean;
 };
 
 export interface ChatSetup {

@@ -115,4 +115,18 @@ describe("toolgate chat without a terminal", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("toolgate: no transcript nope (looked in the current folder and ");
   });
+
+  it("shows thinking, or hides it with --no-thinking", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
+    server.push(
+      { thinking: "a quiet musing", text: "Answer one." },
+      { thinking: "a quiet musing", text: "Answer two." },
+    );
+    const shown = await toolgate(["chat", "--workspace", ws], { input: "hi\n" });
+    expect(shown.stdout).toContain("(thinking) a quiet musing");
+    expect(shown.stdout).toContain("Answer one.");
+    const hidden = await toolgate(["chat", "--no-thinking", "--workspace", ws], { input: "hi\n" });
+    expect(hidden.stdout).not.toContain("a quiet musing");
+    expect(hidden.stdout).toContain("Answer two.");
+  });
 });

@@ -18,7 +18,7 @@ import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
 export const usage =
-  "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--routing|--no-routing] [--yes]";
+  "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]";
 
 /** Why an ask is refused when no terminal is there to answer it. */
 const UNATTENDED = "nobody could be asked (no terminal): pass --yes, or add an allow rule to the policy";
@@ -57,7 +57,13 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     : fixedAsker(values.yes ? "yes" : "no");
   let setup: ChatSetup | undefined;
   try {
-    setup = await setupSession(ctx, values, asker, renderer.handle, {
+    // --no-thinking: the model's reasoning is not shown (it is still in the transcript).
+    const onEvent: typeof renderer.handle = values["no-thinking"]
+      ? (event) => {
+          if (event.type !== "thinking") renderer.handle(event);
+        }
+      : renderer.handle;
+    setup = await setupSession(ctx, values, asker, onEvent, {
       command: "chat",
       ...(interactive || values.yes ? {} : { refusal: UNATTENDED }),
       ...(values.resume ? { resume: positionals[0] ? { session: positionals[0] } : {} } : {}),

@@ -16,7 +16,7 @@ import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
 export const usage =
-  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--quiet]';
+  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--quiet]';
 
 export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { values, positionals } = parseArgs({
@@ -36,7 +36,8 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
   });
   // The answer goes to stdout at the end; streamed text would print it twice.
   const onEvent: Parameters<typeof setupSession>[3] = (event) => {
-    if (event.type !== "text") renderer.handle(event);
+    if (event.type !== "text" && !(event.type === "thinking" && values["no-thinking"]))
+      renderer.handle(event);
   };
   const controller = new AbortController();
   // Ctrl-C, a kill or a closed terminal cancels the task; the finally below then closes the gate, which stops
