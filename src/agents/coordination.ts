@@ -172,5 +172,8 @@ async function spawn(host: CoordinationHost, params: SpawnParams, signal: AbortS
     .join("\n\n");
   const failed = children.filter((c) => !c.ok).length;
   const summary = `${children.length - failed} of ${children.length} sub-agent(s) succeeded`;
+  // Every child failed: the call failed (the caller must not read it as done); the report still says why.
+  if (children.length > 0 && failed === children.length)
+    return { ...errorResult("execution_failed", `${summary}\n\n${text}`), data: children };
   return okResult(`${summary}\n\n${text}`, summary, children);
 }

@@ -313,16 +313,6 @@ describe("toolgate command", () => {
     expect(existsSync(join(ws, marker))).toBe(false);
   });
 
-  it("chat keeps piped tasks that arrive while the session starts", async () => {
-    const ws = await tempWorkspace({
-      ".toolgate/config.toml": '[llm]\nprovider = "ollama"\nbase_url = "http://127.0.0.1:9"\nmodel = "m"\n',
-    });
-    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain("toolgate: cannot reach Ollama at http://127.0.0.1:9");
-    expect(r.stdout).toContain("bye — transcript saved to");
-  });
-
   it("shows a failed command's output before its error line (exit 1)", async () => {
     const ws = await tempWorkspace();
     const r = await toolgate([

@@ -24,7 +24,21 @@ export interface ToolgateConfig {
   confirm?: { timeout_ms?: number };
   jira?: { base_url?: string; token_env?: string; email_env?: string; project_keys?: string[] };
   confluence?: { base_url?: string; token_env?: string; email_env?: string };
-  llm?: { provider?: string; base_url?: string; model?: string; api_key_env?: string };
+  llm?: {
+    provider?: string;
+    base_url?: string;
+    model?: string;
+    api_key_env?: string;
+    timeout_ms?: number;
+    max_retries?: number;
+    context_window?: number;
+    temperature?: number;
+    max_tokens?: number;
+    think?: boolean | string;
+    keep_alive?: string | number;
+    tool_choice?: string;
+    parallel_tool_calls?: boolean;
+  };
   planner?: { default_tool?: string; routing?: boolean };
   sandbox?: {
     mode?: "auto" | "workspace-write" | "read-only" | "off";
@@ -34,7 +48,7 @@ export interface ToolgateConfig {
   };
 }
 
-type FieldType = "string" | "string[]" | "integer" | "boolean" | readonly string[];
+type FieldType = "string" | "string[]" | "integer" | "boolean" | "scalar" | readonly string[];
 
 /** The accepted sections and keys with their types: the one place to add a setting. */
 const SCHEMA: Record<string, Record<string, FieldType>> = {
@@ -52,7 +66,22 @@ const SCHEMA: Record<string, Record<string, FieldType>> = {
   confirm: { timeout_ms: "integer" },
   jira: { base_url: "string", token_env: "string", email_env: "string", project_keys: "string[]" },
   confluence: { base_url: "string", token_env: "string", email_env: "string" },
-  llm: { provider: ["ollama", "openai"], base_url: "string", model: "string", api_key_env: "string" },
+  llm: {
+    provider: ["ollama", "openai"],
+    base_url: "string",
+    model: "string",
+    api_key_env: "string",
+    timeout_ms: "integer",
+    max_retries: "integer",
+    context_window: "integer",
+    // Checked further (ranges, levels, durations) where the model settings are resolved (llm/settings.ts).
+    temperature: "scalar",
+    max_tokens: "integer",
+    think: "scalar",
+    keep_alive: "scalar",
+    tool_choice: ["auto", "none", "required"],
+    parallel_tool_calls: "boolean",
+  },
   planner: { default_tool: "string", routing: "boolean" },
   sandbox: {
     mode: ["auto", "workspace-write", "read-only", "off"],
@@ -124,6 +153,10 @@ function checkType(value: unknown, type: FieldType): string | undefined {
         Number(value) >= 0
         ? undefined
         : `must be a whole number ≥ 0`;
+    case "scalar":
+      return ["string", "number", "boolean"].includes(typeof value)
+        ? undefined
+        : "must be a string, number or boolean";
     case "string[]":
       return Array.isArray(value) && value.every((v) => typeof v === "string")
         ? undefined

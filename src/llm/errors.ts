@@ -1,23 +1,44 @@
 /**
  * @module llm/errors
- * Turns whatever a provider client throws into one {@link ModelError} whose message is one clear line saying
- * what to start or set: an unreachable server, an unknown model, a missing or refused API key, a server error.
+ * Every way a model call fails, as one {@link ModelError} with a kind (what the CLI maps to exit codes and
+ * what retries look at) and a one-line message saying what happened and what to start or set: an
+ * unreachable server, an unknown model, a refused key, a rate limit, a server error, a silent server, a
+ * connection reset, a reply that did not finish.
  */
-import type { ProviderKind } from "./types.js";
+import type { ChatReply, ProviderKind } from "./types.js";
 
 /** Why a model call failed. */
 export type ModelErrorKind =
+  /** Nothing accepted the connection (refused, unknown host). */
   | "unreachable"
   | "model_not_found"
   | "auth"
   | "bad_request"
+  /** 429: the server asked to slow down. */
+  | "rate_limited"
+  /** A 5xx, or an error the server reported inside its reply. */
   | "server"
+  /** No byte from the server for `timeout_ms`, before any output. */
+  | "timeout"
+  /** The connection was cut before any output arrived. */
+  | "connection_reset"
+  /** The reply started but did not finish (cut, silent, `length`, no terminal chunk); see `partial`. */
+  | "incomplete"
   | "cancelled"
+  /** The server answered something that is not its wire format. */
   | "bad_reply";
+
+/** Kinds that mean "start or configure something" (exit 2 in `run`), not "the model failed". */
+export const SETUP_KINDS: ReadonlySet<ModelErrorKind> = new Set(["unreachable", "model_not_found", "auth"]);
 
 /** A failed model call. `message` is one line meant for a person. */
 export class ModelError extends Error {
   override readonly name = "ModelError";
+  /** What arrived before an `incomplete` reply ended. */
+  partial?: ChatReply;
+  /** The server's `Retry-After`, in ms, for `rate_limited` and 503. */
+  retryAfterMs?: number;
+
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
@@ -65,26 +86,14 @@ export function errorForStatus(where: Where, status: number, serverMessage: stri
       status,
     );
   }
+  if (status === 429)
+    return new ModelError(
+      "rate_limited",
+      `the model server is rate-limiting requests (429): ${text}`,
+      status,
+    );
   if (status >= 500) return new ModelError("server", `the model server failed (${status}): ${text}`, status);
   return new ModelError("bad_request", `the model server rejected the request (${status}): ${text}`, status);
-}
-
-/** True when `error` is a failure to connect (refused, DNS, reset before any answer). */
-export function isConnectionFailure(error: unknown): boolean {
-  let current: unknown = error;
-  for (let i = 0; i < 5 && current; i++) {
-    const code = (current as { code?: unknown }).code;
-    if (
-      typeof code === "string" &&
-      /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)$/.test(
-        code,
-      )
-    )
-      return true;
-    if (current instanceof TypeError && /fetch failed/i.test(current.message)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** `text` with the API key (if any) written as `***`. */

@@ -1,15 +1,18 @@
 /**
  * @module llm
  * Model providers behind one small interface: Ollama's native chat API and the OpenAI-compatible chat
- * completions API, both with tools and streaming. Anything added here is public.
+ * completions API, both with tools and streaming, spoken over `fetch` with timeouts, retries and named
+ * failures. Anything added here is public.
  */
 import { createOllamaModel } from "./ollama.js";
 import { createOpenAIModel } from "./openai.js";
 import type { ChatModel, LlmSettings } from "./types.js";
 
-export { ModelError, type ModelErrorKind } from "./errors.js";
+export { ModelError, type ModelErrorKind, SETUP_KINDS } from "./errors.js";
+export { DEFAULT_TIMEOUT_MS } from "./http.js";
 export { createOllamaModel, OLLAMA_DEFAULT_URL } from "./ollama.js";
 export { createOpenAIModel } from "./openai.js";
+export { DEFAULT_MAX_RETRIES } from "./retry.js";
 export { DEFAULT_OLLAMA_MODEL, type LlmConfig, type LlmFlags, resolveLlmSettings } from "./settings.js";
 export type {
   ChatMessage,
@@ -17,8 +20,11 @@ export type {
   ChatReply,
   ChatRequest,
   LlmSettings,
+  ModelCheck,
+  ModelOptions,
   ModelToolCall,
   ProviderKind,
+  TokenUsage,
 } from "./types.js";
 
 /** The model for resolved settings. */

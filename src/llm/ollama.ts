@@ -1,20 +1,16 @@
 /**
  * @module llm/ollama
- * Ollama's native chat API (`/api/chat`) through the official `ollama` client: NDJSON streaming, tool calls
- * whose `function.arguments` are objects, `message.thinking` where the model returns it separately.
+ * Ollama's native API over `fetch`: `/api/chat` as NDJSON (or one JSON body from a server that ignores
+ * `stream`), tool calls whose `function.arguments` are objects, `message.thinking` kept apart, token counts
+ * from `prompt_eval_count`/`eval_count`, a stream ends only with `done: true`. `/api/show` tells whether
+ * the model is there and its context window.
  */
-import { Ollama, type Message as OllamaMessage } from "ollama";
-import {
-  cancelledError,
-  errorForStatus,
-  isConnectionFailure,
-  ModelError,
-  oneLine,
-  unreachableMessage,
-  withoutKey,
-} from "./errors.js";
-import { signalFetch } from "./fetch.js";
-import type { ChatMessage, ChatModel, ChatReply, ChatRequest, LlmSettings, ModelToolCall } from "./types.js";
+import { randomBytes } from "node:crypto";
+import { cancelledError, ModelError, modelNotFoundMessage, oneLine } from "./errors.js";
+import { isWholeJson, lines, request, streamError, wholeBody } from "./http.js";
+import { ReplyBuilder } from "./reply.js";
+import { DEFAULT_MAX_RETRIES, withRetries } from "./retry.js";
+import type { ChatMessage, ChatModel, ChatReply, ChatRequest, LlmSettings, ModelCheck } from "./types.js";
 
 /** Ollama's default address. */
 export const OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
@@ -24,70 +20,98 @@ export const OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
  * @example const model = createOllamaModel({ provider: "ollama", model: "qwen3", baseUrl: OLLAMA_DEFAULT_URL });
  */
 export function createOllamaModel(settings: LlmSettings): ChatModel {
-  const where = { ...settings, provider: "ollama" as const };
+  const s = { ...settings, provider: "ollama" as const };
   return {
     provider: "ollama",
     model: settings.model,
     baseUrl: settings.baseUrl,
     schemaProvider: "ollama",
-    async chat(request: ChatRequest): Promise<ChatReply> {
-      const signal = request.signal ?? new AbortController().signal;
-      if (signal.aborted) throw cancelledError();
-      const headers: Record<string, string> = {};
-      if (settings.apiKey) headers.Authorization = `Bearer ${settings.apiKey}`;
-      const client = new Ollama({ host: settings.baseUrl, fetch: signalFetch(signal, true), headers });
-      let text = "";
-      let thinking = "";
-      const toolCalls: ModelToolCall[] = [];
-      let finishReason: string | undefined;
-      try {
-        const stream = await client.chat({
-          model: settings.model,
-          messages: request.messages.map(toOllamaMessage),
-          ...(request.tools && request.tools.length > 0
-            ? { tools: request.tools as Parameters<Ollama["chat"]>[0]["tools"] }
-            : {}),
-          ...(request.json ? { format: "json" } : {}),
-          stream: true,
-        });
-        for await (const chunk of stream) {
-          const message = chunk.message;
-          if (message?.thinking) {
-            thinking += message.thinking;
-            request.onThinking?.(message.thinking);
-          }
-          if (message?.content) {
-            text += message.content;
-            request.onText?.(message.content);
-          }
-          for (const call of message?.tool_calls ?? []) {
-            // A malformed call (no function, a name that is not text) is kept, for the loop to answer.
-            const fn = (call as { function?: { name?: unknown; arguments?: unknown } })?.function;
-            toolCalls.push({
-              id: `call_${toolCalls.length + 1}`,
-              name: typeof fn?.name === "string" ? fn.name : "",
-              arguments: fn?.arguments ?? {},
-            });
-          }
-          if (chunk.done) finishReason = chunk.done_reason;
-        }
-      } catch (error) {
-        throw mapError(error, where, signal);
-      }
-      // The clients end a stream quietly on abort; a cut-off reply must not pass for a whole one.
-      if (signal.aborted) throw cancelledError();
-      const reply: ChatReply = { text, toolCalls };
-      if (thinking) reply.thinking = thinking;
-      if (finishReason) reply.finishReason = finishReason;
-      return reply;
-    },
+    ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
+    chat: (req) => withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, req, () => chatOnce(s, req)),
+    check: (signal) => checkOllama(s, signal ?? new AbortController().signal),
   };
 }
 
-function toOllamaMessage(message: ChatMessage): OllamaMessage {
+/** The request body: messages in Ollama's shape and `[llm]` options in Ollama's terms. */
+export function ollamaBody(settings: LlmSettings, req: ChatRequest): Record<string, unknown> {
+  const o = settings.options ?? {};
+  const options: Record<string, unknown> = {};
+  if (o.temperature !== undefined) options.temperature = o.temperature;
+  if (o.maxTokens !== undefined) options.num_predict = o.maxTokens;
+  const numCtx = req.contextWindow ?? settings.contextWindow;
+  if (numCtx) options.num_ctx = numCtx;
+  return {
+    model: settings.model,
+    messages: req.messages.map(toOllamaMessage),
+    ...(req.tools && req.tools.length > 0 ? { tools: req.tools } : {}),
+    ...(req.json ? { format: "json" } : {}),
+    stream: true,
+    ...(Object.keys(options).length > 0 ? { options } : {}),
+    ...(o.think !== undefined ? { think: o.think } : {}),
+    ...(o.keepAlive !== undefined ? { keep_alive: o.keepAlive } : {}),
+  };
+}
+
+async function chatOnce(settings: LlmSettings, req: ChatRequest): Promise<ChatReply> {
+  const signal = req.signal ?? new AbortController().signal;
+  const server = `Ollama at ${settings.baseUrl}`;
+  const res = await request(settings, `${settings.baseUrl}/api/chat`, ollamaBody(settings, req), signal);
+  const reply = new ReplyBuilder(req);
+  try {
+    const source = isWholeJson(res.contentType) ? wholeBody(res.chunks()) : lines(res.chunks());
+    for await (const line of source) {
+      if (line.trim() === "") continue;
+      let chunk: OllamaChunk;
+      try {
+        chunk = JSON.parse(line) as OllamaChunk;
+      } catch {
+        throw new ModelError("bad_reply", `${server} sent a line that is not JSON: ${oneLine(line, 120)}`);
+      }
+      readChunk(settings, chunk, reply);
+    }
+  } catch (error) {
+    throw reply.cut(error instanceof ModelError ? error : new ModelError("bad_reply", String(error)));
+  }
+  if (signal.aborted) throw cancelledError();
+  return reply.finish(server);
+}
+
+interface OllamaChunk {
+  message?: { content?: unknown; thinking?: unknown; tool_calls?: unknown };
+  done?: boolean;
+  done_reason?: string;
+  prompt_eval_count?: number;
+  eval_count?: number;
+  error?: unknown;
+}
+
+function readChunk(settings: LlmSettings, chunk: OllamaChunk, reply: ReplyBuilder): void {
+  if (chunk.error !== undefined) throw streamError(settings, `Ollama at ${settings.baseUrl}`, chunk.error);
+  const message = chunk.message;
+  reply.addThinking(message?.thinking);
+  reply.addText(message?.content);
+  for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
+    // A malformed call (no function, a name that is not text) is kept, for the loop to answer.
+    const c = call as { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
+    reply.toolCalls.push({
+      // Ollama gives no id (or one per round); ours are unique in the session, so answers never mix.
+      id: `call_${randomBytes(6).toString("hex")}`,
+      name: typeof c?.function?.name === "string" ? c.function.name : "",
+      arguments: c?.function?.arguments ?? {},
+    });
+  }
+  if (chunk.done === true) {
+    reply.finished = true;
+    if (typeof chunk.done_reason === "string") reply.finishReason = chunk.done_reason;
+    if (typeof chunk.prompt_eval_count === "number" || typeof chunk.eval_count === "number")
+      reply.usage = { promptTokens: chunk.prompt_eval_count ?? 0, completionTokens: chunk.eval_count ?? 0 };
+  }
+}
+
+function toOllamaMessage(message: ChatMessage): Record<string, unknown> {
   switch (message.role) {
     case "assistant": {
-      const out: OllamaMessage = { role: "assistant", content: message.content };
+      const out: Record<string, unknown> = { role: "assistant", content: message.content };
       if (message.toolCalls?.length)
         out.tool_calls = message.toolCalls.map((c) => ({
           function: { name: c.name, arguments: argumentsObject(c.arguments) },
@@ -115,16 +139,33 @@ function argumentsObject(args: unknown): Record<string, unknown> {
   return {};
 }
 
-function mapError(error: unknown, where: LlmSettings, signal: AbortSignal): ModelError {
-  if (error instanceof ModelError) return error;
-  if (signal.aborted) return cancelledError();
-  const e = error as { name?: string; status_code?: number; error?: string; message?: string };
-  if (e?.name === "ResponseError" && typeof e.status_code === "number")
-    return errorForStatus(where, e.status_code, e.error ?? e.message ?? "");
-  if (isConnectionFailure(error)) return new ModelError("unreachable", unreachableMessage(where));
-  const message = oneLine(withoutKey(e?.message ?? String(error), where));
-  if (/not found/i.test(message) && /model/i.test(message)) return errorForStatus(where, 404, message);
-  if (/Did not receive done/i.test(message))
-    return new ModelError("bad_reply", `Ollama at ${where.baseUrl} ended the reply early`);
-  return new ModelError("server", `Ollama at ${where.baseUrl} failed: ${message}`);
+/** `/api/show`: is the model there, and how large is its context window (`<arch>.context_length`)? */
+async function checkOllama(settings: LlmSettings, signal: AbortSignal): Promise<ModelCheck> {
+  try {
+    const res = await request(settings, `${settings.baseUrl}/api/show`, { model: settings.model }, signal);
+    let text = "";
+    for await (const piece of res.chunks()) text += piece;
+    const shown = JSON.parse(text) as { model_info?: Record<string, unknown>; capabilities?: unknown };
+    const info = shown.model_info ?? {};
+    const key = Object.keys(info).find((k) => k.endsWith(".context_length"));
+    const learned = key && typeof info[key] === "number" ? (info[key] as number) : undefined;
+    const contextWindow = settings.contextWindow ?? learned;
+    // Older servers list no capabilities: assume tools work (the chat request will say if not).
+    const tools = Array.isArray(shown.capabilities) ? shown.capabilities.includes("tools") : undefined;
+    return { ok: true, ...(contextWindow ? { contextWindow } : {}), ...(tools === false ? { tools } : {}) };
+  } catch (error) {
+    if (error instanceof ModelError) {
+      // /api/show answers 404 for a model that is not pulled, whatever its text says.
+      if (error.status === 404)
+        return { ok: false, error: new ModelError("model_not_found", modelNotFoundMessage(settings), 404) };
+      return { ok: false, error };
+    }
+    return {
+      ok: false,
+      error: new ModelError(
+        "bad_reply",
+        `Ollama at ${settings.baseUrl} answered /api/show with something else`,
+      ),
+    };
+  }
 }

@@ -1,24 +1,24 @@
 /**
  * @module llm/openai
  * The OpenAI-compatible Chat Completions API (`/v1/chat/completions`: OpenAI, llama.cpp's server, vLLM,
- * LM Studio, hosted services) through the official `openai` client: SSE streaming, `tool_calls` deltas
- * assembled by index with `function.arguments` arriving as JSON text fragments, `reasoning_content` kept.
+ * LM Studio, hosted services) over `fetch`: SSE streaming (or one JSON body from a server that ignores
+ * `stream`), `tool_calls` deltas assembled by index with `function.arguments` arriving as JSON text
+ * fragments, `reasoning_content` kept apart, `usage` asked for with `stream_options.include_usage`. A stream
+ * ends only with a `finish_reason` or `[DONE]`; an `error` object inside it is an error.
  */
-import OpenAI from "openai";
-import {
-  cancelledError,
-  errorForStatus,
-  isConnectionFailure,
-  ModelError,
-  oneLine,
-  unreachableMessage,
-  withoutKey,
-} from "./errors.js";
-import { signalFetch } from "./fetch.js";
-import type { ChatMessage, ChatModel, ChatReply, ChatRequest, LlmSettings, ModelToolCall } from "./types.js";
-
-type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
-type WireTool = OpenAI.Chat.Completions.ChatCompletionTool;
+import { cancelledError, ModelError, modelNotFoundMessage, oneLine } from "./errors.js";
+import { isWholeJson, lines, request, streamError, wholeBody } from "./http.js";
+import { ReplyBuilder } from "./reply.js";
+import { DEFAULT_MAX_RETRIES, withRetries } from "./retry.js";
+import type {
+  ChatMessage,
+  ChatModel,
+  ChatReply,
+  ChatRequest,
+  LlmSettings,
+  ModelCheck,
+  ModelToolCall,
+} from "./types.js";
 
 /** A tool call being assembled from deltas. */
 interface Partial {
@@ -32,88 +32,146 @@ interface Partial {
  * @example createOpenAIModel({ provider: "openai", model: "gpt-4o-mini", baseUrl: "https://api.openai.com/v1", apiKey })
  */
 export function createOpenAIModel(settings: LlmSettings): ChatModel {
-  const where = { ...settings, provider: "openai" as const };
+  const s = { ...settings, provider: "openai" as const };
   return {
     provider: "openai",
     model: settings.model,
     baseUrl: settings.baseUrl,
     schemaProvider: "openai",
-    async chat(request: ChatRequest): Promise<ChatReply> {
-      const signal = request.signal ?? new AbortController().signal;
-      if (signal.aborted) throw cancelledError();
-      // Local servers need no key; the client insists on one, and "none" is what they ignore.
-      const client = new OpenAI({
-        apiKey: settings.apiKey ?? "none",
-        baseURL: settings.baseUrl,
-        maxRetries: 0,
-        fetch: signalFetch(signal),
-      });
-      let text = "";
-      let thinking = "";
-      let finishReason: string | undefined;
-      const partials = new Map<number, Partial>();
-      try {
-        const stream = await client.chat.completions.create(
-          {
-            model: settings.model,
-            messages: request.messages.map(toWireMessage),
-            ...(request.tools && request.tools.length > 0 ? { tools: request.tools as WireTool[] } : {}),
-            ...(request.json ? { response_format: { type: "json_object" as const } } : {}),
-            stream: true,
-          },
-          { signal },
-        );
-        for await (const chunk of stream) {
-          const choice = chunk.choices?.[0];
-          if (!choice) continue;
-          const delta = choice.delta as typeof choice.delta & {
-            reasoning_content?: string | null;
-            reasoning?: string | null;
-          };
-          const reasoning = delta?.reasoning_content ?? delta?.reasoning;
-          if (reasoning) {
-            thinking += reasoning;
-            request.onThinking?.(reasoning);
-          }
-          if (delta?.content) {
-            text += delta.content;
-            request.onText?.(delta.content);
-          }
-          for (const part of delta?.tool_calls ?? []) {
-            const index = part.index ?? partials.size;
-            let entry = partials.get(index);
-            if (!entry) {
-              entry = { id: "", name: "", args: "" };
-              partials.set(index, entry);
-            }
-            if (part.id) entry.id = part.id;
-            // Servers that send a name or arguments as JSON values instead of text get them read as text.
-            const fn = part.function as { name?: unknown; arguments?: unknown } | undefined;
-            if (typeof fn?.name === "string") entry.name += fn.name;
-            if (typeof fn?.arguments === "string") entry.args += fn.arguments;
-            else if (fn?.arguments && typeof fn.arguments === "object")
-              entry.args += JSON.stringify(fn.arguments);
-          }
-          if (choice.finish_reason) finishReason = choice.finish_reason;
-        }
-      } catch (error) {
-        throw mapError(error, where, signal);
-      }
-      // The clients end a stream quietly on abort; a cut-off reply must not pass for a whole one.
-      if (signal.aborted) throw cancelledError();
-      const toolCalls: ModelToolCall[] = [...partials.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([index, p]) => ({
-          id: p.id || `call_${index + 1}`,
-          name: p.name,
-          arguments: parseArguments(p.args),
-        }));
-      const reply: ChatReply = { text, toolCalls };
-      if (thinking) reply.thinking = thinking;
-      if (finishReason) reply.finishReason = finishReason;
-      return reply;
-    },
+    ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
+    chat: (req) => withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, req, () => chatOnce(s, req)),
+    check: (signal) => checkOpenAI(s, signal ?? new AbortController().signal),
   };
+}
+
+/** The request body: messages in OpenAI's shape and `[llm]` options in OpenAI's terms. */
+export function openaiBody(settings: LlmSettings, req: ChatRequest): Record<string, unknown> {
+  const o = settings.options ?? {};
+  const hasTools = Boolean(req.tools && req.tools.length > 0);
+  const effort = o.think === true ? "medium" : typeof o.think === "string" ? o.think : undefined;
+  return {
+    model: settings.model,
+    messages: req.messages.map(toWireMessage),
+    ...(hasTools ? { tools: req.tools } : {}),
+    ...(req.json ? { response_format: { type: "json_object" } } : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+    ...(o.maxTokens !== undefined ? { max_tokens: o.maxTokens } : {}),
+    ...(effort ? { reasoning_effort: effort } : {}),
+    ...(hasTools && o.toolChoice ? { tool_choice: o.toolChoice } : {}),
+    ...(hasTools && o.parallelToolCalls !== undefined ? { parallel_tool_calls: o.parallelToolCalls } : {}),
+  };
+}
+
+async function chatOnce(settings: LlmSettings, req: ChatRequest): Promise<ChatReply> {
+  const signal = req.signal ?? new AbortController().signal;
+  const server = `the model server at ${settings.baseUrl}`;
+  const res = await request(
+    settings,
+    `${settings.baseUrl}/chat/completions`,
+    openaiBody(settings, req),
+    signal,
+  );
+  const reply = new ReplyBuilder(req);
+  const partials = new Map<number, Partial>();
+  const read = (payload: string) => {
+    let chunk: OpenAIChunk;
+    try {
+      chunk = JSON.parse(payload) as OpenAIChunk;
+    } catch {
+      throw new ModelError("bad_reply", `${server} sent data that is not JSON: ${oneLine(payload, 120)}`);
+    }
+    readChunk(settings, chunk, reply, partials);
+  };
+  try {
+    if (isWholeJson(res.contentType)) {
+      for await (const body of wholeBody(res.chunks())) read(body);
+    } else {
+      for await (const line of lines(res.chunks())) {
+        // SSE: only `data:` lines carry payloads; comments (`:`), `event:` and `id:` lines do not.
+        if (!line.startsWith("data:")) continue;
+        const payload = line.slice(5).trim();
+        if (payload === "[DONE]") {
+          reply.finished = true;
+          break;
+        }
+        if (payload !== "") read(payload);
+      }
+    }
+  } catch (error) {
+    reply.toolCalls = assemble(partials);
+    throw reply.cut(error instanceof ModelError ? error : new ModelError("bad_reply", String(error)));
+  }
+  reply.toolCalls = assemble(partials);
+  if (signal.aborted) throw cancelledError();
+  return reply.finish(server);
+}
+
+interface OpenAIDelta {
+  content?: unknown;
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+  tool_calls?: unknown;
+}
+
+interface OpenAIChunk {
+  choices?: { delta?: OpenAIDelta; message?: OpenAIDelta; finish_reason?: unknown }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: unknown;
+}
+
+function readChunk(
+  settings: LlmSettings,
+  chunk: OpenAIChunk,
+  reply: ReplyBuilder,
+  partials: Map<number, Partial>,
+): void {
+  if (chunk.error !== undefined && chunk.error !== null)
+    throw streamError(settings, `the model server at ${settings.baseUrl}`, chunk.error);
+  if (chunk.usage && typeof chunk.usage === "object")
+    reply.usage = {
+      promptTokens: chunk.usage.prompt_tokens ?? 0,
+      completionTokens: chunk.usage.completion_tokens ?? 0,
+    };
+  const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+  if (!choice) return;
+  // A stream's chunks carry `delta`; a whole (non-streamed) body carries `message`.
+  const delta = choice.delta ?? choice.message;
+  reply.addThinking(delta?.reasoning_content ?? delta?.reasoning);
+  reply.addText(delta?.content);
+  const parts = Array.isArray(delta?.tool_calls) ? delta.tool_calls : [];
+  parts.forEach((raw, i) => {
+    const part = raw as { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } };
+    const index = typeof part?.index === "number" ? part.index : choice.message ? i : partials.size;
+    let entry = partials.get(index);
+    if (!entry) {
+      entry = { id: "", name: "", args: "" };
+      partials.set(index, entry);
+    }
+    if (typeof part?.id === "string" && part.id) entry.id = part.id;
+    // Servers that send a name or arguments as JSON values instead of text get them read as text.
+    const fn = part?.function;
+    if (fn?.name !== undefined && fn.name !== null)
+      entry.name += typeof fn.name === "string" ? fn.name : JSON.stringify(fn.name);
+    if (fn?.arguments !== undefined && fn.arguments !== null)
+      entry.args += typeof fn.arguments === "string" ? fn.arguments : JSON.stringify(fn.arguments);
+  });
+  if (parts.length > 0) reply.sawToolCall = true;
+  if (typeof choice.finish_reason === "string" && choice.finish_reason) {
+    reply.finishReason = choice.finish_reason;
+    reply.finished = true;
+  }
+}
+
+function assemble(partials: Map<number, Partial>): ModelToolCall[] {
+  return [...partials.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, p]) => ({
+      id: p.id || `call_${index + 1}`,
+      name: p.name,
+      arguments: parseArguments(p.args),
+    }));
 }
 
 /** Arguments as an object when the text is JSON; otherwise the raw text (validation will say what is wrong). */
@@ -126,17 +184,14 @@ function parseArguments(text: string): unknown {
   }
 }
 
-function toWireMessage(message: ChatMessage): WireMessage {
+function toWireMessage(message: ChatMessage): Record<string, unknown> {
   switch (message.role) {
     case "assistant": {
-      const out: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = {
-        role: "assistant",
-        content: message.content,
-      };
+      const out: Record<string, unknown> = { role: "assistant", content: message.content };
       if (message.toolCalls?.length)
         out.tool_calls = message.toolCalls.map((c) => ({
           id: c.id,
-          type: "function" as const,
+          type: "function",
           function: {
             name: c.name,
             arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
@@ -151,18 +206,24 @@ function toWireMessage(message: ChatMessage): WireMessage {
   }
 }
 
-function mapError(error: unknown, where: LlmSettings, signal: AbortSignal): ModelError {
-  if (error instanceof ModelError) return error;
-  if (signal.aborted || error instanceof OpenAI.APIUserAbortError) return cancelledError();
-  if (error instanceof OpenAI.APIConnectionError || isConnectionFailure(error))
-    return new ModelError("unreachable", unreachableMessage(where));
-  if (error instanceof OpenAI.APIError && typeof error.status === "number") {
-    const body = error.error as { message?: string } | undefined;
-    return errorForStatus(where, error.status, body?.message ?? error.message);
+/** `GET /models`: is the server there, and does it list the model? A server without the list is trusted. */
+async function checkOpenAI(settings: LlmSettings, signal: AbortSignal): Promise<ModelCheck> {
+  const base = settings.contextWindow ? { contextWindow: settings.contextWindow } : {};
+  try {
+    const res = await request(settings, `${settings.baseUrl}/models`, undefined, signal);
+    let text = "";
+    for await (const piece of res.chunks()) text += piece;
+    const data = (JSON.parse(text) as { data?: { id?: unknown }[] }).data;
+    if (Array.isArray(data) && !data.some((m) => m?.id === settings.model))
+      return { ok: false, error: new ModelError("model_not_found", modelNotFoundMessage(settings), 404) };
+    return { ok: true, ...base };
+  } catch (error) {
+    if (error instanceof ModelError) {
+      if (error.kind === "unreachable" || error.kind === "auth" || error.kind === "timeout")
+        return { ok: false, error };
+      // A server without a model list (404 on /models) may still serve the model.
+      return { ok: true, ...base };
+    }
+    return { ok: true, ...base };
   }
-  const message = oneLine(withoutKey((error as Error)?.message ?? String(error), where));
-  return new ModelError(
-    "bad_reply",
-    `the model server at ${where.baseUrl} sent a reply we could not read: ${message}`,
-  );
 }

@@ -16,9 +16,15 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 const ollama = (model = "qwen3"): ChatModel =>
-  createChatModel({ provider: "ollama", model, baseUrl: server.url });
+  createChatModel({ provider: "ollama", model, baseUrl: server.url, maxRetries: 0 });
 const openai = (model = "gpt-4o-mini", apiKey?: string): ChatModel =>
-  createChatModel({ provider: "openai", model, baseUrl: server.openaiUrl, ...(apiKey ? { apiKey } : {}) });
+  createChatModel({
+    provider: "openai",
+    model,
+    baseUrl: server.openaiUrl,
+    maxRetries: 0,
+    ...(apiKey ? { apiKey } : {}),
+  });
 
 /** A port nothing listens on. */
 async function deadPort(): Promise<number> {
@@ -56,7 +62,13 @@ describe("ollama /api/chat", () => {
     server.push({ raw: fixture("ollama-tool-call.ndjson") });
     const thought: string[] = [];
     const reply = await ollama().chat({ messages: conversation, tools, onThinking: (t) => thought.push(t) });
-    expect(reply.toolCalls).toEqual([{ id: "call_1", name: "read_file", arguments: { path: "README.md" } }]);
+    expect(reply.toolCalls).toEqual([
+      {
+        id: expect.stringMatching(/^call_[0-9a-f]{12}$/),
+        name: "read_file",
+        arguments: { path: "README.md" },
+      },
+    ]);
     expect(reply.thinking).toBe("The user wants the README. I will read it.");
     expect(thought).toEqual(["The user wants the README. ", "I will read it."]);
     expect(reply.text).toBe("");
@@ -88,7 +100,7 @@ describe("ollama /api/chat", () => {
     server.push({ raw: fixture("ollama-stream-error.ndjson") });
     const error = await failure(ollama().chat({ messages: conversation }));
     expect(error.message).toBe(
-      `Ollama at ${server.url} failed: an error was encountered while running the model: unexpected EOF`,
+      `Ollama at ${server.url} reported an error in its reply: an error was encountered while running the model: unexpected EOF`,
     );
   });
 
@@ -100,7 +112,7 @@ describe("ollama /api/chat", () => {
 
   it("says to start Ollama when nothing listens", async () => {
     const url = `http://127.0.0.1:${await deadPort()}`;
-    const model = createChatModel({ provider: "ollama", model: "qwen3", baseUrl: url });
+    const model = createChatModel({ provider: "ollama", model: "qwen3", baseUrl: url, maxRetries: 0 });
     const error = await failure(model.chat({ messages: conversation }));
     expect(error.message).toBe(
       `cannot reach Ollama at ${url} — start it with \`ollama serve\` (or set [llm] base_url / --base-url)`,
@@ -178,7 +190,7 @@ describe("OpenAI-compatible /v1/chat/completions", () => {
       "the model server failed (500): boom",
     );
     const url = `http://127.0.0.1:${await deadPort()}/v1`;
-    const dead = createChatModel({ provider: "openai", model: "m", baseUrl: url });
+    const dead = createChatModel({ provider: "openai", model: "m", baseUrl: url, maxRetries: 0 });
     expect((await failure(dead.chat({ messages: conversation }))).message).toBe(
       `cannot reach the model server at ${url} — start it, or set [llm] base_url / --base-url`,
     );
@@ -210,6 +222,38 @@ describe("settings", () => {
     });
   });
 
+  it("reads the [llm] options, flags over config", () => {
+    const config = {
+      timeout_ms: 5000,
+      max_retries: 0,
+      context_window: 8192,
+      temperature: 0.5,
+      max_tokens: 100,
+      think: "low",
+      keep_alive: "10m",
+      tool_choice: "auto",
+      parallel_tool_calls: false,
+    };
+    expect(
+      resolveLlmSettings(config, { temperature: "0", think: "false", contextWindow: "4096" }, {}),
+    ).toEqual({
+      provider: "ollama",
+      model: "qwen3",
+      baseUrl: "http://127.0.0.1:11434",
+      timeoutMs: 5000,
+      maxRetries: 0,
+      contextWindow: 4096,
+      options: {
+        temperature: 0,
+        maxTokens: 100,
+        think: false,
+        keepAlive: "10m",
+        toolChoice: "auto",
+        parallelToolCalls: false,
+      },
+    });
+  });
+
   it.each([
     [{ provider: "claude" }, {}, {}, 'unknown model provider "claude": use "ollama" or "openai"'],
     [
@@ -225,6 +269,22 @@ describe("settings", () => {
       "the API key is missing: set the environment variable K ([llm] api_key_env)",
     ],
     [{}, { baseUrl: "ftp://x" }, {}, 'the model server address "ftp://x" is not an http(s) URL'],
+    [{ temperature: 3 }, {}, {}, "temperature must be a number from 0 to 2, not 3"],
+    [{}, { temperature: "warm" }, {}, 'temperature must be a number from 0 to 2, not "warm"'],
+    [{}, { maxTokens: "0" }, {}, '--max-tokens must be a whole number ≥ 1, not "0"'],
+    [{ timeout_ms: 0 }, {}, {}, "[llm] timeout_ms must be a whole number ≥ 1, not 0"],
+    [
+      { think: "very" },
+      {},
+      {},
+      'think must be true, false, "low", "medium" or "high", not "very" ([llm] think / --think)',
+    ],
+    [
+      { keep_alive: "forever" },
+      {},
+      {},
+      '[llm] keep_alive must be a duration such as "5m", "30s", "0" or a number of seconds, not "forever"',
+    ],
     [
       { provider: "openai", model: "gpt" },
       {},

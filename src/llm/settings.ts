@@ -1,12 +1,13 @@
 /**
  * @module llm/settings
- * Resolves which model to talk to: `[llm]` in `.toolgate/config.toml`, overridden by flags (`--provider`,
- * `--model`, `--base-url`), the API key read only from the environment variable `api_key_env` names.
- * Problems are ConfigErrors whose message says what to set.
+ * Resolves which model to talk to and how: `[llm]` in `.toolgate/config.toml`, overridden by flags
+ * (`--provider`, `--model`, `--base-url`, `--temperature`, `--max-tokens`, `--think`, `--context-window`,
+ * `--timeout-ms`), the API key read only from the environment variable `api_key_env` names. Problems are
+ * ConfigErrors whose message says what to set.
  */
 import { ConfigError } from "../core/index.js";
 import { OLLAMA_DEFAULT_URL } from "./ollama.js";
-import type { LlmSettings, ProviderKind } from "./types.js";
+import type { LlmSettings, ModelOptions, ProviderKind } from "./types.js";
 
 /** The `[llm]` section as the config loader returns it. */
 export interface LlmConfig {
@@ -14,14 +15,31 @@ export interface LlmConfig {
   base_url?: string;
   model?: string;
   api_key_env?: string;
+  timeout_ms?: number;
+  max_retries?: number;
+  context_window?: number;
+  temperature?: number;
+  max_tokens?: number;
+  think?: boolean | string;
+  keep_alive?: string | number;
+  tool_choice?: string;
+  parallel_tool_calls?: boolean;
 }
 
-/** Flags that override the config. */
+/** Flags that override the config (as typed: numbers are checked here). */
 export interface LlmFlags {
   provider?: string;
   model?: string;
   baseUrl?: string;
+  temperature?: string;
+  maxTokens?: string;
+  think?: string;
+  contextWindow?: string;
+  timeoutMs?: string;
 }
+
+const THINK_LEVELS = ["low", "medium", "high"] as const;
+const TOOL_CHOICES = ["auto", "none", "required"] as const;
 
 /** The model used when neither config nor flags name one (a small model with tool support). */
 export const DEFAULT_OLLAMA_MODEL = "qwen3";
@@ -55,6 +73,17 @@ export function resolveLlmSettings(
       'no model is set: add `model = "..."` under [llm] in .toolgate/config.toml, or pass --model',
     );
   const settings: LlmSettings = { provider, model, baseUrl };
+  const timeoutMs =
+    wholeNumber(flags.timeoutMs, "--timeout-ms", 1) ?? wholeNumber(config?.timeout_ms, "[llm] timeout_ms", 1);
+  if (timeoutMs !== undefined) settings.timeoutMs = timeoutMs;
+  const maxRetries = wholeNumber(config?.max_retries, "[llm] max_retries", 0);
+  if (maxRetries !== undefined) settings.maxRetries = maxRetries;
+  const contextWindow =
+    wholeNumber(flags.contextWindow, "--context-window", 256) ??
+    wholeNumber(config?.context_window, "[llm] context_window", 256);
+  if (contextWindow !== undefined) settings.contextWindow = contextWindow;
+  const options = modelOptions(config, flags);
+  if (Object.keys(options).length > 0) settings.options = options;
   const keyEnv = config?.api_key_env;
   if (keyEnv) {
     settings.apiKeyEnv = keyEnv;
@@ -74,4 +103,57 @@ export function resolveLlmSettings(
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
+}
+
+function modelOptions(config: LlmConfig | undefined, flags: LlmFlags): ModelOptions {
+  const options: ModelOptions = {};
+  const temperature = flags.temperature ?? config?.temperature;
+  if (temperature !== undefined) {
+    const t = Number(temperature);
+    if (!Number.isFinite(t) || t < 0 || t > 2)
+      throw new ConfigError(`temperature must be a number from 0 to 2, not ${JSON.stringify(temperature)}`);
+    options.temperature = t;
+  }
+  const maxTokens =
+    wholeNumber(flags.maxTokens, "--max-tokens", 1) ?? wholeNumber(config?.max_tokens, "[llm] max_tokens", 1);
+  if (maxTokens !== undefined) options.maxTokens = maxTokens;
+  const think = flags.think ?? config?.think;
+  if (think !== undefined) {
+    if (think === true || think === "true") options.think = true;
+    else if (think === false || think === "false") options.think = false;
+    else if ((THINK_LEVELS as readonly unknown[]).includes(think))
+      options.think = think as ModelOptions["think"];
+    else
+      throw new ConfigError(
+        `think must be true, false, "low", "medium" or "high", not ${JSON.stringify(think)} ([llm] think / --think)`,
+      );
+  }
+  const keepAlive = config?.keep_alive;
+  if (keepAlive !== undefined) {
+    if (typeof keepAlive === "number" || /^-?\d+(\.\d+)?(ms|s|m|h)?$/.test(String(keepAlive)))
+      options.keepAlive = typeof keepAlive === "number" ? keepAlive : String(keepAlive);
+    else
+      throw new ConfigError(
+        `[llm] keep_alive must be a duration such as "5m", "30s", "0" or a number of seconds, not ${JSON.stringify(keepAlive)}`,
+      );
+  }
+  const toolChoice = config?.tool_choice;
+  if (toolChoice !== undefined) {
+    if (!(TOOL_CHOICES as readonly string[]).includes(toolChoice))
+      throw new ConfigError(
+        `[llm] tool_choice must be "auto", "none" or "required", not ${JSON.stringify(toolChoice)}`,
+      );
+    options.toolChoice = toolChoice as ModelOptions["toolChoice"];
+  }
+  if (config?.parallel_tool_calls !== undefined) options.parallelToolCalls = config.parallel_tool_calls;
+  return options;
+}
+
+/** A whole number ≥ `min` from a flag's text or a config value; undefined when absent. */
+function wholeNumber(value: string | number | undefined, name: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min)
+    throw new ConfigError(`${name} must be a whole number ≥ ${min}, not ${JSON.stringify(value)}`);
+  return n;
 }

@@ -31,6 +31,16 @@ export interface ChatRequest {
   onThinking?: (chunk: string) => void;
   /** Ask for a JSON object reply (routing). Providers that cannot ignore it. */
   json?: boolean;
+  /** Ollama's `num_ctx` for this request (the context window the loop works with). */
+  contextWindow?: number;
+  /** Called before a retry, with what failed and how long toolgate waits. */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+}
+
+/** Tokens the server counted for one reply (Ollama `prompt_eval_count`/`eval_count`, OpenAI `usage`). */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
 }
 
 /** The model's whole reply. */
@@ -42,6 +52,8 @@ export interface ChatReply {
   thinking?: string;
   /** Why the model stopped, as the provider says it (`stop`, `tool_calls`, `length`, ...). */
   finishReason?: string;
+  /** Token counts, when the server reported them. */
+  usage?: TokenUsage;
 }
 
 /** Which wire format a provider speaks. */
@@ -54,8 +66,20 @@ export interface ChatModel {
   readonly baseUrl: string;
   /** The schema flavour `gate.schemas()` must produce for this provider. */
   readonly schemaProvider: "ollama" | "openai";
+  /** The context window in tokens, when configured (`[llm] context_window`). */
+  readonly contextWindow?: number;
   chat(request: ChatRequest): Promise<ChatReply>;
+  /**
+   * Whether the server answers and has the model; Ollama also reports the model's context window, and
+   * `tools: false` for a model without the "tools" capability.
+   */
+  check(signal?: AbortSignal): Promise<ModelCheck>;
 }
+
+/** The result of {@link ChatModel.check}. */
+export type ModelCheck =
+  | { ok: true; contextWindow?: number; tools?: false }
+  | { ok: false; error: import("./errors.js").ModelError };
 
 /** Resolved model settings (config, then flags, then the environment for the key). */
 export interface LlmSettings {
@@ -65,4 +89,27 @@ export interface LlmSettings {
   /** The API key's value, read from the variable `apiKeyEnv` names. Never from a file. */
   apiKey?: string;
   apiKeyEnv?: string;
+  /** No byte from the server for this long fails the request. Default 120000. */
+  timeoutMs?: number;
+  /** Retries for 429, 5xx and connection errors before any output. Default 2. */
+  maxRetries?: number;
+  /** The context window in tokens (`[llm] context_window`); Ollama learns it from `/api/show` otherwise. */
+  contextWindow?: number;
+  /** Sampling and reasoning options, sent in each provider's own terms. */
+  options?: ModelOptions;
+}
+
+/** `[llm]` options as users write them; each provider translates them (see docs/chat.md). */
+export interface ModelOptions {
+  temperature?: number;
+  /** Ollama `num_predict`, OpenAI `max_tokens`. */
+  maxTokens?: number;
+  /** Ollama `think` (true/false or a level); OpenAI `reasoning_effort` (a level; true = "medium"). */
+  think?: boolean | "low" | "medium" | "high";
+  /** Ollama only: how long the model stays loaded ("5m", "0", seconds as a number). */
+  keepAlive?: string | number;
+  /** OpenAI only: "auto", "none" or "required". */
+  toolChoice?: "auto" | "none" | "required";
+  /** OpenAI only. */
+  parallelToolCalls?: boolean;
 }

@@ -56,9 +56,14 @@ export class ConfirmationBroker {
   /** Passed to the asker: a UI sets the running turn's signal so Ctrl-C also withdraws the question. */
   signal: AbortSignal = new AbortController().signal;
 
+  /**
+   * @param refusal the reason a "no" gives (default "the user said no"); an asker that answers for nobody
+   * (`toolgate run` without `--yes`) says so instead.
+   */
   constructor(
     private readonly bus: MessageBus,
     private readonly asker: Asker,
+    private readonly refusal = "the user said no",
   ) {}
 
   /** Links a request's details to the call that caused it (the pipeline's `onConfirmation` hook). */
@@ -102,7 +107,7 @@ export class ConfirmationBroker {
       return { approved: true, always: true };
     }
     if (answer === "yes" || answer === "always") return { approved: true };
-    return { approved: false, reason: "the user said no" };
+    return { approved: false, reason: this.refusal };
   }
 }
 

@@ -201,6 +201,7 @@ describe("rounds", () => {
       gate,
       model: modelOf(server, "openai"),
       routing: true,
+      nativeTools: false,
       onEvent: (e) => events.push(e),
     });
     const turn = await session.send("What does a.txt say?");
@@ -219,7 +220,7 @@ describe("rounds", () => {
       { text: 'I will read it.\n```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```' },
       { text: "alpha" },
     );
-    const session = new AgentSession({ gate, model: modelOf(server, "ollama") });
+    const session = new AgentSession({ gate, model: modelOf(server, "ollama"), nativeTools: false });
     const turn = await session.send("read a.txt");
     expect(turn.calls.map((c) => c.result.ok)).toEqual([true]);
     // The model sees its call as a call, answered by a tool message.
@@ -229,6 +230,7 @@ describe("rounds", () => {
       tool_calls: [{ function: { name: "read_file", arguments: { path: "a.txt" } } }],
     });
     expect(sent[1]).toMatchObject({ role: "tool", tool_name: "read_file" });
+    expect(server.requests[start]!.tools).toBeUndefined();
     expect(turn.answer).toBe("alpha");
   });
 

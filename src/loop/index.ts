@@ -20,8 +20,10 @@ export { describeCall, type PendingCall, runCalls } from "./run-calls.js";
 export { AgentSession, currentTranscript } from "./session.js";
 export { type AgentRunnerOptions, createAgentRunner } from "./sub-agents.js";
 export {
+  historyOf,
   readTranscript,
   sessionsDir,
+  TRANSCRIPT_VERSION,
   Transcript,
   type TranscriptEntry,
   type TranscriptRecord,

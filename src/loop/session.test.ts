@@ -124,7 +124,7 @@ describe.each(["ollama", "openai"] as const)("over %s", (provider) => {
 });
 
 describe("the guard path and policy", () => {
-  it("extracts a call from text with a <think> block (guarded), and treats prose after results as the answer", async () => {
+  it("extracts a call from a text-only model's prose (guarded), and treats prose after results as the answer", async () => {
     const { gate } = await setup({ "README.md": "# Demo\n" }, 'default = "allow"\n');
     const start = server.requests.length;
     server.push(
@@ -137,9 +137,11 @@ describe("the guard path and policy", () => {
     const session = new AgentSession({
       gate,
       model: modelOf(server, "openai"),
+      nativeTools: false,
       onEvent: (e) => events.push(e),
     });
     const turn = await session.send("What is in README.md?");
+    expect(server.requests[start]!.tools).toBeUndefined();
     expect(turn.calls.map((c) => [c.name, c.args])).toEqual([["read_file", { path: "README.md" }]]);
     expect(events.find((e) => e.type === "plan")).toMatchObject({ method: "text" });
     expect(lastTool(start + 1)).toContain("# Demo");

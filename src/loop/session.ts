@@ -7,7 +7,13 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { canonicalJson } from "../core/index.js";
-import { type ChatMessage, type ChatReply, ModelError, type ModelToolCall } from "../llm/index.js";
+import {
+  type ChatMessage,
+  type ChatModel,
+  type ChatReply,
+  ModelError,
+  type ModelToolCall,
+} from "../llm/index.js";
 import {
   DEFAULT_PROFILE,
   mergeProfiles,
@@ -16,12 +22,14 @@ import {
   parseNativeCalls,
   plan,
   type RoutingPlan,
+  splitThinking,
   stripThinking,
 } from "../planner/index.js";
+import { charsOf, promptBudget, shortenToolResults, summarise, summaryRange, TokenGauge } from "./context.js";
 import { systemInstructions } from "./prompts.js";
 import { routeQuery } from "./routing.js";
 import { type PendingCall, runCalls } from "./run-calls.js";
-import type { Transcript } from "./transcript.js";
+import { TRANSCRIPT_VERSION, type Transcript } from "./transcript.js";
 import type { LoopEvent, SessionOptions, StopReason, TurnResult } from "./types.js";
 
 /** The transcript of the session whose code is running (sub-agent runs record themselves in it). */
@@ -46,12 +54,18 @@ export class AgentSession {
   private readonly schemas: unknown[];
   private readonly profile: PlannerProfile;
   private nextId = 1;
+  private readonly gauge = new TokenGauge();
+  /** Tokens of the newest exchange as the server counted them (prompt + reply), when it reported them. */
+  private tokensUsed: number | undefined;
 
-  constructor(private readonly options: SessionOptions) {
+  constructor(private options: SessionOptions) {
     const { gate, scope } = options;
     this.toolNames = gate.registry.names().filter((n) => !scope || scope.tools.has(n));
+    // A model that cannot call tools natively gets none sent (servers refuse them) and writes calls in text.
     this.schemas =
-      this.toolNames.length > 0 ? gate.schemas(options.model.schemaProvider, scope ? { scope } : {}) : [];
+      this.toolNames.length > 0 && options.nativeTools !== false
+        ? gate.schemas(options.model.schemaProvider, scope ? { scope } : {})
+        : [];
     // No default call unless configured: a chat greeting must not trigger a search.
     this.profile = options.profile ?? mergeProfiles(DEFAULT_PROFILE, { tools: {}, fallback: [] });
     const system = systemInstructions({
@@ -62,7 +76,9 @@ export class AgentSession {
     });
     options.transcript?.write({
       type: "session",
+      version: TRANSCRIPT_VERSION,
       id: options.transcript.id,
+      ...(options.history?.length ? { resumes: options.transcript.id } : {}),
       provider: options.model.provider,
       model: options.model.model,
       ...(options.root ? { root: options.root } : {}),
@@ -70,6 +86,23 @@ export class AgentSession {
       tools: [...this.toolNames],
     });
     this.push({ role: "system", content: system });
+    // A resumed conversation: its messages are already in the transcript, so they are not written again.
+    if (options.history) this.messages.push(...options.history);
+  }
+
+  /** Starts a new conversation: only the system instructions stay. The transcript records it. */
+  clear(): void {
+    this.messages.splice(1);
+    this.tokensUsed = undefined;
+    this.options.transcript?.write({ type: "clear" });
+  }
+
+  /** Talks to another model from now on (same wire format, so the tool schemas stay valid). */
+  useModel(model: ChatModel): void {
+    if (model.schemaProvider !== this.options.model.schemaProvider)
+      throw new Error(`cannot switch from a ${this.options.model.provider} model to a ${model.provider} one`);
+    this.options = { ...this.options, model };
+    this.options.transcript?.write({ type: "model", provider: model.provider, model: model.model });
   }
 
   /** Runs one turn: the task, then rounds of model replies and tool calls until the turn ends. */
@@ -87,9 +120,26 @@ export class AgentSession {
     let previous = "";
     let previousOutcome = "";
     let repeats = 0;
-    const finish = (stopReason: StopReason, answer: string, error?: string): TurnResult => {
-      o.transcript?.write({ type: "turn_end", stopReason, steps, answer });
-      return { answer, stopReason, steps, calls, ...(error ? { error } : {}) };
+    const tokens = () => ({
+      ...(this.tokensUsed !== undefined ? { used: this.tokensUsed } : {}),
+      ...(o.contextWindow ? { window: o.contextWindow } : {}),
+    });
+    const finish = (stopReason: StopReason, answer: string, error?: ModelError): TurnResult => {
+      o.transcript?.write({
+        type: "turn_end",
+        stopReason,
+        steps,
+        answer,
+        ...(error ? { error: { kind: error.kind, message: error.message } } : {}),
+      });
+      return {
+        answer,
+        stopReason,
+        steps,
+        calls,
+        tokens: tokens(),
+        ...(error ? { error: error.message, errorKind: error.kind } : {}),
+      };
     };
     this.push({ role: "user", content: task });
     try {
@@ -111,14 +161,32 @@ export class AgentSession {
             "step_limit",
             `stopped after ${steps} model calls without a final answer (step limit)`,
           );
+        await this.fitContext(signal);
+        const sent = [...this.messages];
         const reply = await o.model.chat({
           messages: this.messages,
           tools: this.schemas,
           signal,
+          ...(o.contextWindow && o.model.provider === "ollama" ? { contextWindow: o.contextWindow } : {}),
           onText: (chunk) => this.emit({ type: "text", chunk }),
           onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
+          onRetry: ({ delayMs, reason }) =>
+            this.emit({
+              type: "notice",
+              message: `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
+            }),
         });
         steps++;
+        if (reply.usage) {
+          this.gauge.learn(sent, reply.usage.promptTokens);
+          this.tokensUsed = reply.usage.promptTokens + reply.usage.completionTokens;
+        }
+        const empty = emptyReply(reply);
+        if (empty) {
+          const error = new ModelError("incomplete", empty);
+          error.partial = reply;
+          throw error;
+        }
         const pending = this.planRound(task, reply, routing, round, round > 0 || calls.length > 0);
         if (pending.length === 0) {
           this.pushAssistant(reply, []);
@@ -152,7 +220,10 @@ export class AgentSession {
     } catch (error) {
       if (error instanceof ModelError) {
         if (error.kind === "cancelled" || signal.aborted) return finish("cancelled", "cancelled");
-        return finish("model_error", error.message, error.message);
+        // What arrived stays in the conversation and the transcript, marked as not an answer.
+        if (error.partial && (error.partial.text || error.partial.thinking))
+          this.pushAssistant(error.partial, []);
+        return finish(error.kind === "incomplete" ? "incomplete" : "model_error", error.message, error);
       }
       throw error;
     }
@@ -190,6 +261,9 @@ export class AgentSession {
       ...(routing ? { routing } : {}),
       round,
       hasContext,
+      // Answers stay answers: with native tool calling, or after tool results, text is mined only for the
+      // models' call markup or a reply that is nothing but a call.
+      strictText: this.options.nativeTools !== false || hasContext,
       scope: this.toolNames,
       profile: this.profile,
       ...(this.options.defaultTool ? { defaultCall: { name: this.options.defaultTool } } : {}),
@@ -244,11 +318,59 @@ export class AgentSession {
     }
   }
 
+  /** Thinking never goes back to the model: inline `<think>` blocks move to `thinking` (transcript only). */
   private pushAssistant(reply: ChatReply, toolCalls: ModelToolCall[]): void {
-    const message: ChatMessage = { role: "assistant", content: reply.text };
+    const { visible, thinking } = splitThinking(reply.text);
+    const message: ChatMessage = { role: "assistant", content: visible };
     if (toolCalls.length > 0) message.toolCalls = toolCalls;
-    if (reply.thinking) message.thinking = reply.thinking;
+    const thought = [reply.thinking, thinking].filter(Boolean).join("\n");
+    if (thought) message.thinking = thought;
     this.push(message);
+  }
+
+  /**
+   * Compacts the history when the next request would not fit the window (or always, with `force`): old
+   * tool results are shortened first; if that is not enough, older messages are replaced by the model's
+   * own summary. Says what it did in a notice and in the transcript.
+   */
+  async compact(options: { signal?: AbortSignal; force?: boolean } = {}): Promise<string | undefined> {
+    return currentTranscript.run(this.options.transcript, () =>
+      this.fitContext(options.signal ?? new AbortController().signal, options.force === true, true),
+    );
+  }
+
+  private async fitContext(signal: AbortSignal, force = false, idle = false): Promise<string | undefined> {
+    const o = this.options;
+    const window = o.contextWindow;
+    if (!window && !force) return undefined;
+    const budget = promptBudget(window ?? 1_000_000, o.maxReplyTokens);
+    const fits = () => this.gauge.estimate(this.messages) <= budget;
+    if (!force && fits()) return undefined;
+    const before = this.gauge.estimate(this.messages);
+    const excess = force ? Number.POSITIVE_INFINITY : this.gauge.charsFor(before - budget);
+    const shortened = shortenToolResults(this.messages, excess);
+    let summarised = 0;
+    const range = force || !fits() ? summaryRange(this.messages, idle) : undefined;
+    if (range) {
+      const older = this.messages.slice(range.from, range.to).filter((_, i) => range.from + i !== range.task);
+      const task = range.task !== undefined ? [this.messages[range.task]!] : [];
+      // The summary request gets at most half the budget, in characters at the learned rate.
+      const budgetChars = Math.floor(
+        (budget / 2) * (charsOf(older) / Math.max(1, this.gauge.estimate(older))),
+      );
+      const summary = await summarise(o.model, older, budgetChars, signal);
+      this.messages.splice(range.from, range.to - range.from, summary, ...task);
+      summarised = older.length;
+    }
+    const after = this.gauge.estimate(this.messages);
+    const parts = [
+      ...(shortened ? [`shortened ${shortened} old tool result(s)`] : []),
+      ...(summarised ? [`summarised ${summarised} older message(s)`] : []),
+    ];
+    const message = `context: ${parts.join(", ") || "nothing to compact"} — about ${before} → ${after} tokens${window ? ` of ${window}` : ""}`;
+    this.emit({ type: "notice", message });
+    o.transcript?.write({ type: "compaction", shortened, summarised, before, after });
+    return message;
   }
 
   private recordPlan(result: PlanResult): void {
@@ -271,4 +393,13 @@ export class AgentSession {
   private id(): string {
     return `tg_${this.nextId++}`;
   }
+}
+
+/** Why a reply with no call and no visible text is not an answer; undefined when it is one. */
+function emptyReply(reply: ChatReply): string | undefined {
+  if (reply.toolCalls.length > 0 || stripThinking(reply.text).trim() !== "") return undefined;
+  const thought = (reply.thinking ?? "").trim() !== "" || /<think>/i.test(reply.text);
+  return thought
+    ? "the model only thought and gave no answer (an empty reply after its thinking)"
+    : "the model returned an empty reply";
 }

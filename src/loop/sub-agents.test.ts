@@ -155,8 +155,10 @@ describe("spawn_agents backed by the loop", () => {
       );
       const session = new AgentSession({ gate, model });
       const turn = await session.send("go");
+      // Every child failed: the call failed, with the report.
+      expect(turn.calls[0]!.result.error?.type).toBe("execution_failed");
       expect(turn.calls[0]!.result.llmContent).toBe(
-        "0 of 1 sub-agent(s) succeeded\n\n## 1. w: failed\nthe agent stopped (model_error): the model server failed (500): crashed",
+        "Error (execution_failed): 0 of 1 sub-agent(s) succeeded\n\n## 1. w: failed\nthe agent stopped (model_error): the model server failed (500): crashed",
       );
       expect(turn.answer).toBe("the worker failed");
     } finally {

@@ -6,16 +6,26 @@
  */
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Decision, RiskLevel, ToolErrorType } from "../core/index.js";
 import type { ChatMessage } from "../llm/index.js";
 import type { PlanMethod, RoutingPlan, SkippedCall } from "../planner/index.js";
+
+/**
+ * The transcript format's version, in each `session` record. Files without one (before versions) are
+ * version 0 and still read: the records are the same, only `version` is new.
+ */
+export const TRANSCRIPT_VERSION = 1;
 
 /** One line of a transcript. Every record has `type` and `time` (ISO 8601). */
 export type TranscriptRecord = { time: string } & (
   | {
       type: "session";
+      /** Absent in files written before versions (version 0). */
+      version?: number;
       id: string;
+      /** The transcript this session continues (`chat --resume`). */
+      resumes?: string;
       provider: string;
       model: string;
       root?: string;
@@ -41,7 +51,16 @@ export type TranscriptRecord = { time: string } & (
       content: string;
     }
   | { type: "sub_agent"; agent: string; depth: number; file: string; ok: boolean }
-  | { type: "turn_end"; stopReason: string; steps: number; answer: string }
+  | { type: "compaction"; shortened: number; summarised: number; before: number; after: number }
+  | { type: "clear" }
+  | { type: "model"; provider: string; model: string }
+  | {
+      type: "turn_end";
+      stopReason: string;
+      steps: number;
+      answer: string;
+      error?: { kind: string; message: string };
+    }
 );
 
 /** A record before its time is stamped. */
@@ -76,6 +95,14 @@ export class Transcript {
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
     const id = `${stamp}-${safeLabel(label)}-${randomBytes(3).toString("hex")}`;
     return new Transcript(id, join(dir, `${id}.jsonl`), onError);
+  }
+
+  /**
+   * Opens an existing transcript to append to it (`chat --resume`).
+   * @example const t = Transcript.open(".toolgate/sessions/20250101-120000-chat-abc123.jsonl");
+   */
+  static open(file: string, onError?: (message: string) => void): Transcript {
+    return new Transcript(basename(file).replace(/\.jsonl$/, ""), file, onError);
   }
 
   /** Queues one record. */
@@ -113,4 +140,17 @@ export async function readTranscript(file: string): Promise<TranscriptRecord[]> 
     }
   });
   return records;
+}
+
+/**
+ * The conversation a transcript holds, to continue it: its messages other than the system prompt, from
+ * the last `/clear` on.
+ */
+export function historyOf(records: readonly TranscriptRecord[]): ChatMessage[] {
+  let history: ChatMessage[] = [];
+  for (const r of records) {
+    if (r.type === "clear") history = [];
+    else if (r.type === "message" && r.message.role !== "system") history.push(r.message);
+  }
+  return history;
 }

@@ -5,7 +5,7 @@
  */
 import type { MessageBus } from "../bus/index.js";
 import type { CallResult, ExecuteOptions, ToolCall, ToolRegistry, ToolScope } from "../core/index.js";
-import type { ChatModel } from "../llm/index.js";
+import type { ChatMessage, ChatModel, ModelErrorKind } from "../llm/index.js";
 import type { PlanMethod, PlannerProfile, RoutingPlan, SkippedCall } from "../planner/index.js";
 import type { ConfirmationBroker } from "./approvals.js";
 import type { Transcript } from "./transcript.js";
@@ -31,7 +31,7 @@ export type LoopEvent = { agent?: string; depth?: number } & (
 );
 
 /** Why a turn ended. */
-export type StopReason = "answer" | "step_limit" | "loop" | "cancelled" | "model_error";
+export type StopReason = "answer" | "incomplete" | "step_limit" | "loop" | "cancelled" | "model_error";
 
 /** A turn's outcome. */
 export interface TurnResult {
@@ -42,8 +42,12 @@ export interface TurnResult {
   steps: number;
   /** Every tool call run in this turn, in order. */
   calls: { name: string; args: unknown; result: CallResult }[];
-  /** The model error's one-line message, when `stopReason` is `model_error`. */
+  /** The model error's one-line message, when `stopReason` is `model_error` or `incomplete`. */
   error?: string;
+  /** What kind of model failure ended the turn (`unreachable`, `timeout`, `incomplete`, ...). */
+  errorKind?: ModelErrorKind;
+  /** Tokens of the last exchange as the server counted them, and the context window, when known. */
+  tokens: { used?: number; window?: number };
 }
 
 /** Options of an {@link AgentSession}. */
@@ -70,6 +74,17 @@ export interface SessionOptions {
   broker?: ConfirmationBroker;
   transcript?: Transcript;
   onEvent?: (event: LoopEvent) => void;
+  /** Messages of an earlier conversation to continue (after the system instructions). */
+  history?: ChatMessage[];
+  /** The context window in tokens: the history is compacted to stay inside it (and Ollama gets `num_ctx`). */
+  contextWindow?: number;
+  /** Tokens kept free for the reply (`[llm] max_tokens`); default a quarter of the window, at most 2048. */
+  maxReplyTokens?: number;
+  /**
+   * Whether the model calls tools natively (default true). False (an Ollama model without the "tools"
+   * capability): no tools payload is sent, and calls are read from its text through the planner's guard.
+   */
+  nativeTools?: boolean;
   /** Names events and confirmations of a sub-agent. */
   agent?: string;
   depth?: number;

@@ -101,16 +101,32 @@ const fenced: Finder = (text) => {
 const bareJson: Finder = (text) => collect("JSON in the reply text", jsonValuesIn(text));
 
 const FINDERS: readonly Finder[] = [toolCallTags, functionTags, mistral, pythonTag, fenced, bareJson];
+/** The models' own call markup: a call wherever it appears. */
+const MARKUP: readonly Finder[] = [toolCallTags, functionTags, mistral, pythonTag];
+
+/** JSON that is the whole reply, alone or as one fenced block: a call, not an example inside prose. */
+const wholeReply: Finder = (text) => {
+  const lone = /^```[ \t]*(json|jsonc|json5|tool_call|tool_code|tool|)[ \t]*\r?\n([\s\S]*?)```$/i.exec(
+    text.trim(),
+  );
+  const parsed = parseJsonLenient((lone ? lone[2]! : text).trim());
+  return parsed ? collect(lone ? "fenced JSON block" : "JSON in the reply text", [parsed.value]) : undefined;
+};
 
 /**
  * Finds structured calls in a reply's text after removing its thinking. The first dialect that yields
  * anything wins. Returns `undefined` when there is nothing structured (broken JSON counts as nothing).
+ * `strict` accepts only the models' call markup, or JSON that is the whole reply.
  * @example parseStructuredCalls('<think>hmm</think><tool_call>{"name":"grep","arguments":{"pattern":"x"}}</tool_call>')
  */
-export function parseStructuredCalls(text: string): StructuredCalls | undefined {
+export function parseStructuredCalls(
+  text: string,
+  options: { strict?: boolean } = {},
+): StructuredCalls | undefined {
   const { visible } = splitThinking(text);
   if (visible === "") return undefined;
-  for (const find of FINDERS) {
+  // Strict: a JSON block inside prose is an example; only call markup or a reply that is nothing but the call.
+  for (const find of options.strict ? [...MARKUP, wholeReply] : FINDERS) {
     const found = find(visible);
     if (found) return found;
   }

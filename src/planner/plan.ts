@@ -105,7 +105,9 @@ function structuredCalls(step: Step): PlanResult | undefined {
       return { method: "native", calls: out.calls, reason, skipped: out.skipped };
     }
   }
-  const parsed = input.reply?.text ? parseStructuredCalls(input.reply.text) : undefined;
+  const parsed = input.reply?.text
+    ? parseStructuredCalls(input.reply.text, { strict: input.strictText === true })
+    : undefined;
   if (!parsed) return undefined;
   for (const problem of parsed.problems) out.skip(problem);
   if (parsed.calls.length === 0) return undefined;
@@ -118,13 +120,14 @@ function structuredCalls(step: Step): PlanResult | undefined {
 function guardedText(step: Step): PlanResult | undefined {
   const { input, profile, scope, whitelist, out } = step;
   const text = input.reply?.text ?? "";
-  if (text.trim() === "") return undefined;
+  if (text.trim() === "" || input.strictText) return undefined;
   const candidates = [...new Set([...scope, ...Object.keys(profile.tools), ...whitelist])];
   const { visible, thinking } = splitThinking(text);
-  // The visible answer decides when it names any tool; the thinking only when the answer names none.
+  // The visible answer decides; the thinking only when there is no visible answer at all (a hedged
+  // "maybe read_file would help" while thinking must not replace an answer).
   let source = "reply";
   let found = mentionedTools(visible, candidates);
-  if (found.positive.length + found.negated.length === 0 && thinking) {
+  if (visible.trim() === "" && thinking) {
     source = "thinking";
     found = mentionedTools(thinking, candidates);
   }

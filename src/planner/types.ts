@@ -102,6 +102,12 @@ export interface PlanInput {
   jiraProjectKeys?: readonly string[];
   /** `false` turns the routing fan-out (D3) off (config `planner.routing`). Default `true`. */
   fanOut?: boolean;
+  /**
+   * Text is an answer unless it is a call: only the models' call markup (`<tool_call>`, `[TOOL_CALLS]`,
+   * `<|python_tag|>`, `<function=…>`) or a reply that is nothing but a JSON call counts; no tool mentions
+   * are extracted. For models that call tools natively, and for any reply after tool results. Default false.
+   */
+  strictText?: boolean;
 }
 
 /** One planning step's outcome: which step produced the calls, why, and what was left out. */

@@ -5,7 +5,7 @@
  * a running task and a second Ctrl-C exiting.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
@@ -19,12 +19,12 @@ function tmux(...args: string[]): string {
   return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
 }
 
-const screen = () => tmux("capture-pane", "-p", "-t", session, "-S", "-200");
+const screen = (target = session) => tmux("capture-pane", "-p", "-t", target, "-S", "-200");
 
-async function waitFor(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
+async function waitFor(what: string | RegExp, timeoutMs = 15_000, target = session): Promise<string> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const text = screen();
+    const text = screen(target);
     if (typeof what === "string" ? text.includes(what) : what.test(text)) return text;
     if (Date.now() > until) throw new Error(`screen never showed ${what}:\n${text}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -70,6 +70,7 @@ describe("toolgate chat in a terminal", () => {
     await waitFor(/^›/m);
     const banner = screen();
     expect(banner).toContain(`toolgate chat — test-model via ollama at ${server.url}`);
+    expect(banner).toContain("\nmodel: ready (context window 8192 tokens)\n");
     expect(banner).toContain("transcript: ");
 
     const listAgents = { toolCalls: [{ name: "list_available_agents", arguments: {} }] };
@@ -87,7 +88,8 @@ describe("toolgate chat in a terminal", () => {
     // The exact same call again: approved from the session's allow-list, no question.
     server.push(listAgents, { text: "Still just scout." });
     tmux("send-keys", "-t", session, "and now?", "Enter");
-    const again = await waitFor("Still just scout.");
+    // The next prompt is up before anything is typed (a line typed while no question is pending is lost).
+    const again = await waitFor(/Still just scout\.\n {2}\(13 \/ 8192 tokens\)\n›/);
     expect(again.split("Allow? [y]es").length - 1).toBe(1);
 
     // A reply that never finishes: Ctrl-C cancels it and returns to the prompt; a second Ctrl-C exits.
@@ -101,5 +103,63 @@ describe("toolgate chat in a terminal", () => {
     const end = await waitFor("[exited 0]");
     expect(end).toContain("bye — transcript saved to ");
     expect(server.remaining()).toBe(0);
+  });
+
+  it("quits on Ctrl-D at the prompt with the transcript saved", async () => {
+    const name = "chat-eof";
+    const command = `cd ${shellQuote(root)} && NO_COLOR=1 ${chatCommand()}; echo "[exited $?]"; sleep 30`;
+    tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", name, command);
+    await waitFor(/^›/m, 15_000, name);
+    tmux("send-keys", "-t", name, "C-d");
+    const end = await waitFor("[exited 0]", 15_000, name);
+    const file = /bye — transcript saved to (\S+\.jsonl)/.exec(end)?.[1];
+    expect(file).toBeDefined();
+    const records = (await readFile(file!, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(records[0]).toMatchObject({ type: "session", model: "test-model" });
+  });
+
+  it("ends on SIGTERM while a reply is pending, and on SIGHUP when the terminal closes", async () => {
+    for (const signal of ["TERM", "HUP"]) {
+      const name = `chat-${signal}`;
+      const command = `cd ${shellQuote(root)} && NO_COLOR=1 ${chatCommand()}; echo "[exited $?]"; sleep 30`;
+      tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", name, command);
+      await waitFor(/^›/m, 15_000, name);
+      server.push({ hang: true });
+      tmux("send-keys", "-t", name, "wait forever", "Enter");
+      const requests = server.requests.length;
+      for (let i = 0; server.requests.length === requests && i < 300; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const shell = tmux("display-message", "-p", "-t", name, "#{pane_pid}").trim();
+      const node = execFileSync("pgrep", ["-P", shell, "node"], { encoding: "utf8" }).trim();
+      execFileSync("kill", [`-${signal}`, node]);
+      const end = await waitFor("[exited 0]", 15_000, name);
+      expect(end).toContain("bye — transcript saved to ");
+    }
+  });
+
+  it("lists /commands, refuses an unknown one, joins a continued line and exits with /exit", async () => {
+    const name = "chat-commands";
+    const command = `cd ${shellQuote(root)} && NO_COLOR=1 ${chatCommand()}; echo "[exited $?]"; sleep 30`;
+    tmux("new-session", "-d", "-x", "120", "-y", "50", "-s", name, command);
+    await waitFor(/^›/m, 15_000, name);
+    tmux("send-keys", "-t", name, "/help", "Enter");
+    await waitFor("/compact          shorten old tool results", 15_000, name);
+    tmux("send-keys", "-t", name, "/bogus", "Enter");
+    await waitFor("unknown command /bogus — /help lists the commands", 15_000, name);
+    server.push({ text: "Got both lines." });
+    const before = server.requests.length;
+    tmux("send-keys", "-t", name, "-l", "first \\");
+    tmux("send-keys", "-t", name, "Enter");
+    await waitFor(/first \\\n›/, 15_000, name);
+    tmux("send-keys", "-t", name, "second", "Enter");
+    await waitFor("Got both lines.", 15_000, name);
+    expect(server.requests.length - before).toBe(1);
+    expect(server.requests.at(-1)!.messages.at(-1)).toEqual({ role: "user", content: "first \nsecond" });
+    await waitFor(/tokens\)\n›/, 15_000, name);
+    tmux("send-keys", "-t", name, "/exit", "Enter");
+    expect(await waitFor("[exited 0]", 15_000, name)).toContain("bye — transcript saved to ");
   });
 });

@@ -107,6 +107,11 @@ export class EventRenderer {
   }
 
   private dim(text: string): string {
+    return this.dimmed(text);
+  }
+
+  /** `text` dimmed when colour is on (token counts, thinking, plans). */
+  dimmed(text: string): string {
     return this.out.color ? `\x1b[2m${text}\x1b[22m` : text;
   }
 }

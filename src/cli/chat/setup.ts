@@ -5,14 +5,16 @@
  * agent's resolved scope (`--agent NAME`), the transcript file, and the session itself.
  */
 import type { ParseArgsConfig } from "node:util";
-import { type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
+import { type ChatMessage, type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
 import {
   AgentSession,
   type Asker,
   attachToolPool,
   ConfirmationBroker,
   createAgentRunner,
+  historyOf,
   type LoopEvent,
+  readTranscript,
   type SessionHost,
   sessionsDir,
   Transcript,
@@ -20,28 +22,48 @@ import {
 import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
+import { findTranscript } from "./find-transcript.js";
+import { checkModel, type ModelStatus } from "./model-check.js";
+
+/**
+ * The largest window used when only the server's maximum is known: Ollama allocates memory for `num_ctx`,
+ * and a model's maximum (often 128 K) would not fit a laptop. `[llm] context_window` sets any size.
+ */
+const LEARNED_WINDOW_CAP = 16_384;
 
 /** Flags both commands take. */
 export const SESSION_OPTIONS = {
   provider: { type: "string" },
   model: { type: "string" },
   "base-url": { type: "string" },
+  temperature: { type: "string" },
+  "max-tokens": { type: "string" },
+  think: { type: "string" },
+  "context-window": { type: "string" },
+  "timeout-ms": { type: "string" },
   agent: { type: "string" },
   "max-steps": { type: "string" },
   routing: { type: "boolean" },
   "no-routing": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
+  "no-thinking": { type: "boolean" },
 } as const satisfies ParseArgsConfig["options"];
 
 export type SessionFlags = {
   provider?: string;
   model?: string;
   "base-url"?: string;
+  temperature?: string;
+  "max-tokens"?: string;
+  think?: string;
+  "context-window"?: string;
+  "timeout-ms"?: string;
   agent?: string;
   "max-steps"?: string;
   routing?: boolean;
   "no-routing"?: boolean;
   yes?: boolean;
+  "no-thinking"?: boolean;
 };
 
 export interface ChatSetup {
@@ -51,6 +73,10 @@ export interface ChatSetup {
   broker: ConfirmationBroker;
   transcript: Transcript;
   host: SessionHost;
+  /** The start-up model check. */
+  status: ModelStatus;
+  /** Switches the session to another model on the same server; returns its check. */
+  switchModel(name: string): Promise<ModelStatus>;
   agent?: string;
   close(): Promise<void>;
 }
@@ -61,6 +87,7 @@ export async function setupSession(
   flags: SessionFlags,
   asker: Asker,
   onEvent: (event: LoopEvent) => void,
+  how: { command: "chat" | "run"; refusal?: string; resume?: { session?: string } },
 ): Promise<ChatSetup> {
   const gate = await ctx.gate();
   const root = gate.roots[0]!;
@@ -70,19 +97,32 @@ export async function setupSession(
       ...(flags.provider ? { provider: flags.provider } : {}),
       ...(flags.model ? { model: flags.model } : {}),
       ...(flags["base-url"] ? { baseUrl: flags["base-url"] } : {}),
+      ...(flags.temperature !== undefined ? { temperature: flags.temperature } : {}),
+      ...(flags["max-tokens"] !== undefined ? { maxTokens: flags["max-tokens"] } : {}),
+      ...(flags.think !== undefined ? { think: flags.think } : {}),
+      ...(flags["context-window"] !== undefined ? { contextWindow: flags["context-window"] } : {}),
+      ...(flags["timeout-ms"] !== undefined ? { timeoutMs: flags["timeout-ms"] } : {}),
     },
     ctx.io.env,
   );
   const model = createChatModel(settings);
+  // Before the first task: is the server there, with the model; its window; can it call tools natively.
+  const status = await checkModel(model);
   const maxSteps = parseMaxSteps(flags["max-steps"]);
   const routing = flags["no-routing"] ? false : (flags.routing ?? gate.config.planner?.routing ?? false);
   const defaultTool = gate.config.planner?.default_tool;
   const warn = (m: string) => ctx.io.stderr(`toolgate: warning: ${m}\n`);
-  const broker = new ConfirmationBroker(gate.bus, asker);
+  const broker = new ConfirmationBroker(gate.bus, asker, how.refusal);
   const stopBroker = broker.install();
   const dir = sessionsDir(root);
+  // The window: [llm] context_window, else what the server reports, capped (Ollama allocates num_ctx).
+  const contextWindow =
+    settings.contextWindow ??
+    (status.contextWindow ? Math.min(status.contextWindow, LEARNED_WINDOW_CAP) : undefined);
   const common = {
     ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(contextWindow ? { contextWindow } : {}),
+    ...(settings.options?.maxTokens ? { maxReplyTokens: settings.options.maxTokens } : {}),
     routing,
     ...(defaultTool ? { defaultTool } : {}),
   };
@@ -99,7 +139,19 @@ export async function setupSession(
   const host = await attachToolPool(gate, { root, runner, logger: { warn } });
   let scope: Awaited<ReturnType<SessionHost["resolveAgent"]>> | undefined;
   if (flags.agent) scope = await host.resolveAgent(flags.agent, 0);
-  const transcript = await Transcript.create(dir, flags.agent ?? "chat", warn);
+  const label = flags.agent ? `${how.command}-${flags.agent}` : how.command;
+  let transcript: Transcript;
+  let history: ChatMessage[] | undefined;
+  if (how.resume) {
+    // Continue a saved chat: its conversation comes back, and new records go to the same file.
+    const file = await findTranscript(ctx, how.resume.session, `-${label}-`);
+    try {
+      history = historyOf(await readTranscript(file));
+    } catch (error) {
+      throw new UsageError(`cannot resume: ${(error as Error).message}`);
+    }
+    transcript = Transcript.open(file, warn);
+  } else transcript = await Transcript.create(dir, label, warn);
   const session = new AgentSession({
     gate,
     model,
@@ -108,15 +160,27 @@ export async function setupSession(
     transcript,
     onEvent,
     ...common,
+    ...(status.tools === false ? { nativeTools: false } : {}),
+    ...(history ? { history } : {}),
     ...(scope ? { scope: scope.scope, agent: scope.agent.name, instructions: scope.agent.instructions } : {}),
   });
-  return {
+  const setup: ChatSetup = {
     gate,
     model,
     session,
     broker,
     transcript,
     host,
+    status,
+    async switchModel(name: string) {
+      const next = createChatModel({ ...settings, model: name });
+      const checked = await checkModel(next);
+      if (!checked.error) {
+        session.useModel(next);
+        setup.model = next;
+      }
+      return checked;
+    },
     ...(flags.agent ? { agent: flags.agent } : {}),
     async close() {
       stopBroker();
@@ -124,6 +188,7 @@ export async function setupSession(
       await host.close();
     },
   };
+  return setup;
 }
 
 function parseMaxSteps(text: string | undefined): number | undefined {

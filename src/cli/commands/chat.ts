@@ -7,23 +7,47 @@
 import { createInterface } from "node:readline/promises";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
+import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker } from "../../loop/index.js";
+import { describeSandbox } from "../../sandbox/index.js";
 import { terminalAsker } from "../chat/ask.js";
+import { isCommand, runCommand } from "../chat/commands.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
+import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { askWorkspaceTrust } from "../trust-prompt.js";
 import { toolSummary } from "./tool-summary.js";
 
-export const usage =
-  "toolgate chat [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--routing|--no-routing] [--yes]";
+/** What the shell runs under, for the banner: the profile, or UNSANDBOXED and why. */
+function sandboxLine(gate: ChatSetup["gate"]): string {
+  const config = gate.config.sandbox;
+  return describeSandbox({
+    mode: config?.mode ?? "auto",
+    network: config?.network ?? false,
+    writable: [],
+    hidden: [],
+  });
+}
 
-const HELP = "Type a task and press Enter. /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
+export const usage =
+  "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]";
+
+/** Why an ask is refused when no terminal is there to answer it. */
+const UNATTENDED = "nobody could be asked (no terminal): pass --yes, or add an allow rule to the policy";
+
+const HELP =
+  "Type a task and press Enter (a line ending in \\ continues). /help lists the commands; /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
 
 export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({ args: argv, options: SESSION_OPTIONS, allowPositionals: true });
-  if (positionals.length > 0)
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { ...SESSION_OPTIONS, resume: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  // The only argument chat takes is the session --resume continues.
+  if (positionals.length > (values.resume ? 1 : 0))
     throw new UsageError(`chat takes no task argument (use toolgate run "TASK"); usage: ${usage}`);
   const { io } = ctx;
   const color = io.isTTY && !io.env.NO_COLOR;
@@ -48,12 +72,30 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
   let setup: ChatSetup | undefined;
   try {
     if (interactive) await askWorkspaceTrust(ctx, (q) => rl.question(q));
-    setup = await setupSession(ctx, values, asker, renderer.handle);
+    // --no-thinking: the model's reasoning is not shown (it is still in the transcript).
+    const onEvent: typeof renderer.handle = values["no-thinking"]
+      ? (event) => {
+          if (event.type !== "thinking") renderer.handle(event);
+        }
+      : renderer.handle;
+    setup = await setupSession(ctx, values, asker, onEvent, {
+      command: "chat",
+      ...(interactive || values.yes ? {} : { refusal: UNATTENDED }),
+      ...(values.resume ? { resume: positionals[0] ? { session: positionals[0] } : {} } : {}),
+    });
     const { model, session, transcript } = setup;
     const who = setup.agent ? ` as agent ${setup.agent}` : "";
+    const { status } = setup;
+    // Without a person to start the server or pull the model, a chat that cannot work stops here.
+    if (!io.isTTY && status.error && SETUP_KINDS.has(status.error.kind)) {
+      io.stderr(`toolgate: ${status.error.message}\n`);
+      return EXIT.usage;
+    }
+    const resumed = session.messages.length - 1;
+    if (values.resume) io.stdout(`(resuming ${transcript.id}: ${resumed} message(s))\n`);
     io.stdout(
       `toolgate chat — ${model.model} via ${model.provider} at ${model.baseUrl}${who}; ${toolSummary(session.toolNames)}\n` +
-        `transcript: ${transcript.file}\n${HELP}\n`,
+        `${status.line}\nsandbox: ${sandboxLine(setup.gate)}\ntranscript: ${transcript.file}\n${HELP}\n`,
     );
     if (!interactive)
       io.stdout(values.yes ? "(--yes: every ask is approved)\n" : "(no terminal: every ask is refused)\n");
@@ -93,25 +135,31 @@ async function promptLoop(
     running?.abort();
     prompt.abort();
   });
+  // End of input (Ctrl-D, a closed pipe) closes the interface; every later question would be refused at
+  // once, so the loop must see it and leave — not ask again (that spun at full speed, deaf to signals).
+  let closed = false;
+  rl.on("close", () => {
+    closed = true;
+    prompt.abort();
+  });
   // A closed terminal or a kill stops the running task and leaves through the same cleanup (the gate's
-  // close stops background processes), rather than killing Node with tools still running.
-  const onTerminate = () => {
+  // close stops background processes); if that hangs, onTermination ends the process anyway.
+  const stopTermination = onTermination(["SIGTERM", "SIGHUP"], () => {
     quit = true;
     running?.abort();
     prompt.abort();
     rl.close();
-  };
-  process.on("SIGTERM", onTerminate);
-  process.on("SIGHUP", onTerminate);
+  });
   try {
     return await readTasks();
   } finally {
-    process.removeListener("SIGTERM", onTerminate);
-    process.removeListener("SIGHUP", onTerminate);
+    stopTermination();
   }
 
   async function readTasks(): Promise<ExitCode> {
-    while (!quit) {
+    let pending = "";
+    // Piped lines already read stay queued in `lines` after the pipe closes: they are still tasks.
+    while (!quit && (lines || !closed)) {
       let line: string;
       try {
         if (lines) {
@@ -123,14 +171,28 @@ async function promptLoop(
           line = await rl.question("› ", { signal: prompt.signal });
         }
       } catch {
-        if (quit) break;
+        if (quit || closed) break;
         continue; // a first Ctrl-C at the prompt: ask again
       }
-      const task = line.trim();
+      // A line ending in \ continues: the task is sent when a line does not.
+      if (line.endsWith("\\")) {
+        pending += `${line.slice(0, -1)}\n`;
+        continue;
+      }
+      const task = (pending + line).trim();
+      pending = "";
       if (task === "") continue;
-      if (task === "/exit" || task === "/quit") break;
-      if (task === "/help") {
-        io.stdout(`${HELP}\n`);
+      if (isCommand(task)) {
+        interrupts = 0;
+        running = new AbortController();
+        const outcome = await runCommand(task, {
+          setup,
+          write: (t) => io.stdout(t),
+          signal: running.signal,
+        });
+        running = undefined;
+        renderer.finish();
+        if (outcome === "exit") break;
         continue;
       }
       interrupts = 0;
@@ -139,11 +201,17 @@ async function promptLoop(
       const result = await setup.session.send(task, { signal: running.signal });
       running = undefined;
       renderer.finish();
+      const { used, window } = result.tokens;
+      if (used !== undefined)
+        io.stdout(renderer.dimmed(`  (${used}${window ? ` / ${window}` : ""} tokens)\n`));
       if (result.stopReason === "model_error") io.stdout(`toolgate: ${result.error}\n`);
+      else if (result.stopReason === "incomplete")
+        io.stdout(`toolgate: ${result.error} — not an answer (kept in the transcript)\n`);
       else if (result.stopReason === "cancelled") io.stdout("(cancelled)\n");
       else if (result.stopReason !== "answer") io.stdout(`(${result.answer})\n`);
     }
     renderer.finish();
+    if (closed && !quit && !lines) io.stdout("\n");
     io.stdout(`bye — transcript saved to ${setup.transcript.file}\n`);
     return EXIT.ok;
   }

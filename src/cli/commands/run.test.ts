@@ -3,7 +3,7 @@
  * `.toolgate/config.toml` pointing `[llm]` at a local model server: answer on stdout, progress on stderr,
  * asks refused without `--yes`, JSON output, one-line model errors with exit 2, transcripts replayed.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -67,7 +67,7 @@ describe("toolgate run", () => {
   it("prints the answer on stdout and refuses asks without --yes", async () => {
     server.push(listAgents, (body) => {
       expect(String(body.messages.at(-1)?.content)).toBe(
-        "Error (denied_by_policy): list_available_agents was denied: it was not approved: the user said no",
+        "Error (denied_by_policy): list_available_agents was denied: it was not approved: nobody was asked (toolgate run refuses every ask): pass --yes, or add an allow rule to the policy",
       );
       return { text: "I could not list the agents." };
     });
@@ -131,6 +131,25 @@ describe("toolgate run", () => {
     await expect(cli(runRun, [])).rejects.toThrow('run needs a task; usage: toolgate run "TASK"');
   });
 
+  it("prints a setup error as JSON with --json (exit 2) and labels its transcript run", async () => {
+    const bad = await cli(runRun, ["--agent", "ghost", "look"], { json: true });
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toEqual({
+      answer: null,
+      steps: 0,
+      calls: [],
+      tokens: {},
+      stopReason: "setup_error",
+      error: 'agent "ghost" is not defined in .toolgate/agents/ (defined: scout)',
+    });
+    expect(bad.stderr).toBe('toolgate: agent "ghost" is not defined in .toolgate/agents/ (defined: scout)\n');
+    const missing = JSON.parse((await cli(runRun, ["--model", "qwen9", "hello"], { json: true })).stdout);
+    expect(missing).toMatchObject({ stopReason: "model_error", errorKind: "model_not_found" });
+    server.push({ text: "ok" });
+    const ok = JSON.parse((await cli(runRun, ["hello"], { json: true })).stdout);
+    expect(ok.transcript).toMatch(/\/\d{8}-\d{6}-run-[0-9a-f]{6}\.jsonl$/);
+  });
+
   it("takes the API key only from the variable [llm] api_key_env names", async () => {
     await writeFile(
       join(root, ".toolgate", "config.toml"),
@@ -153,4 +172,60 @@ describe("toolgate replay", () => {
       "no transcript nope (looked in the current folder and",
     );
   });
+
+  it.each([
+    [
+      "a reply cut at the token limit",
+      { text: "Half an ans", finishReason: "length" },
+      (): string =>
+        `the reply from Ollama at ${server.url} was cut at the token limit (finish reason "length") — raise [llm] max_tokens or context_window`,
+      "Half an ans",
+    ],
+    [
+      "a stream without its final chunk",
+      { text: "Half an ans", noTerminal: true },
+      (): string => `the reply from Ollama at ${server.url} ended before it finished (no final chunk)`,
+      "Half an ans",
+    ],
+    ["an empty reply", { text: "" }, (): string => "the model returned an empty reply", undefined],
+    [
+      "a reply that is only thinking",
+      { thinking: "Let me think about it." },
+      (): string => "the model only thought and gave no answer (an empty reply after its thinking)",
+      "",
+    ],
+    [
+      "a server that goes silent",
+      { silent: true },
+      (): string => `the model server at ${server.url} sent nothing for 1 s ([llm] timeout_ms)`,
+      undefined,
+    ],
+  ] as const)(
+    "%s is not an answer: exit 1, the reason on stderr, what arrived in the transcript",
+    async (_, reply, message, partial) => {
+      await writeFile(
+        join(root, ".toolgate", "config.toml"),
+        `[llm]\nprovider = "ollama"\nbase_url = "${server.url}"\nmodel = "test-model"\ntimeout_ms = 1000\n`,
+      );
+      server.push(reply);
+      const r = await cli(runRun, ["write", "a", "poem"], { json: true });
+      expect(r.code).toBe(1);
+      const out = JSON.parse(r.stdout);
+      const incomplete = !("silent" in reply);
+      expect(out).toMatchObject({
+        answer: null,
+        stopReason: incomplete ? "incomplete" : "model_error",
+        error: message(),
+        errorKind: incomplete ? "incomplete" : "timeout",
+      });
+      const records = (await readFile(out.transcript, "utf8"))
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      const assistant = records.filter((x) => x.type === "message" && x.message.role === "assistant");
+      if (partial === undefined) expect(assistant).toEqual([]);
+      else expect(assistant.map((x) => x.message.content)).toEqual([partial]);
+      expect(records.at(-1)).toMatchObject({ type: "turn_end", stopReason: out.stopReason });
+    },
+  );
 });

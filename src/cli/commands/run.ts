@@ -6,18 +6,18 @@
  * model configuration (server unreachable, model not found, key missing).
  */
 import { parseArgs } from "node:util";
+import { ConfigError } from "../../core/index.js";
+import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker, type TurnResult } from "../../loop/index.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
+import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 
 export const usage =
-  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--quiet]';
-
-/** Model errors that mean "start or configure something" rather than "the model failed". */
-const SETUP_PROBLEMS = /^(cannot reach|model .* not found|the model server refused|the API key)/;
+  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--quiet]';
 
 export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { values, positionals } = parseArgs({
@@ -37,30 +37,52 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
   });
   // The answer goes to stdout at the end; streamed text would print it twice.
   const onEvent: Parameters<typeof setupSession>[3] = (event) => {
-    if (event.type !== "text") renderer.handle(event);
+    if (event.type !== "text" && !(event.type === "thinking" && values["no-thinking"]))
+      renderer.handle(event);
   };
   const controller = new AbortController();
   // Ctrl-C, a kill or a closed terminal cancels the task; the finally below then closes the gate, which stops
   // every command still running (Node is not allowed to die with tools running).
-  const onSignal = () => controller.abort();
-  for (const signal of TERMINATING) process.on(signal, onSignal);
+  const stopTermination = onTermination(["SIGINT", "SIGTERM", "SIGHUP"], () => controller.abort());
   let setup: ChatSetup | undefined;
   try {
-    setup = await setupSession(ctx, values, fixedAsker(values.yes ? "yes" : "no"), onEvent);
+    try {
+      setup = await setupSession(ctx, values, fixedAsker(values.yes ? "yes" : "no"), onEvent, {
+        command: "run",
+        refusal: UNATTENDED,
+      });
+    } catch (error) {
+      // --json: every outcome is one JSON object on stdout, a bad setup too.
+      if (!ctx.globals.json || !(error instanceof ConfigError || error instanceof UsageError)) throw error;
+      io.stderr(`toolgate: ${error.message}\n`);
+      io.stdout(
+        `${JSON.stringify({ ...EMPTY, answer: null, stopReason: "setup_error", error: error.message })}\n`,
+      );
+      return EXIT.usage;
+    }
     setup.broker.signal = controller.signal;
-    const result = await setup.session.send(task, { signal: controller.signal });
+    const { status } = setup;
+    // A server that is not there or lacks the model: say so now, not after retries.
+    const result: TurnResult =
+      status.error && SETUP_KINDS.has(status.error.kind)
+        ? { ...EMPTY, stopReason: "model_error", error: status.error.message, errorKind: status.error.kind }
+        : await setup.session.send(task, { signal: controller.signal });
     renderer.finish();
     await setup.transcript.flush();
     print(ctx, result, setup.transcript.file);
     printHints(ctx, result, setup, values.yes === true);
     return exitFor(result);
   } finally {
-    for (const signal of TERMINATING) process.removeListener(signal, onSignal);
+    stopTermination();
     await setup?.close();
   }
 }
 
-const TERMINATING = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** Why an ask is refused in `run`. */
+const UNATTENDED =
+  "nobody was asked (toolgate run refuses every ask): pass --yes, or add an allow rule to the policy";
+
+const EMPTY = { answer: "", steps: 0, calls: [], tokens: {} };
 
 function print(ctx: CliContext, result: TurnResult, transcript: string): void {
   const { io } = ctx;
@@ -76,6 +98,8 @@ function print(ctx: CliContext, result: TurnResult, transcript: string): void {
         error: c.result.error ? { type: c.result.error.type, message: c.result.error.message } : null,
       })),
       error: result.error ?? null,
+      errorKind: result.errorKind ?? null,
+      tokens: { used: result.tokens.used ?? null, window: result.tokens.window ?? null },
       transcript,
     };
     io.stdout(`${JSON.stringify(out)}\n`);
@@ -84,6 +108,8 @@ function print(ctx: CliContext, result: TurnResult, transcript: string): void {
   if (result.stopReason === "answer")
     io.stdout(result.answer.endsWith("\n") ? result.answer : `${result.answer}\n`);
   else if (result.stopReason === "model_error") io.stderr(`toolgate: ${result.error}\n`);
+  else if (result.stopReason === "incomplete")
+    io.stderr(`toolgate: ${result.error} — no answer (what arrived is in the transcript)\n`);
   else io.stderr(`toolgate: ${result.answer}\n`);
 }
 
@@ -109,7 +135,7 @@ function exitFor(result: TurnResult): ExitCode {
     case "answer":
       return EXIT.ok;
     case "model_error":
-      return SETUP_PROBLEMS.test(result.error ?? "") ? EXIT.usage : EXIT.toolError;
+      return result.errorKind && SETUP_KINDS.has(result.errorKind) ? EXIT.usage : EXIT.toolError;
     default:
       return EXIT.toolError;
   }

@@ -4,6 +4,10 @@
  * OpenAI-compatible `/v1/chat/completions` (SSE) exactly: streamed text pieces, tool calls (whole objects
  * for Ollama; index-keyed deltas with argument fragments for OpenAI), errors in each server's shape. It
  * replays scripted replies, or raw recorded wire text from fixture files, and records every request.
+ * Failure modes real servers show are scriptable: silence (before or after the headers), a reset connection
+ * (before the reply or in the middle of it), a stream without its terminal chunk, `length`, an error object
+ * inside a 200 stream, a non-streamed JSON body, 429 with `Retry-After`. It also answers `/api/show`
+ * (context length) and `/v1/models`.
  */
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -23,6 +27,26 @@ export interface ScriptedReply {
   raw?: string;
   /** Stop after the headers and never finish (for cancellation). */
   hang?: boolean;
+  /** Accept the request and send nothing at all, not even headers. */
+  silent?: boolean;
+  /** Reset the connection before answering. */
+  reset?: boolean;
+  /** Send this share (0–1) of the wire text, then reset the connection. */
+  cutAt?: number;
+  /** Send this share (0–1) of the wire text, then go silent with the connection open. */
+  stallAt?: number;
+  /** Leave out the terminal chunk (Ollama `done: true`; OpenAI `finish_reason` and `[DONE]`). */
+  noTerminal?: boolean;
+  /** The finish reason to report (default "stop", or "tool_calls" with calls on OpenAI). */
+  finishReason?: string;
+  /** Answer with one JSON body, as a server that ignores `stream: true` does. */
+  whole?: boolean;
+  /** After the text, an error object inside the 200 stream. */
+  streamError?: string;
+  /** Token counts to report (Ollama `prompt_eval_count`/`eval_count`, OpenAI `usage`). */
+  usage?: { prompt: number; completion: number };
+  /** Headers added to an `error` reply (e.g. `Retry-After`). */
+  headers?: Record<string, string>;
 }
 
 /** A reply, or a function of the request body that picks one. */
@@ -48,6 +72,8 @@ export interface ModelServer {
   push(...replies: ReplySource[]): void;
   /** Replies still queued. */
   remaining(): number;
+  /** Drops the replies still queued. */
+  clear(): void;
   close(): Promise<void>;
 }
 
@@ -70,7 +96,10 @@ export function fixture(name: string): string {
  * Starts a server. `models` lists the models it has (others get each API's "not found" error).
  * @example const server = await startModelServer(["qwen3"]); server.push({ text: "hi" });
  */
-export async function startModelServer(models: readonly string[] = ["test-model"]): Promise<ModelServer> {
+export async function startModelServer(
+  models: readonly string[] = ["test-model"],
+  contextLength = 8192,
+): Promise<ModelServer> {
   const queue: ReplySource[] = [];
   const requests: ChatBody[] = [];
   const open = new Set<ServerResponse>();
@@ -78,6 +107,24 @@ export async function startModelServer(models: readonly string[] = ["test-model"
     open.add(res);
     res.on("close", () => open.delete(res));
     const body = JSON.parse((await readBody(req)) || "{}") as ChatBody;
+    if (req.url === "/api/show" && req.method === "POST") {
+      if (!models.includes(body.model)) sendJson(res, 404, { error: `model '${body.model}' not found` });
+      else
+        sendJson(res, 200, {
+          details: { family: "test" },
+          // A model named "…:text" cannot call tools natively, as Ollama reports for such models.
+          capabilities: body.model.endsWith(":text") ? ["completion"] : ["completion", "tools"],
+          model_info: { "general.architecture": "test", "test.context_length": contextLength },
+        });
+      return;
+    }
+    if (req.url === "/v1/models" && req.method === "GET") {
+      sendJson(res, 200, {
+        object: "list",
+        data: models.map((id) => ({ id, object: "model", owned_by: "test" })),
+      });
+      return;
+    }
     const api =
       req.url === "/api/chat" ? "ollama" : req.url === "/v1/chat/completions" ? "openai" : undefined;
     if (!api || req.method !== "POST") {
@@ -105,25 +152,44 @@ export async function startModelServer(models: readonly string[] = ["test-model"
       : typeof source === "function"
         ? source(body)
         : source;
+    if (reply.silent) return;
+    if (reply.reset) {
+      req.socket.resetAndDestroy();
+      return;
+    }
     if (reply.error) {
+      for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
       if (api === "ollama") sendJson(res, reply.error.status, { error: reply.error.message });
       else
         sendJson(res, reply.error.status, { error: { message: reply.error.message, type: "server_error" } });
       return;
     }
+    if (reply.whole) {
+      sendJson(res, 200, api === "ollama" ? ollamaWhole(body.model, reply) : openaiWhole(body.model, reply));
+      return;
+    }
     const contentType = api === "ollama" ? "application/x-ndjson" : "text/event-stream";
     res.writeHead(200, { "content-type": contentType, "cache-control": "no-cache" });
     if (reply.hang) {
-      res.write(api === "ollama" ? ollamaChunk(body.model, { content: "" }, false) : "");
+      res.write(api === "ollama" ? ollamaChunk(body.model, { content: "" }, false) : ": waiting\n\n");
       return;
     }
     const text =
       reply.raw ?? (api === "ollama" ? ollamaWire(body.model, reply) : openaiWire(body.model, reply));
+    const share = reply.cutAt ?? reply.stallAt;
+    const end = share === undefined ? text.length : Math.floor(text.length * share);
     // Several writes, so clients see a real stream (pieces may split anywhere).
     const cut = Math.max(1, Math.floor(text.length / 3));
-    for (let i = 0; i < text.length; i += cut) {
-      res.write(text.slice(i, i + cut));
+    for (let i = 0; i < end; i += cut) {
+      res.write(text.slice(i, Math.min(end, i + cut)));
       await new Promise((r) => setImmediate(r));
+    }
+    if (reply.stallAt !== undefined) return;
+    if (reply.cutAt !== undefined) {
+      // Let the written part reach the client, then cut the connection as a crashing server would.
+      await new Promise((r) => setTimeout(r, 50));
+      req.socket.resetAndDestroy();
+      return;
     }
     res.end();
   });
@@ -135,6 +201,7 @@ export async function startModelServer(models: readonly string[] = ["test-model"
     requests,
     push: (...replies) => void queue.push(...replies),
     remaining: () => queue.length,
+    clear: () => void queue.splice(0),
     async close() {
       for (const res of open) res.destroy();
       server.closeAllConnections();
@@ -190,12 +257,66 @@ export function ollamaWire(model: string, reply: ScriptedReply): string {
       },
       false,
     );
+  if (reply.streamError) return `${out}${JSON.stringify({ error: reply.streamError })}\n`;
+  if (reply.noTerminal) return out;
   out += ollamaChunk(model, { content: "" }, true, {
-    done_reason: "stop",
+    done_reason: reply.finishReason ?? "stop",
     total_duration: 1000,
-    eval_count: 3,
+    prompt_eval_count: reply.usage?.prompt ?? 10,
+    eval_count: reply.usage?.completion ?? 3,
   });
   return out;
+}
+
+/** Ollama's reply to `stream: false`: one object with the whole message. */
+function ollamaWhole(model: string, reply: ScriptedReply): Record<string, unknown> {
+  const message: Record<string, unknown> = { role: "assistant", content: reply.text ?? "" };
+  if (reply.thinking) message.thinking = reply.thinking;
+  if (reply.toolCalls?.length)
+    message.tool_calls = reply.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } }));
+  return {
+    model,
+    created_at: "2025-01-01T00:00:00.000000Z",
+    message,
+    done: true,
+    done_reason: reply.finishReason ?? "stop",
+    prompt_eval_count: reply.usage?.prompt ?? 10,
+    eval_count: reply.usage?.completion ?? 3,
+  };
+}
+
+/** OpenAI's reply to `stream: false`: a `chat.completion` with `message` and `usage`. */
+function openaiWhole(model: string, reply: ScriptedReply): Record<string, unknown> {
+  const message: Record<string, unknown> = { role: "assistant", content: reply.text ?? null };
+  if (reply.thinking) message.reasoning_content = reply.thinking;
+  if (reply.toolCalls?.length)
+    message.tool_calls = reply.toolCalls.map((c, i) => ({
+      id: `call_${i}_x`,
+      type: "function",
+      function: {
+        name: c.name,
+        arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
+      },
+    }));
+  return {
+    id: "chatcmpl-test",
+    object: "chat.completion",
+    created: 1735689600,
+    model,
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: null,
+        finish_reason: reply.finishReason ?? (reply.toolCalls?.length ? "tool_calls" : "stop"),
+      },
+    ],
+    usage: {
+      prompt_tokens: reply.usage?.prompt ?? 10,
+      completion_tokens: reply.usage?.completion ?? 3,
+      total_tokens: (reply.usage?.prompt ?? 10) + (reply.usage?.completion ?? 3),
+    },
+  };
 }
 
 /** OpenAI SSE: role delta, reasoning/content deltas, tool call deltas by index with argument fragments. */
@@ -222,7 +343,23 @@ export function openaiWire(model: string, reply: ScriptedReply): string {
     for (const fragment of pieces(args))
       out += event({ tool_calls: [{ index, function: { arguments: fragment } }] });
   });
-  out += event({}, reply.toolCalls?.length ? "tool_calls" : "stop");
+  if (reply.streamError)
+    return `${out}data: ${JSON.stringify({ error: { message: reply.streamError, type: "server_error", code: null } })}\n\n`;
+  if (reply.noTerminal) return out;
+  out += event({}, reply.finishReason ?? (reply.toolCalls?.length ? "tool_calls" : "stop"));
+  // With stream_options.include_usage, a last chunk with no choices carries the counts.
+  out += `data: ${JSON.stringify({
+    id,
+    object: "chat.completion.chunk",
+    created: 1735689600,
+    model,
+    choices: [],
+    usage: {
+      prompt_tokens: reply.usage?.prompt ?? 10,
+      completion_tokens: reply.usage?.completion ?? 3,
+      total_tokens: (reply.usage?.prompt ?? 10) + (reply.usage?.completion ?? 3),
+    },
+  })}\n\n`;
   out += "data: [DONE]\n\n";
   return out;
 }

@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { ChatModel } from "../../llm/index.js";
+import type { ChatModel, LlmSettings } from "../../llm/index.js";
 import { createChatModel } from "../../llm/index.js";
 import type { ChatBody, ModelServer } from "../../llm/testdata/model-server.js";
 import { createToolgate, type Toolgate } from "../../toolgate.js";
@@ -36,13 +36,23 @@ export async function makeGate(root: string, policy: string, warnings: string[] 
   });
 }
 
-/** A model of `server` in the given wire format. */
-export function modelOf(server: ModelServer, provider: "ollama" | "openai", model = "test-model"): ChatModel {
-  return createChatModel(
-    provider === "ollama"
-      ? { provider, model, baseUrl: server.url }
-      : { provider, model, baseUrl: server.openaiUrl },
-  );
+/**
+ * A model of `server` in the given wire format. No retries unless asked: a scripted failure is the reply
+ * under test (retries have their own tests in `llm/failures.test.ts`).
+ */
+export function modelOf(
+  server: ModelServer,
+  provider: "ollama" | "openai",
+  model = "test-model",
+  extra: Partial<LlmSettings> = {},
+): ChatModel {
+  return createChatModel({
+    provider,
+    model,
+    baseUrl: provider === "ollama" ? server.url : server.openaiUrl,
+    maxRetries: 0,
+    ...extra,
+  });
 }
 
 /** The last message of a request (the newest tool result, usually). */

@@ -1,0 +1,132 @@
+/**
+ * `toolgate chat` with piped input, as the real binary against a local model server: the start-up model
+ * check in the banner, an unreachable server or a missing model as an error on stderr with exit 2 (nobody
+ * is there to start or pull it), piped tasks kept while the session starts, an incomplete reply shown as
+ * not an answer.
+ */
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
+import { tempWorkspace, toolgate } from "../../test-support/cli.js";
+
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer(["test-model"], 16384);
+});
+afterAll(async () => server.close());
+
+const config = (baseUrl: string, model = "test-model") =>
+  `[llm]\nprovider = "ollama"\nbase_url = "${baseUrl}"\nmodel = "${model}"\nmax_retries = 0\n`;
+
+async function deadPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe("toolgate chat without a terminal", () => {
+  it("checks the model in its banner and keeps piped tasks that arrive while it starts", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
+    server.push({ text: "Hello back." });
+    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`toolgate chat — test-model via ollama at ${server.url}`);
+    expect(r.stdout).toContain("\nmodel: ready (context window 16384 tokens)\n");
+    expect(r.stdout).toContain("Hello back.");
+    expect(r.stdout).toContain("bye — transcript saved to");
+    expect(server.requests.at(-1)!.messages.at(-1)).toEqual({ role: "user", content: "hello" });
+  });
+
+  it("stops with exit 2 and the reason on stderr when the server cannot be reached", async () => {
+    const url = `http://127.0.0.1:${await deadPort()}`;
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(url) });
+    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `toolgate: cannot reach Ollama at ${url} — start it with \`ollama serve\` (or set [llm] base_url / --base-url)\n`,
+    );
+  });
+
+  it("stops with exit 2 and the pull command when the model is missing", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url, "llama9") });
+    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe("toolgate: model llama9 not found — run `ollama pull llama9`\n");
+  });
+
+  it("shows a reply cut at the token limit as not an answer", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
+    server.push({ text: "The first half of", finishReason: "length" });
+    const r = await toolgate(["chat", "--workspace", ws], { input: "write a lot\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      `toolgate: the reply from Ollama at ${server.url} was cut at the token limit (finish reason "length") — raise [llm] max_tokens or context_window — not an answer (kept in the transcript)\n`,
+    );
+  });
+
+  it("runs /commands instead of sending them, and joins lines ending in a backslash", async () => {
+    const ws = await tempWorkspace({
+      ".toolgate/config.toml": config(server.url),
+      ".toolgate/policy.toml": 'default = "ask"\n[[rules]]\ntool = "read_file"\ndecision = "allow"\n',
+    });
+    server.push({ text: "Joined." });
+    const before = server.requests.length;
+    const input =
+      "/tools\n/policy\n/bogus\n/model\n/model llama9\nfirst line \\\nsecond line\n/clear\n/exit\nnever sent\n";
+    const r = await toolgate(["chat", "--workspace", ws], { input });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\n {2}read_file — \S/);
+    expect(r.stdout).toContain("; default ask; 1 rule(s)\n");
+    expect(r.stdout).toContain('  tool "read_file", decision allow (line 2)\n');
+    expect(r.stdout).toContain("unknown command /bogus — /help lists the commands\n");
+    expect(r.stdout).toContain(`model: test-model via ollama at ${server.url}\n`);
+    expect(r.stdout).toContain("model: test-model — model llama9 not found — run `ollama pull llama9`\n");
+    expect(r.stdout).toContain("Joined.");
+    expect(r.stdout).toContain("(new conversation — the transcript goes on)\n");
+    // Only the joined task reached the model.
+    expect(server.requests.length - before).toBe(1);
+    expect(server.requests.at(-1)!.messages.at(-1)).toEqual({
+      role: "user",
+      content: "first line \nsecond line",
+    });
+  });
+
+  it("--resume continues the newest chat with its conversation, in the same transcript", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
+    server.push({ text: "Noted: 42." });
+    const first = await toolgate(["chat", "--workspace", ws], { input: "remember 42\n" });
+    const file = /bye — transcript saved to (\S+\.jsonl)/.exec(first.stdout)![1]!;
+    server.push({ text: "It was 42." });
+    const second = await toolgate(["chat", "--resume", "--workspace", ws], { input: "which number?\n" });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^\(resuming \d{8}-\d{6}-chat-[0-9a-f]{6}: 2 message\(s\)\)\n/);
+    expect(second.stdout).toContain(`bye — transcript saved to ${file}`);
+    expect(server.requests.at(-1)!.messages.slice(1)).toEqual([
+      { role: "user", content: "remember 42" },
+      { role: "assistant", content: "Noted: 42." },
+      { role: "user", content: "which number?" },
+    ]);
+    const bad = await toolgate(["chat", "--resume", "nope", "--workspace", ws], { input: "" });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("toolgate: no transcript nope (looked in the current folder and ");
+  });
+
+  it("shows thinking, or hides it with --no-thinking", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
+    server.push(
+      { thinking: "a quiet musing", text: "Answer one." },
+      { thinking: "a quiet musing", text: "Answer two." },
+    );
+    const shown = await toolgate(["chat", "--workspace", ws], { input: "hi\n" });
+    expect(shown.stdout).toContain("(thinking) a quiet musing");
+    expect(shown.stdout).toContain("Answer one.");
+    const hidden = await toolgate(["chat", "--no-thinking", "--workspace", ws], { input: "hi\n" });
+    expect(hidden.stdout).not.toContain("a quiet musing");
+    expect(hidden.stdout).toContain("Answer two.");
+  });
+});

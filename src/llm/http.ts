@@ -1,0 +1,202 @@
+/**
+ * @module llm/http
+ * One model request over `fetch`, with the failures named: a server that sends no byte for `timeoutMs`
+ * (before the headers or between chunks), a refused connection, a connection reset (and when), an HTTP
+ * error status with the server's own error text, and the caller's cancellation. The providers read the body
+ * through {@link ModelResponse.chunks}, which keeps the idle timer running.
+ */
+import {
+  cancelledError,
+  errorForStatus,
+  ModelError,
+  oneLine,
+  unreachableMessage,
+  withoutKey,
+} from "./errors.js";
+import type { LlmSettings } from "./types.js";
+
+/** Default `[llm] timeout_ms`: no byte for two minutes fails the request. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** An open response with status 2xx. */
+export interface ModelResponse {
+  contentType: string;
+  /** The body as text pieces; throws a ModelError (`timeout`, `connection_reset`, `cancelled`) when cut. */
+  chunks(): AsyncGenerator<string>;
+  /** Seconds since the request started, as "2.1 s". */
+  elapsed(): string;
+}
+
+/** Codes of a connection nobody accepted. */
+const REFUSED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/**
+ * POSTs `body` as JSON (or GETs when `body` is undefined) and returns the open response; errors are ModelErrors.
+ * @example const res = await request(settings, `${settings.baseUrl}/api/chat`, { model, messages }, signal);
+ */
+export async function request(
+  settings: LlmSettings,
+  url: string,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<ModelResponse> {
+  if (signal.aborted) throw cancelledError();
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const started = Date.now();
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const idle = new AbortController();
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      idle.abort();
+    }, timeoutMs);
+  };
+  const disarm = () => clearTimeout(timer);
+  const failure = (error: unknown): ModelError => {
+    disarm();
+    if (error instanceof ModelError) return error;
+    if (signal.aborted) return cancelledError();
+    if (timedOut)
+      return new ModelError(
+        "timeout",
+        `the model server at ${settings.baseUrl} sent nothing for ${timeoutMs / 1000} s ([llm] timeout_ms)`,
+      );
+    if (REFUSED.has(errorCode(error) ?? ""))
+      return new ModelError("unreachable", unreachableMessage(settings));
+    return new ModelError(
+      "connection_reset",
+      `the connection to ${settings.baseUrl} was reset after ${elapsed()}`,
+    );
+  };
+  const headers: Record<string, string> = {
+    accept: "application/x-ndjson, text/event-stream, application/json",
+  };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
+  arm();
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: body === undefined ? "GET" : "POST",
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.any([signal, idle.signal]),
+    });
+  } catch (error) {
+    throw failure(error);
+  }
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  async function* chunks(): AsyncGenerator<string> {
+    if (!reader) return;
+    try {
+      for (;;) {
+        arm();
+        let next: { done: boolean; value?: Uint8Array };
+        try {
+          next = await reader.read();
+        } catch (error) {
+          throw failure(error);
+        }
+        if (next.done) break;
+        const text = decoder.decode(next.value, { stream: true });
+        if (text) yield text;
+      }
+      const rest = decoder.decode();
+      if (rest) yield rest;
+    } finally {
+      disarm();
+      reader.releaseLock();
+      // An unfinished body (the caller stopped reading) must not keep the socket busy.
+      await response.body?.cancel().catch(() => undefined);
+    }
+  }
+  if (!response.ok) {
+    let text = "";
+    try {
+      for await (const piece of chunks()) text += piece;
+    } catch {
+      // the status says enough
+    }
+    const error = errorForStatus(settings, response.status, serverErrorText(text) || response.statusText);
+    const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+    if (retryAfter !== undefined) error.retryAfterMs = retryAfter;
+    throw error;
+  }
+  return { contentType: response.headers.get("content-type") ?? "", chunks, elapsed };
+}
+
+/** The message inside an error body: Ollama `{"error": "…"}`, OpenAI `{"error": {"message": "…"}}`, or text. */
+export function serverErrorText(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown; detail?: unknown };
+    const e = parsed?.error;
+    if (typeof e === "string") return e;
+    if (e && typeof e === "object" && typeof (e as { message?: unknown }).message === "string")
+      return (e as { message: string }).message;
+    if (typeof parsed?.message === "string") return parsed.message;
+    if (typeof parsed?.detail === "string") return parsed.detail;
+  } catch {
+    // not JSON
+  }
+  return oneLine(body);
+}
+
+/** An error object a server put inside a 200 stream, as a ModelError. */
+export function streamError(settings: LlmSettings, server: string, error: unknown): ModelError {
+  const text = serverErrorText(JSON.stringify({ error }));
+  return new ModelError(
+    "server",
+    `${server} reported an error in its reply: ${oneLine(withoutKey(text, settings))}`,
+  );
+}
+
+/** `Retry-After` as ms: seconds, or an HTTP date. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let i = 0; i < 5 && current; i++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Splits a stream of text into lines (NDJSON) or SSE `data:` payloads. */
+export async function* lines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  let buffer = "";
+  for await (const piece of chunks) {
+    buffer += piece;
+    let nl = buffer.indexOf("\n");
+    while (nl >= 0) {
+      const line = buffer.slice(0, nl).replace(/\r$/, "");
+      buffer = buffer.slice(nl + 1);
+      yield line;
+      nl = buffer.indexOf("\n");
+    }
+  }
+  if (buffer.trim() !== "") yield buffer;
+}
+
+/** The whole body as one piece (a server that answered with one JSON body instead of a stream). */
+export async function* wholeBody(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  let text = "";
+  for await (const piece of chunks) text += piece;
+  yield text;
+}
+
+/** True when the server ignored `stream: true` and sent one JSON document. */
+export function isWholeJson(contentType: string): boolean {
+  return /^application\/json\b/i.test(contentType.trim());
+}
