@@ -28,7 +28,7 @@ export interface CommandEntry {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   chat: {
     usage:
-      "toolgate chat [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--routing|--no-routing] [--yes]",
+      "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]",
     load: async () => {
       const m = await import("./commands/chat.js");
       return { usage: m.usage, run: m.runChat };
@@ -36,7 +36,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   run: {
     usage:
-      'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--max-steps N] [--quiet]',
+      'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--quiet]',
     load: async () => {
       const m = await import("./commands/run.js");
       return { usage: m.usage, run: m.runRun };

@@ -20,6 +20,7 @@ let base: string;
 let ws: string;
 let canary: Server;
 let hits = 0;
+const sockets = new Set<import("node:net").Socket>();
 let port = 0;
 
 beforeAll(async () => {
@@ -28,6 +29,7 @@ beforeAll(async () => {
   await mkdir(ws);
   canary = createServer((socket) => {
     hits++;
+    sockets.add(socket);
     socket.on("error", () => {}); // npm resets the connection when it cannot read the answer
     socket.end("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok");
   });
@@ -35,6 +37,7 @@ beforeAll(async () => {
   port = (canary.address() as { port: number }).port;
 });
 afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
   await new Promise((done) => canary.close(done));
   await rm(base, { recursive: true, force: true });
 });

@@ -56,12 +56,13 @@ export function extractBlocks(markdown: string, file: string): DocBlock[] {
     }
     if (i >= lines.length) throw new Error(`${file}:${start + 1}: the code block is never closed`);
     const where = `${file}:${start + 1}`;
-    const mode = MODES[lang!.toLowerCase()];
+    const marker = markerBefore(lines, start);
+    // A block marked illustrative may be in any language; any other must be one the test can run or check.
+    const mode = marker === ILLUSTRATIVE ? "illustrative" : MODES[lang!.toLowerCase()];
     if (mode === undefined)
       throw new Error(
         `${where}: a \`${lang}\` block can be neither run nor checked: mark it ${ILLUSTRATIVE} or use sh, js, ts, toml or json`,
       );
-    const marker = markerBefore(lines, start);
     const block: DocBlock = {
       where,
       lang: lang!,

@@ -76,7 +76,7 @@ describe("toolgate run", () => {
     expect(r.stderr).toContain("✗ list_available_agents · list available agents · ask · ");
     // How to allow it: run never asks on a terminal, so --yes or a rule (issue #11).
     expect(r.stderr).toContain(
-      "toolgate: list_available_agents was denied: it was not approved: the user said no\n" +
+      "toolgate: list_available_agents was denied: it was not approved: nobody was asked (toolgate run refuses every ask): pass --yes, or add an allow rule to the policy\n" +
         "  to allow it: pass --yes to approve what the policy asks about (--yes never overrides a deny), or create .toolgate/policy.toml (`toolgate init` writes a starter one) with this rule:\n" +
         '    [[rules]]\n    tool = "list_available_agents"\n    decision = "allow"\n',
     );
