@@ -5,7 +5,7 @@
  * pipeline and real bwrap.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -234,6 +234,26 @@ describe("profiles and settings", () => {
     await gate.execute({ name: "shell", args: { command: "true" } });
     await gate.close();
     expect(records.find((r) => r.tool === "shell")?.sandbox).toBe("workspace-write");
+  });
+});
+
+describe("fail closed", () => {
+  it("a protected name that is a symbolic link stops the command, naming the path and the fix", async () => {
+    const linked = join(base, "linked-ws");
+    await mkdir(linked);
+    await symlink(join(base, "elsewhere.sh"), join(linked, ".envrc"));
+    const gate = await createToolgate({
+      roots: [linked],
+      policyText: '[[rules]]\ntool = "shell"\ndecision = "allow"\n',
+      config: { sandbox: { mode: "workspace-write" } },
+    });
+    const result = await gate.execute({ name: "shell", args: { command: "echo ran" } });
+    await gate.close();
+    expect(result.error?.type).toBe("execution_failed");
+    expect(result.error?.message).toContain(
+      `the protected path ${join(linked, ".envrc")} is a symbolic link`,
+    );
+    expect(result.error?.message).toContain('[sandbox] mode = "off"');
   });
 });
 

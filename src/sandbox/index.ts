@@ -10,6 +10,7 @@ export { holdPlaceholders, isHeldPlaceholder } from "./placeholders.js";
 export {
   type Confinement,
   DEFAULT_SANDBOX_SETTINGS,
+  describeConfiguredSandbox,
   describeSandbox,
   type PrepareContext,
   prepareSandbox,

@@ -99,6 +99,18 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
   };
 }
 
+/**
+ * The profile commands run under with the `[sandbox]` section of a config, in words (chat's banner and /policy).
+ * @example describeConfiguredSandbox(gate.config.sandbox)
+ */
+export function describeConfiguredSandbox(section?: { mode?: SandboxMode; network?: boolean }): string {
+  return describeSandbox({
+    ...DEFAULT_SANDBOX_SETTINGS,
+    mode: section?.mode ?? "auto",
+    network: section?.network ?? false,
+  });
+}
+
 type Resolved =
   | { mode: "workspace-write" | "read-only"; network: boolean }
   | { mode: "off"; profile: string; why: string };

@@ -4,6 +4,7 @@
  * whose first word is `/name` is a command, never a task; an unknown one is an error that lists the known
  * ones (a path such as `/etc/hosts` is not a command: it has a second slash).
  */
+import { describeConfiguredSandbox } from "../../sandbox/index.js";
 import type { ChatSetup } from "./setup.js";
 
 /** One line per command, for /help. */
@@ -14,7 +15,7 @@ export const COMMANDS_HELP = [
   "/compact          shorten old tool results and summarise the conversation so far",
   "/model [NAME]     show the model, or switch to another one on the same server",
   "/tools            the tools this session may call",
-  "/policy           the active policy: its source, default decision and rules",
+  "/policy           the active policy (source, default decision, rules), workspace trust and the sandbox",
 ].join("\n");
 
 /** What a command did: the prompt loop goes on, or quits. */
@@ -76,6 +77,10 @@ export async function runCommand(
       const policy = setup.gate.policy;
       write(`policy: ${policy.source}; default ${policy.defaultDecision}; ${policy.rules.length} rule(s)\n`);
       for (const rule of policy.rules) write(`  ${rule.label}${rule.line ? ` (line ${rule.line})` : ""}\n`);
+      const trust = setup.gate.workspaceTrusted
+        ? "trusted"
+        : "not trusted (its own policy can only tighten the gate; `toolgate trust` trusts it)";
+      write(`workspace: ${trust}\nsandbox: ${describeConfiguredSandbox(setup.gate.config.sandbox)}\n`);
       return "continue";
     }
     default:

@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker } from "../../loop/index.js";
-import { describeSandbox } from "../../sandbox/index.js";
+import { describeConfiguredSandbox } from "../../sandbox/index.js";
 import { terminalAsker } from "../chat/ask.js";
 import { isCommand, runCommand } from "../chat/commands.js";
 import { EventRenderer } from "../chat/render.js";
@@ -19,17 +19,6 @@ import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { askWorkspaceTrust } from "../trust-prompt.js";
 import { toolSummary } from "./tool-summary.js";
-
-/** What the shell runs under, for the banner: the profile, or UNSANDBOXED and why. */
-function sandboxLine(gate: ChatSetup["gate"]): string {
-  const config = gate.config.sandbox;
-  return describeSandbox({
-    mode: config?.mode ?? "auto",
-    network: config?.network ?? false,
-    writable: [],
-    hidden: [],
-  });
-}
 
 export const usage =
   "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]";
@@ -95,7 +84,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     if (values.resume) io.stdout(`(resuming ${transcript.id}: ${resumed} message(s))\n`);
     io.stdout(
       `toolgate chat — ${model.model} via ${model.provider} at ${model.baseUrl}${who}; ${toolSummary(session.toolNames)}\n` +
-        `${status.line}\nsandbox: ${sandboxLine(setup.gate)}\ntranscript: ${transcript.file}\n${HELP}\n`,
+        `${status.line}\nsandbox: ${describeConfiguredSandbox(setup.gate.config.sandbox)}\ntranscript: ${transcript.file}\n${HELP}\n`,
     );
     if (!interactive)
       io.stdout(values.yes ? "(--yes: every ask is approved)\n" : "(no terminal: every ask is refused)\n");
