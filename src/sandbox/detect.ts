@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import { bwrapArgs, type SandboxPlan } from "./bwrap-args.js";
 
 /** Whether the sandbox can run here, and if not, why and how to fix it. */
 export interface SandboxSupport {
@@ -54,32 +55,20 @@ function check(bwrapOption: string | undefined): SandboxSupport {
     };
   }
   const version = spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 10_000 }).stdout?.trim();
-  const probe = spawnSync(
-    bwrap,
-    [
-      "--unshare-all",
-      "--unshare-user",
-      "--disable-userns",
-      "--cap-drop",
-      "ALL",
-      "--die-with-parent",
-      "--new-session",
-      "--ro-bind",
-      "/",
-      "/",
-      "--dev",
-      "/dev",
-      "--proc",
-      "/proc",
-      "--tmpfs",
-      "/tmp",
-      "--",
-      "/bin/sh",
-      "-c",
-      "exit 0",
-    ],
-    { encoding: "utf8", timeout: 10_000 },
-  );
+  // The probe uses the very arguments a command gets (namespaces, dropped capabilities, /proc, private /tmp).
+  const plan = {
+    mode: "read-only",
+    network: false,
+    roots: [],
+    writable: [],
+    readOnly: [],
+    hidden: [],
+    cwd: "/",
+  };
+  const probe = spawnSync(bwrap, [...bwrapArgs(plan as SandboxPlan), "/bin/sh", "-c", "exit 0"], {
+    encoding: "utf8",
+    timeout: 10_000,
+  });
   if (probe.status !== 0) {
     const said = (probe.stderr || probe.error?.message || `exit status ${probe.status}`)
       .trim()
