@@ -15,6 +15,21 @@ const dist = resolve(import.meta.dirname, "../../../dist/cli");
 const socket = `tg-chat-test-${process.pid}`;
 const session = "chat";
 
+/**
+ * The chat process under the pane's shell. Looked up until it shows (a loaded machine may be slow to list it);
+ * if it never does, the error carries the screen, which says why.
+ */
+async function childOf(shell: string, name: string): Promise<string> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      return execFileSync("pgrep", ["-P", shell], { encoding: "utf8" }).trim().split("\n")[0]!;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`no process under the pane's shell; screen:\n${tmux("capture-pane", "-p", "-t", name)}`);
+}
+
 function tmux(...args: string[]): string {
   return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
 }
@@ -133,7 +148,7 @@ describe("toolgate chat in a terminal", () => {
       for (let i = 0; server.requests.length === requests && i < 300; i++)
         await new Promise((r) => setTimeout(r, 50));
       const shell = tmux("display-message", "-p", "-t", name, "#{pane_pid}").trim();
-      const node = execFileSync("pgrep", ["-P", shell, "node"], { encoding: "utf8" }).trim();
+      const node = await childOf(shell, name);
       execFileSync("kill", [`-${signal}`, node]);
       const end = await waitFor("[exited 0]", 15_000, name);
       expect(end).toContain("bye — transcript saved to ");
