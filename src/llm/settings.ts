@@ -5,26 +5,13 @@
  * `--timeout-ms`), the API key read only from the environment variable `api_key_env` names. Problems are
  * ConfigErrors whose message says what to set.
  */
+import type { ToolgateConfig } from "../config/index.js";
 import { ConfigError } from "../core/index.js";
 import { OLLAMA_DEFAULT_URL } from "./ollama.js";
 import type { LlmSettings, ModelOptions, ProviderKind } from "./types.js";
 
-/** The `[llm]` section as the config loader returns it. */
-export interface LlmConfig {
-  provider?: string;
-  base_url?: string;
-  model?: string;
-  api_key_env?: string;
-  timeout_ms?: number;
-  max_retries?: number;
-  context_window?: number;
-  temperature?: number;
-  max_tokens?: number;
-  think?: boolean | string;
-  keep_alive?: string | number;
-  tool_choice?: string;
-  parallel_tool_calls?: boolean;
-}
+/** The `[llm]` section as the config loader returns it (its one definition is the config's type). */
+export type LlmConfig = NonNullable<ToolgateConfig["llm"]>;
 
 /** Flags that override the config (as typed: numbers are checked here). */
 export interface LlmFlags {
