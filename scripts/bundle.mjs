@@ -6,9 +6,14 @@
  * installed package: libraries that are loaded only when used (the HTML stack, model clients, MCP SDK,
  * lock library, WASM runtime) and those that find files next to themselves (ripgrep's binary).
  * Commands and lazily loaded parts of ours become chunks loaded on use.
+ * Before that, two libraries are vendored into `dist/` so the installed package does not depend on them:
+ * `dist/tools/web/turndown.js` becomes turndown itself (without the domino HTML parser it would pull in, 7.5 MB
+ * installed, which toolgate never calls: it converts linkedom nodes), and `dist/policy/shell/tree-sitter.js`
+ * becomes web-tree-sitter's ES module, its runtime `.wasm` beside the bash grammar (the package is 5.5 MB
+ * installed for these two files). Licenses go with them.
  * Also copies the bash grammar (`tree-sitter-bash.wasm`, with its license) into `dist/policy/shell/grammar/`.
  */
-import { chmodSync, copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,11 +42,61 @@ function packageName(id) {
   return id.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
 }
 
+/** Path of a file inside an installed (dev) dependency (found from its entry: not all export package.json). */
+function inPackage(name, file) {
+  let dir = dirname(require.resolve(name));
+  while (!existsSync(join(dir, "package.json")) || !dir.endsWith(name)) dir = dirname(dir);
+  return join(dir, file);
+}
+const grammarDir = join(root, "dist", "policy", "shell", "grammar");
+mkdirSync(grammarDir, { recursive: true });
+
+// turndown: one ES module with its code inlined; `require("@mixmark-io/domino")` gets a stand-in that refuses
+// HTML text (turndown asks for a parser when it loads, and uses it only when given a string).
+const NO_DOMINO = "\0toolgate-no-domino";
+await build({
+  input: inPackage("turndown", "lib/turndown.cjs.js"),
+  platform: "node",
+  plugins: [
+    {
+      name: "toolgate-no-domino",
+      resolveId: (id) => (id === "@mixmark-io/domino" ? NO_DOMINO : null),
+      load: (id) =>
+        id === NO_DOMINO
+          ? 'export function createDocument() { throw new Error("toolgate ships turndown without an HTML parser: pass a DOM node, not HTML text"); }'
+          : null,
+    },
+  ],
+  output: { file: join(root, "dist", "tools", "web", "turndown.js"), format: "esm", comments: false },
+  logLevel: "warn",
+});
+copyFileSync(inPackage("turndown", "LICENSE"), join(root, "dist", "tools", "web", "turndown.LICENSE"));
+
+// web-tree-sitter: its ES module as published (no source-map reference), its `.wasm` and license.
+const runtime = readFileSync(inPackage("web-tree-sitter", "tree-sitter.js"), "utf8");
+writeFileSync(
+  join(root, "dist", "policy", "shell", "tree-sitter.js"),
+  runtime.replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n"),
+);
+copyFileSync(inPackage("web-tree-sitter", "tree-sitter.wasm"), join(grammarDir, "tree-sitter.wasm"));
+copyFileSync(inPackage("web-tree-sitter", "LICENSE"), join(grammarDir, "web-tree-sitter.LICENSE"));
+
 const out = join(root, "dist", "bin");
 rmSync(out, { recursive: true, force: true });
 await build({
   input: { toolgate: join(root, "dist", "cli", "main.js") },
   platform: "node",
+  plugins: [
+    {
+      // The WASM runtime stays its own file: emscripten code evaluates strings in its module's scope, which
+      // bundling would rename. Chunks are in dist/bin/, so this path reaches it from every one.
+      name: "toolgate-runtime-external",
+      resolveId: (id, importer) =>
+        id === "./tree-sitter.js" && importer?.endsWith(join("policy", "shell", "parser.js"))
+          ? { id: "../policy/shell/tree-sitter.js", external: true }
+          : null,
+    },
+  ],
   external: (id) => {
     if (id.startsWith("node:")) return true;
     if (id.startsWith(".") || id.startsWith("/") || id.startsWith("\0")) return false;
@@ -61,8 +116,8 @@ await build({
 chmodSync(join(out, "toolgate.js"), 0o755);
 
 // The bash grammar: shipped as a file, so the package does not depend on tree-sitter-bash at run time.
-const grammarDir = join(root, "dist", "policy", "shell", "grammar");
-mkdirSync(grammarDir, { recursive: true });
-const grammarPackage = dirname(require.resolve("tree-sitter-bash/package.json"));
-copyFileSync(join(grammarPackage, "tree-sitter-bash.wasm"), join(grammarDir, "tree-sitter-bash.wasm"));
-copyFileSync(join(grammarPackage, "LICENSE"), join(grammarDir, "LICENSE"));
+copyFileSync(
+  inPackage("tree-sitter-bash", "tree-sitter-bash.wasm"),
+  join(grammarDir, "tree-sitter-bash.wasm"),
+);
+copyFileSync(inPackage("tree-sitter-bash", "LICENSE"), join(grammarDir, "LICENSE"));

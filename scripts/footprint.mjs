@@ -2,8 +2,10 @@
  * @module scripts/footprint
  * `npm run footprint`: the installed size of the package as a user gets it. Packs the tarball (`npm pack`,
  * so `files` decides what ships), installs it with production dependencies only into an empty temporary
- * project, and measures the bytes on disk under its node_modules, per package. Exits 1 above the goal.
- * Needs `npm run build` first and the npm registry.
+ * project, and measures the bytes on disk under its node_modules, per package. Exits 1 above the goal (or
+ * when it cannot measure). `.ci/run` runs it after `npm ci` (whose `prepare` builds `dist/`); the install
+ * prefers npm's cache, which `npm ci` has just filled, so the registry is asked only for what it lacks.
+ * Needs `npm run build` first.
  */
 import { execFileSync } from "node:child_process";
 import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -39,7 +41,16 @@ try {
   writeFileSync(join(project, "package.json"), '{ "name": "footprint", "private": true }\n');
   execFileSync(
     "npm",
-    ["install", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", tarball],
+    [
+      "install",
+      "--omit=dev",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--loglevel=error",
+      tarball,
+    ],
     { cwd: project, stdio: ["ignore", "ignore", "inherit"] },
   );
   const modules = join(project, "node_modules");

@@ -25,7 +25,15 @@ const LAZY_PACKAGES = [
   "proper-lockfile",
 ];
 /** Our own modules behind those packages (tsc layout). */
-const LAZY_OURS = ["/dist/llm/", "/dist/mcp/", "/dist/tools/web/html.js", "/dist/tools/atlassian/storage.js"];
+const LAZY_OURS = [
+  "/dist/llm/",
+  "/dist/mcp/",
+  "/dist/tools/web/html.js",
+  "/dist/tools/atlassian/storage.js",
+  // turndown and the WASM runtime, shipped inside the package (scripts/bundle.mjs)
+  "/dist/tools/web/turndown.js",
+  "/dist/policy/shell/tree-sitter.js",
+];
 
 let dir: string;
 let logDir: string;

@@ -4,7 +4,7 @@
  * the tree, plus the reasons a prefix rule cannot vouch for it. Parses or refuses: only an allow-list of
  * syntax counts as safe; anything else is reported in `unsafe`, and a parse error makes it unanalysable.
  */
-import type { Node, Parser } from "web-tree-sitter";
+import type { Node, Parser } from "./tree-sitter.js";
 import type { CommandAnalysis, CommandFinding } from "./analysis.js";
 import {
   CONTROL_FLOW,

@@ -3,7 +3,7 @@
  * What the analysis knows about tree-sitter-bash node kinds: which are plain, which are quiet parts of an
  * already-flagged construct, which are flagged and why; and how a plain argument node becomes its value.
  */
-import type { Node } from "web-tree-sitter";
+import type { Node } from "./tree-sitter.js";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from "./words.js";
 
 export const RESERVED_LEAD = new Set([

@@ -4,7 +4,7 @@
  * runs, and nobody has read it, so it is never vouched for. Where the text is in the command itself, it is
  * handed back so deny rules see what it runs.
  */
-import type { Node } from "web-tree-sitter";
+import type { Node } from "./tree-sitter.js";
 import { plainValue } from "./nodes.js";
 import { stdinInterpreter } from "./wrappers.js";
 

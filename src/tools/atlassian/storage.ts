@@ -4,7 +4,7 @@
  * (code blocks, panels, page links, images, task lists), then turndown over a linkedom document.
  */
 import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
+import TurndownService from "../web/turndown.js";
 
 type TurndownNode = Parameters<TurndownService["turndown"]>[0];
 interface DomNode {

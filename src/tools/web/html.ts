@@ -5,7 +5,7 @@
  */
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
+import TurndownService from "./turndown.js";
 
 /** What a page became. */
 export interface MarkdownPage {
