@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { cancelledError, ModelError, modelNotFoundMessage, oneLine } from "./errors.js";
 import { isWholeJson, lines, request, streamError, wholeBody } from "./http.js";
 import { ReplyBuilder } from "./reply.js";
-import { DEFAULT_MAX_RETRIES, withRetries } from "./retry.js";
+import { DEFAULT_MAX_RETRIES, withLengthRetry, withRetries } from "./retry.js";
 import type { ChatMessage, ChatModel, ChatReply, ChatRequest, LlmSettings, ModelCheck } from "./types.js";
 
 /** Ollama's default address. */
@@ -27,7 +27,10 @@ export function createOllamaModel(settings: LlmSettings): ChatModel {
     baseUrl: settings.baseUrl,
     schemaProvider: "ollama",
     ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
-    chat: (req) => withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, req, () => chatOnce(s, req)),
+    chat: (req) =>
+      withLengthRetry(s, req, (r) =>
+        withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, r, () => chatOnce(s, r)),
+      ),
     check: (signal) => checkOllama(s, signal ?? new AbortController().signal),
   };
 }
@@ -37,7 +40,8 @@ export function ollamaBody(settings: LlmSettings, req: ChatRequest): Record<stri
   const o = settings.options ?? {};
   const options: Record<string, unknown> = {};
   if (o.temperature !== undefined) options.temperature = o.temperature;
-  if (o.maxTokens !== undefined) options.num_predict = o.maxTokens;
+  const maxTokens = req.maxTokens ?? o.maxTokens;
+  if (maxTokens !== undefined) options.num_predict = maxTokens;
   const numCtx = req.contextWindow ?? settings.contextWindow;
   if (numCtx) options.num_ctx = numCtx;
   return {

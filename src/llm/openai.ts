@@ -9,7 +9,7 @@
 import { cancelledError, ModelError, modelNotFoundMessage, oneLine } from "./errors.js";
 import { isWholeJson, lines, request, streamError, wholeBody } from "./http.js";
 import { ReplyBuilder } from "./reply.js";
-import { DEFAULT_MAX_RETRIES, withRetries } from "./retry.js";
+import { DEFAULT_MAX_RETRIES, withLengthRetry, withRetries } from "./retry.js";
 import type {
   ChatMessage,
   ChatModel,
@@ -39,7 +39,10 @@ export function createOpenAIModel(settings: LlmSettings): ChatModel {
     baseUrl: settings.baseUrl,
     schemaProvider: "openai",
     ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
-    chat: (req) => withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, req, () => chatOnce(s, req)),
+    chat: (req) =>
+      withLengthRetry(s, req, (r) =>
+        withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, r, () => chatOnce(s, r)),
+      ),
     check: (signal) => checkOpenAI(s, signal ?? new AbortController().signal),
   };
 }
@@ -57,7 +60,7 @@ export function openaiBody(settings: LlmSettings, req: ChatRequest): Record<stri
     stream: true,
     stream_options: { include_usage: true },
     ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
-    ...(o.maxTokens !== undefined ? { max_tokens: o.maxTokens } : {}),
+    ...((req.maxTokens ?? o.maxTokens) !== undefined ? { max_tokens: req.maxTokens ?? o.maxTokens } : {}),
     ...(effort ? { reasoning_effort: effort } : {}),
     ...(hasTools && o.toolChoice ? { tool_choice: o.toolChoice } : {}),
     ...(hasTools && o.parallelToolCalls !== undefined ? { parallel_tool_calls: o.parallelToolCalls } : {}),

@@ -2,10 +2,12 @@
  * @module llm/retry
  * When a failed model request is tried again: only for a rate limit (429), a server error (5xx), a refused
  * or reset connection — and only when nothing of the reply had arrived (a retry must not repeat streamed
- * text). Waits grow exponentially with jitter; a server's `Retry-After` is honoured.
+ * text). Waits grow exponentially with jitter; a server's `Retry-After` is honoured. Apart from those: a
+ * reply cut at the token limit (`length`) after it completed its tool call(s) is asked for once more with
+ * twice the reply budget, since the calls it was making are known to fit.
  */
 import { cancelledError, ModelError } from "./errors.js";
-import type { ChatRequest } from "./types.js";
+import type { ChatReply, ChatRequest, LlmSettings } from "./types.js";
 
 /** Default `[llm] max_retries`. */
 export const DEFAULT_MAX_RETRIES = 2;
@@ -48,6 +50,64 @@ export async function withRetries<T>(
       request.onRetry?.({ attempt: n, delayMs, reason: error.message });
       await sleep(delayMs, request.signal);
     }
+  }
+}
+
+/** The budget when neither the request, `[llm] max_tokens` nor the server's token count says one. */
+const FALLBACK_BUDGET = 1024;
+
+/**
+ * The larger budget a `length`-cut reply is asked for again with, or undefined when it must stay
+ * `incomplete`: only a reply whose tool calls all arrived whole (a name and an arguments object) qualifies.
+ */
+export function lengthRetryBudget(
+  error: unknown,
+  request: Pick<ChatRequest, "maxTokens">,
+  settings: Pick<LlmSettings, "options">,
+): number | undefined {
+  if (!(error instanceof ModelError) || error.kind !== "incomplete") return undefined;
+  const partial = error.partial;
+  if (partial?.finishReason !== "length" || !completeCalls(partial)) return undefined;
+  const used =
+    request.maxTokens ?? settings.options?.maxTokens ?? partial.usage?.completionTokens ?? FALLBACK_BUDGET;
+  return Math.max(1, used) * 2;
+}
+
+function completeCalls(reply: ChatReply): boolean {
+  return (
+    reply.toolCalls.length > 0 &&
+    reply.toolCalls.every(
+      (c) =>
+        c.name !== "" &&
+        typeof c.arguments === "object" &&
+        c.arguments !== null &&
+        !Array.isArray(c.arguments),
+    )
+  );
+}
+
+/**
+ * Sends `request`; a reply cut at the token limit after complete tool calls is sent once more with a larger
+ * `maxTokens` (the caller hears of it through `onRetry`). If that one fails too, its error stands.
+ * @example const reply = await withLengthRetry(settings, request, (r) => once(r));
+ */
+export async function withLengthRetry(
+  settings: Pick<LlmSettings, "options">,
+  request: ChatRequest,
+  send: (request: ChatRequest) => Promise<ChatReply>,
+): Promise<ChatReply> {
+  try {
+    return await send(request);
+  } catch (error) {
+    const maxTokens = lengthRetryBudget(error, request, settings);
+    if (maxTokens === undefined || request.signal?.aborted) throw error;
+    request.onRetry?.({
+      attempt: 1,
+      delayMs: 0,
+      reason: "the reply was cut at the token limit after a complete tool call",
+      maxTokens,
+    });
+    return await send({ ...request, maxTokens });
   }
 }
 

@@ -33,8 +33,13 @@ export interface ChatRequest {
   json?: boolean;
   /** Ollama's `num_ctx` for this request (the context window the loop works with). */
   contextWindow?: number;
-  /** Called before a retry, with what failed and how long toolgate waits. */
-  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** The reply budget in tokens for this request, instead of `[llm] max_tokens`. */
+  maxTokens?: number;
+  /**
+   * Called before a retry, with what failed and how long toolgate waits; `maxTokens` is set when the retry
+   * asks again with a larger reply budget (a reply cut at the token limit after a complete tool call).
+   */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string; maxTokens?: number }) => void;
 }
 
 /** Tokens the server counted for one reply (Ollama `prompt_eval_count`/`eval_count`, OpenAI `usage`). */

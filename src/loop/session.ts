@@ -170,10 +170,13 @@ export class AgentSession {
           ...(o.contextWindow && o.model.provider === "ollama" ? { contextWindow: o.contextWindow } : {}),
           onText: (chunk) => this.emit({ type: "text", chunk }),
           onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
-          onRetry: ({ delayMs, reason }) =>
+          onRetry: ({ delayMs, reason, maxTokens }) =>
             this.emit({
               type: "notice",
-              message: `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
+              message:
+                maxTokens !== undefined
+                  ? `${reason} — asking again with max_tokens ${maxTokens}`
+                  : `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
             }),
         });
         steps++;
