@@ -18,7 +18,7 @@ export { formatMs, renderTranscript } from "./replay.js";
 export { parseRoutingReply, type RoutableTool, routeQuery, routingPrompt } from "./routing.js";
 export { describeCall, type PendingCall, runCalls } from "./run-calls.js";
 export { AgentSession, currentTranscript } from "./session.js";
-export { type AgentRunnerOptions, createAgentRunner } from "./sub-agents.js";
+export { type AgentRunnerOptions, createAgentRunner, type LoopAgentRunner } from "./sub-agents.js";
 export {
   historyOf,
   readTranscript,

@@ -3,7 +3,8 @@
  * The runner behind `spawn_agents`: each child is this loop, at depth + 1, with the scope resolved for it
  * at its start. Its confirmations go through the parent's bus (the pipeline tags them with the child's
  * name), its events reach the parent's UI tagged the same way, its transcript is its own file (linked
- * from the parent's), and its final answer is the tool result.
+ * from the parent's), and its final answer is the tool result. Children talk to the runner's current model:
+ * `useModel` (chat's `/model`) switches the children started after it.
  */
 import type { AgentRunner, AgentRunResult } from "../agents/index.js";
 import type { ChatModel } from "../llm/index.js";
@@ -26,14 +27,36 @@ export interface AgentRunnerOptions {
   profile?: PlannerProfile;
   defaultTool?: string;
   onWarning?: (message: string) => void;
+  /** The context window children work in (compaction, Ollama `num_ctx`), as the parent's. */
+  contextWindow?: number;
+  /** Tokens kept free for a reply (`[llm] max_tokens`). */
+  maxReplyTokens?: number;
+  /** False for a model that cannot call tools natively (see {@link SessionOptions.nativeTools}). */
+  nativeTools?: boolean;
+}
+
+/** A runner whose model can be switched for the children started from now on. */
+export interface LoopAgentRunner extends AgentRunner {
+  /** The model children talk to. */
+  readonly model: ChatModel;
+  useModel(model: ChatModel, options?: { nativeTools?: boolean }): void;
 }
 
 /**
  * Creates the runner a host gives to `ToolPools` (or `createSpawnAgentsTool`).
  * @example new ToolPools({ builtins, runner: createAgentRunner({ gate, model, root }) })
  */
-export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
+export function createAgentRunner(options: AgentRunnerOptions): LoopAgentRunner {
+  let model = options.model;
+  let nativeTools = options.nativeTools;
   return {
+    get model() {
+      return model;
+    },
+    useModel(next, switched = {}) {
+      model = next;
+      nativeTools = switched.nativeTools;
+    },
     async run(request): Promise<AgentRunResult> {
       const parent = currentTranscript.getStore();
       const transcript = options.sessionsDir
@@ -52,7 +75,7 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         });
       const session = new AgentSession({
         gate: options.gate,
-        model: options.model,
+        model,
         scope: request.scope,
         root: options.root,
         agent: request.agent.name,
@@ -65,6 +88,9 @@ export function createAgentRunner(options: AgentRunnerOptions): AgentRunner {
         ...(options.routing !== undefined ? { routing: options.routing } : {}),
         ...(options.profile ? { profile: options.profile } : {}),
         ...(options.defaultTool ? { defaultTool: options.defaultTool } : {}),
+        ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+        ...(options.maxReplyTokens ? { maxReplyTokens: options.maxReplyTokens } : {}),
+        ...(nativeTools === false ? { nativeTools } : {}),
       });
       const result = await session.send(request.task, { signal: request.signal });
       await transcript?.flush();

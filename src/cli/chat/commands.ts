@@ -13,7 +13,7 @@ export const COMMANDS_HELP = [
   "/exit             quit (also /quit, Ctrl-D)",
   "/clear            start a new conversation (same tools, same transcript)",
   "/compact          shorten old tool results and summarise the conversation so far",
-  "/model [NAME]     show the model, or switch to another one on the same server",
+  "/model [NAME]     show the model, or switch to another one on the same server (sub-agents too)",
   "/tools            the tools this session may call",
   "/policy           the active policy (source, default decision, rules), workspace trust and the sandbox",
 ].join("\n");

@@ -75,7 +75,7 @@ export interface ChatSetup {
   host: SessionHost;
   /** The start-up model check. */
   status: ModelStatus;
-  /** Switches the session to another model on the same server; returns its check. */
+  /** Switches the session and the sub-agents it starts to another model on the same server; returns its check. */
   switchModel(name: string): Promise<ModelStatus>;
   agent?: string;
   close(): Promise<void>;
@@ -135,6 +135,7 @@ export async function setupSession(
     onEvent,
     onWarning: warn,
     ...common,
+    ...(status.tools === false ? { nativeTools: false } : {}),
   });
   const host = await attachToolPool(gate, { root, runner, logger: { warn } });
   let scope: Awaited<ReturnType<SessionHost["resolveAgent"]>> | undefined;
@@ -177,6 +178,7 @@ export async function setupSession(
       const checked = await checkModel(next);
       if (!checked.error) {
         session.useModel(next);
+        runner.useModel(next, checked.tools === false ? { nativeTools: false } : {});
         setup.model = next;
       }
       return checked;

@@ -1,0 +1,45 @@
+/**
+ * Chat commands that change the session, through the real `toolgate chat` with piped input against a local
+ * model server: `/model NAME` switches the conversation and the sub-agents it starts afterwards.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChatBody, type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
+import { tempWorkspace, toolgate } from "../../test-support/cli.js";
+
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer(["test-model", "other-model"]);
+});
+afterAll(async () => server.close());
+
+const systemOf = (body: ChatBody) => String(body.messages[0]?.content ?? "");
+
+describe("/model", () => {
+  it("switches the model of the conversation and of the sub-agents started after it", async () => {
+    const ws = await tempWorkspace({
+      ".toolgate/config.toml": `[llm]\nprovider = "ollama"\nbase_url = "${server.url}"\nmodel = "test-model"\nmax_retries = 0\n`,
+      ".toolgate/agents/scout.md": "---\ndescription: Looks around\ntools: []\n---\nLook around.\n",
+    });
+    const before = server.requests.length;
+    server.push(
+      { text: "Hello from the first model." },
+      { toolCalls: [{ name: "spawn_agents", arguments: { agents: [{ agent: "scout", task: "look" }] } }] },
+      (body) => {
+        // The child: its own instructions, on the model chosen with /model.
+        expect(systemOf(body)).toContain('You are the agent "scout"');
+        return { text: "scout saw nothing odd" };
+      },
+      { text: "The scout saw nothing odd." },
+    );
+    const input = "hello\n/model other-model\ndelegate to scout\n";
+    const r = await toolgate(["chat", "--yes", "--workspace", ws], { input });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("model: other-model — ready (context window 8192 tokens)\n");
+    expect(r.stdout).toContain("The scout saw nothing odd.");
+    const sent = server.requests.slice(before);
+    expect(sent.map((b) => b.model)).toEqual(["test-model", "other-model", "other-model", "other-model"]);
+    expect(systemOf(sent[1]!)).not.toContain('You are the agent "scout"');
+    expect(server.remaining()).toBe(0);
+  });
+});
