@@ -4,7 +4,7 @@
  * the tree, plus the reasons a prefix rule cannot vouch for it. Parses or refuses: only an allow-list of
  * syntax counts as safe; anything else is reported in `unsafe`, and a parse error makes it unanalysable.
  */
-import type { Node, Parser } from "./tree-sitter.js";
+
 import type { CommandAnalysis, CommandFinding } from "./analysis.js";
 import {
   CONTROL_FLOW,
@@ -22,6 +22,7 @@ import { programFindings } from "./programs/index.js";
 import { classifyRisk } from "./risk.js";
 import { pipedCode, redirectedCode, type StdinCode } from "./stdin-code.js";
 import { naiveCommands, substitutionsIn } from "./text-scan.js";
+import type { Node, Parser } from "./tree-sitter.js";
 import { commandBase, unwrap } from "./wrappers.js";
 
 export type { CommandAnalysis, CommandFinding } from "./analysis.js";

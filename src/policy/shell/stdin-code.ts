@@ -4,8 +4,9 @@
  * runs, and nobody has read it, so it is never vouched for. Where the text is in the command itself, it is
  * handed back so deny rules see what it runs.
  */
-import type { Node } from "./tree-sitter.js";
+
 import { plainValue } from "./nodes.js";
+import type { Node } from "./tree-sitter.js";
 import { stdinInterpreter } from "./wrappers.js";
 
 /** Why a command cannot be vouched for, and shell text that deny rules should see. */
