@@ -6,13 +6,13 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
 import { makeWorkspace, removeWorkspace } from "../../loop/testdata/harness.js";
+import { CHAT_MAIN, shellQuote, Terminal } from "./testdata/terminal.js";
 
-const dist = resolve(import.meta.dirname, "../../../dist/cli");
-const socket = `tg-chat-test-${process.pid}`;
+const term = new Terminal();
 const session = "chat";
 
 /**
@@ -30,29 +30,14 @@ async function childOf(shell: string, name: string): Promise<string> {
   throw new Error(`no process under the pane's shell; screen:\n${tmux("capture-pane", "-p", "-t", name)}`);
 }
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
-}
-
-const screen = (target = session) => tmux("capture-pane", "-p", "-t", target, "-S", "-200");
-
-async function waitFor(what: string | RegExp, timeoutMs = 15_000, target = session): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const text = screen(target);
-    if (typeof what === "string" ? text.includes(what) : what.test(text)) return text;
-    if (Date.now() > until) throw new Error(`screen never showed ${what}:\n${text}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+const tmux = (...args: string[]) => term.tmux(...args);
+const screen = (target = session) => term.screen(target);
+const waitFor = (what: string | RegExp, timeoutMs = 15_000, target = session) =>
+  term.waitFor(target, what, timeoutMs);
 
 /** Runs the real binary's `toolgate chat`. */
 function chatCommand(): string {
-  return `node ${JSON.stringify(join(dist, "main.js"))} chat`;
+  return `node ${JSON.stringify(CHAT_MAIN)} chat`;
 }
 
 let server: ModelServer;
@@ -69,11 +54,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  try {
-    tmux("kill-server");
-  } catch {
-    // already gone
-  }
+  term.close();
   await server.close();
   await removeWorkspace(root);
 });

@@ -2,7 +2,8 @@
  * @module cli/commands/chat
  * `toolgate chat`: an interactive session in the terminal. Each line is a task; the model's reply streams;
  * each tool call gets a line; asks are questions with yes / no / always-for-this-exact-call. Ctrl-C cancels
- * the running task and returns to the prompt; a second Ctrl-C exits.
+ * the running task and returns to the prompt; a second Ctrl-C exits. On a terminal, a pasted block is one
+ * task (bracketed paste) and what is typed at the prompt is kept across sessions (up/down recall it).
  */
 import { createInterface } from "node:readline/promises";
 import { Writable } from "node:stream";
@@ -12,6 +13,8 @@ import { fixedAsker } from "../../loop/index.js";
 import { describeConfiguredSandbox } from "../../sandbox/index.js";
 import { terminalAsker } from "../chat/ask.js";
 import { isCommand, runCommand } from "../chat/commands.js";
+import { HISTORY_SIZE, historyFile, InputHistory } from "../chat/history.js";
+import { PASTE_OFF, PASTE_ON, pastedText, pasteFilter } from "../chat/paste.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
 import { onTermination } from "../chat/termination.js";
@@ -27,7 +30,7 @@ export const usage =
 const UNATTENDED = "nobody could be asked (no terminal): pass --yes, or add an allow rule to the policy";
 
 const HELP =
-  "Type a task and press Enter (a line ending in \\ continues). /help lists the commands; /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
+  "Type a task and press Enter (a line ending in \\ continues; a pasted block is one task). /help lists the commands; /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
 
 export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { values, positionals } = parseArgs({
@@ -46,7 +49,28 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
       done();
     },
   });
-  const rl = createInterface({ input: io.stdin, output, terminal: io.isTTY });
+  // A terminal: keys go through the bracketed-paste filter, and the prompt recalls earlier sessions' input.
+  const history = io.isTTY
+    ? await InputHistory.open(historyFile(io.env), (m) => io.stderr(`toolgate: warning: ${m}\n`))
+    : undefined;
+  const filter = io.isTTY ? pasteFilter(io.stdin as Parameters<typeof pasteFilter>[0]) : undefined;
+  if (filter) io.stdin.pipe(filter);
+  const rl = createInterface({
+    input: filter ?? io.stdin,
+    output,
+    terminal: io.isTTY,
+    ...(history ? { history: [...history.entries], historySize: HISTORY_SIZE } : {}),
+  });
+  const restoreTerminal = () => io.stdout(PASTE_OFF);
+  if (io.isTTY) {
+    io.stdout(PASTE_ON);
+    // A kill that outlives the cleanup still leaves the terminal as it was found.
+    process.once("exit", restoreTerminal);
+    rl.on("close", () => {
+      if (filter) io.stdin.unpipe(filter);
+      io.stdin.pause();
+    });
+  }
   // Piped input: start buffering lines now, so tasks that arrive while the session is being set up are kept.
   const lines = io.isTTY ? undefined : rl[Symbol.asyncIterator]();
   const renderer = new EventRenderer({ write: (t) => io.stdout(t), color });
@@ -88,9 +112,14 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     );
     if (!interactive)
       io.stdout(values.yes ? "(--yes: every ask is approved)\n" : "(no terminal: every ask is refused)\n");
-    return await promptLoop(ctx, setup, rl, renderer, lines);
+    return await promptLoop(ctx, setup, rl, renderer, lines, history);
   } finally {
     rl.close();
+    if (io.isTTY) {
+      process.removeListener("exit", restoreTerminal);
+      restoreTerminal();
+    }
+    await history?.flush();
     await setup?.close();
   }
 }
@@ -101,6 +130,7 @@ async function promptLoop(
   rl: ReturnType<typeof createInterface>,
   renderer: EventRenderer,
   lines: AsyncIterator<string> | undefined,
+  history: InputHistory | undefined,
 ): Promise<ExitCode> {
   const { io } = ctx;
   let running: AbortController | undefined;
@@ -157,7 +187,11 @@ async function promptLoop(
           line = next.value;
         } else {
           prompt = new AbortController();
+          // Up/down recall prompt input only (readline also records answers to questions: dropped here).
+          if (history) (rl as unknown as { history: string[] }).history = [...history.entries];
           line = await rl.question("› ", { signal: prompt.signal });
+          history?.add(line);
+          line = pastedText(line);
         }
       } catch {
         if (quit || closed) break;
