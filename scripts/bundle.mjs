@@ -78,6 +78,13 @@ writeFileSync(
   join(root, "dist", "policy", "shell", "tree-sitter.js"),
   runtime.replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n"),
 );
+// Its types too (an ambient `declare module "web-tree-sitter"`), so our declarations that name its types resolve.
+const shellDir = join(root, "dist", "policy", "shell");
+copyFileSync(inPackage("web-tree-sitter", "web-tree-sitter.d.ts"), join(shellDir, "web-tree-sitter.d.ts"));
+const shim = join(shellDir, "tree-sitter.d.ts");
+const declarations = readFileSync(shim, "utf8");
+if (!declarations.startsWith("/// <reference"))
+  writeFileSync(shim, `/// <reference path="./web-tree-sitter.d.ts" />\n${declarations}`);
 copyFileSync(inPackage("web-tree-sitter", "tree-sitter.wasm"), join(grammarDir, "tree-sitter.wasm"));
 copyFileSync(inPackage("web-tree-sitter", "LICENSE"), join(grammarDir, "web-tree-sitter.LICENSE"));
 
