@@ -116,7 +116,8 @@ describe("toolgate chat without a terminal", () => {
     const bad = await toolgate(["chat", "--resume", "nope", "--workspace", ws], { input: "" });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("toolgate: no transcript nope (looked in the current folder and ");
-  });
+    // Three runs of the binary: near 30 s on a loaded 2-core machine, so this test gets more.
+  }, 120_000);
 
   it("shows thinking, or hides it with --no-thinking", async () => {
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
