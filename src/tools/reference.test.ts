@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createListAvailableAgentsTool, createSpawnAgentsTool } from "../agents/index.js";
 import { defineTool, okResult, type Tool } from "../core/index.js";
-import { type BuiltinTools, createBuiltinTools } from "./index.js";
+import { createToolgate, type Toolgate } from "../toolgate.js";
 import { type ReferenceNotes, toolReference } from "./reference.js";
 import NOTES from "./reference-notes.json" with { type: "json" };
 
@@ -19,15 +19,16 @@ const START =
 const END = "<!-- tool-reference:end -->";
 
 let root: string;
-let builtins: BuiltinTools;
+let gate: Toolgate;
 let tools: Tool[];
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "tg-reference-"));
-  // Jira and Confluence register only when configured: configure them so the page shows every tool.
-  builtins = await createBuiltinTools({
+  // Through createToolgate, as a user gets them. Jira and Confluence register only when configured:
+  // configure them so the page shows every tool.
+  gate = await createToolgate({
     roots: [root],
-    config: {},
+    policy: false,
     logger: { warn: () => {} },
     env: {
       JIRA_BASE_URL: "https://example.atlassian.net",
@@ -41,10 +42,10 @@ beforeAll(async () => {
     agents: async () => ({ agents: [], problems: [], warnings: [] }),
     poolNames: async () => [],
   };
-  tools = [...builtins.tools, createListAvailableAgentsTool(host), createSpawnAgentsTool(host)];
+  tools = [...gate.registry.list(), createListAvailableAgentsTool(host), createSpawnAgentsTool(host)];
 });
 afterAll(async () => {
-  await builtins.close();
+  await gate.close();
   await rm(root, { recursive: true, force: true });
 });
 
