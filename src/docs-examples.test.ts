@@ -3,12 +3,24 @@
  * run — shell blocks with the built command line in a fresh workspace, js/ts blocks against the built package in one
  * Node process, toml blocks through the policy or config loader, json blocks parsed. Blocks marked
  * `<!-- illustrative -->` (and text/markdown samples) are not run. Failures name the block as FILE:LINE.
+ * Relative links must lead to a file that exists and, with `#anchor`, to a heading of that page.
  * The convention is documented in docs/contributing.md.
  */
 import { spawn } from "node:child_process";
-import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, normalize } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "./config/index.js";
@@ -16,6 +28,7 @@ import { parsePolicy } from "./policy/index.js";
 import { BIN, REPO_ROOT } from "./test-support/cli.js";
 import { BASH_TOOLGATE_FUNCTION, type CliServer, startCliServer } from "./test-support/cli-server.js";
 import { type DocBlock, extractBlocks, shellCommands } from "./test-support/doc-blocks.js";
+import { headingAnchors, relativeLinks } from "./test-support/doc-links.js";
 import { createToolgate } from "./toolgate.js";
 
 async function docFiles(): Promise<string[]> {
@@ -30,12 +43,17 @@ async function docFiles(): Promise<string[]> {
 }
 
 const blocks: DocBlock[] = [];
+/** Each Markdown file's text, by its path relative to the repository. */
+const texts = new Map<string, string>();
 let scratch: string;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "tg-docs-"));
-  for (const file of await docFiles())
-    blocks.push(...extractBlocks(await readFile(join(REPO_ROOT, file), "utf8"), file));
+  for (const file of await docFiles()) {
+    const text = await readFile(join(REPO_ROOT, file), "utf8");
+    texts.set(file, text);
+    blocks.push(...extractBlocks(text, file));
+  }
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
@@ -250,6 +268,31 @@ process.exit(0);
       }
     } finally {
       await gate.close();
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("relative links lead to files that exist, and anchors to headings of the page they name", async () => {
+    const failures: string[] = [];
+    for (const [file, text] of texts) {
+      for (const link of relativeLinks(text, file)) {
+        const target = link.path === "" ? file : normalize(join(dirname(file), decodeURI(link.path)));
+        let page = texts.get(target);
+        if (page === undefined) {
+          const exists = await stat(join(REPO_ROOT, target)).then(
+            () => true,
+            () => false,
+          );
+          if (!exists) {
+            failures.push(`${link.where}: ${link.path} does not exist`);
+            continue;
+          }
+          if (link.anchor !== undefined && target.endsWith(".md"))
+            page = await readFile(join(REPO_ROOT, target), "utf8");
+        }
+        if (link.anchor !== undefined && page !== undefined && !headingAnchors(page).has(link.anchor))
+          failures.push(`${link.where}: ${target} has no heading for #${link.anchor}`);
+      }
     }
     expect(failures).toEqual([]);
   });
