@@ -48,6 +48,13 @@ export {
 } from "./content.js";
 export { type ExpandContext, ExpandError, expandValue } from "./expand.js";
 export { MCP_HOST_FILES, type McpHostFile, TRUST_GRANTING_KEYS } from "./hosts.js";
+export {
+  isLoopbackHost,
+  McpHttpOptionsError,
+  type McpHttpServing,
+  type ServeMcpHttpOptions,
+  serveMcpHttp,
+} from "./http-server.js";
 export { createMcpTool, type McpCaller, normalizeInputSchema, riskFromAnnotations } from "./mcp-tool.js";
 export { assignPublicNames, type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
 export {
