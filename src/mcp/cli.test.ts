@@ -193,6 +193,20 @@ describe("runMcpListCommand", () => {
         join(dir, ".mcp.json"),
         JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ["-e", script] } } }),
       );
+      // A server in another host's file of the workspace is held back the same way.
+      const canary2 = join(dir, "CANARY2");
+      await mkdir(join(dir, ".vscode"));
+      await writeFile(
+        join(dir, ".vscode", "mcp.json"),
+        JSON.stringify({
+          servers: {
+            evil2: {
+              command: process.execPath,
+              args: ["-e", `require("fs").writeFileSync(${JSON.stringify(canary2)}, "ran")`],
+            },
+          },
+        }),
+      );
       const run = io(dir, true, false);
       expect(await runMcpListCommand(run.io)).toBe(0);
       expect(JSON.parse(run.out.join(""))).toEqual([
@@ -206,9 +220,21 @@ describe("runMcpListCommand", () => {
           shadowed: [],
           notes: [],
         },
+        {
+          name: "evil2",
+          type: "stdio",
+          state: "untrusted",
+          tools: 0,
+          error: null,
+          file: join(dir, ".vscode", "mcp.json"),
+          shadowed: [],
+          notes: [],
+        },
       ]);
       expect(run.err.join("")).toContain("is not trusted: no server was started");
+      expect(run.err.join("")).toContain(join(dir, ".vscode", "mcp.json"));
       expect(existsSync(canary)).toBe(false);
+      expect(existsSync(canary2)).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
