@@ -40,7 +40,7 @@ describe("ToolPools: a project's pool with real MCP servers (spec: Project-Level
         everything: { command: node, args: [everythingPath, "stdio"] },
         fs: { command: node, args: [filesystemPath, files] },
         broken: { command: "/nonexistent/no-such-mcp-server" },
-        bad: { command: node, colour: "red" },
+        bad: { command: node, args: "red" },
       }),
     );
     pools = new ToolPools({ builtins, logger: { warn: (m) => warnings.push(m) } });
@@ -75,11 +75,11 @@ describe("ToolPools: a project's pool with real MCP servers (spec: Project-Level
     expect(byName.broken).toMatchObject({ state: "failed", toolCount: 0 });
     expect(byName.bad).toMatchObject({
       state: "invalid",
-      error: `${join(root, ".mcp.json")}: server "bad": unknown key "colour" for a stdio server`,
+      error: `${join(root, ".mcp.json")}: server "bad": "args" must be an array of strings`,
     });
     expect(byName.t).toMatchObject({ state: "ready", toolCount: 59 });
     expect(warnings).toContain(
-      `${join(root, ".mcp.json")}: server "bad": unknown key "colour" for a stdio server`,
+      `${join(root, ".mcp.json")}: server "bad": "args" must be an array of strings`,
     );
   });
 

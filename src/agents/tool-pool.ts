@@ -5,19 +5,17 @@
  * MCP configuration (API, `.mcp.json` on disk, `list_changed`) or to the built-ins invalidates the cache;
  * the next access rebuilds it. Concurrent accesses share one build.
  */
-import { readFile } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import type { Logger, Tool } from "../core/index.js";
 import { ConfigError, ToolRegistry } from "../core/index.js";
 import {
-  hashBytes,
   loadMcpConfig,
   McpClientPool,
   type McpClientPoolOptions,
   type McpConfigProblem,
   type McpServerConfig,
   type McpServerStatus,
-  mcpConfigPath,
+  mcpConfigHash,
   mcpConfigStamp,
   normalizeServerConfig,
   type RoutingTable,
@@ -194,13 +192,7 @@ export class ToolPools {
     const stamp = await mcpConfigStamp(project.root);
     if (stamp === project.stamp) return true;
     if (project.hash === undefined) return false;
-    let hash = "";
-    try {
-      hash = hashBytes(await readFile(mcpConfigPath(project.root)));
-    } catch {
-      // gone: compare with "" (no file)
-    }
-    if (hash !== project.hash) return false;
+    if ((await mcpConfigHash(project.root)) !== project.hash) return false;
     project.stamp = stamp;
     return true;
   }
@@ -213,12 +205,14 @@ export class ToolPools {
     let servers: Record<string, McpServerConfig> = {};
     let problems: McpConfigProblem[] = [];
     let hash: string | undefined;
+    let origins: Record<string, string> = {};
     const warnings: string[] = [];
     try {
       const loaded = await loadMcpConfig(project.root, this.options.env ? { env: this.options.env } : {});
       servers = loaded.servers;
       problems = loaded.problems;
       hash = loaded.hash;
+      origins = loaded.origins;
     } catch (error) {
       // A broken file leaves the pool without MCP servers, reported; built-in tools still work.
       problems = [{ server: "(.mcp.json)", message: (error as Error).message }];
@@ -226,11 +220,12 @@ export class ToolPools {
     const untrusted: McpServerStatus[] = [];
     const trusted = this.options.trusted ?? isTrusted;
     if (Object.keys(servers).length > 0 && !trusted(project.root)) {
+      const files = [...new Set(Object.keys(servers).map((n) => origins[n] ?? n))].join(", ");
       // The file came with the repository: its commands run nothing until the user trusts the folder.
       for (const [name, config] of Object.entries(servers))
         untrusted.push({ name, type: config.type, state: "untrusted", toolCount: 0, restarts: 0 });
       warnings.push(
-        `${mcpConfigPath(project.root)} is not trusted: not starting ${untrusted.map((s) => s.name).join(", ")} (\`toolgate trust\` to start them)`,
+        `${files} is not trusted: not starting ${untrusted.map((s) => s.name).join(", ")} (\`toolgate trust\` to start them)`,
       );
       servers = {};
     }

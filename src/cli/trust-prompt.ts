@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { realpath } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { parse } from "smol-toml";
 import { SECURITY_KEYS } from "../config/index.js";
 import { loadMcpConfig } from "../mcp/index.js";
@@ -51,10 +51,10 @@ export async function describeWorkspaceFiles(root: string): Promise<string[]> {
         server.type === "stdio"
           ? `runs ${[server.command, ...server.args].map((a) => JSON.stringify(a)).join(" ")}`
           : `connects to ${server.url}`;
-      lines.push(`.mcp.json server ${name}: ${what}`);
+      lines.push(`${relative(root, mcp.origins[name] ?? join(root, ".mcp.json"))} server ${name}: ${what}`);
     }
   } catch (error) {
-    lines.push(`.mcp.json: ${(error as Error).message}`);
+    lines.push(`MCP configuration: ${(error as Error).message}`);
   }
   const agentsDir = join(root, ".toolgate", "agents");
   if (existsSync(agentsDir)) {

@@ -25,6 +25,7 @@ import {
   splitThinking,
   stripThinking,
 } from "../planner/index.js";
+import { withTurnSpan } from "../telemetry/index.js";
 import { charsOf, promptBudget, shortenToolResults, summarise, summaryRange, TokenGauge } from "./context.js";
 import { systemInstructions } from "./prompts.js";
 import { routeQuery } from "./routing.js";
@@ -107,7 +108,11 @@ export class AgentSession {
 
   /** Runs one turn: the task, then rounds of model replies and tool calls until the turn ends. */
   send(task: string, options: { signal?: AbortSignal } = {}): Promise<TurnResult> {
-    return currentTranscript.run(this.options.transcript, () => this.turn(task, options.signal));
+    const { agent, model } = this.options;
+    const span = { ...(agent ? { agent } : {}), provider: model.provider, model: model.model };
+    return withTurnSpan(span, () =>
+      currentTranscript.run(this.options.transcript, () => this.turn(task, options.signal)),
+    );
   }
 
   private async turn(task: string, signal = new AbortController().signal): Promise<TurnResult> {

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,6 +47,7 @@ describe("runMcpListCommand", () => {
     const run = io(root, true);
     expect(await runMcpListCommand(run.io)).toBe(0);
     const rows = JSON.parse(run.out.join(""));
+    const from = { file: join(root, ".mcp.json"), shadowed: [], notes: [] };
     expect(rows).toEqual([
       {
         name: "gone",
@@ -54,9 +55,10 @@ describe("runMcpListCommand", () => {
         state: "failed",
         tools: 0,
         error: expect.stringMatching(/^could not start: .*ENOENT/),
+        ...from,
       },
-      { name: "off", type: "stdio", state: "disabled", tools: 0, error: null },
-      { name: "t", type: "stdio", state: "ready", tools: 20, error: null },
+      { name: "off", type: "stdio", state: "disabled", tools: 0, error: null, ...from },
+      { name: "t", type: "stdio", state: "ready", tools: 20, error: null, ...from },
     ]);
   });
 
@@ -64,9 +66,16 @@ describe("runMcpListCommand", () => {
     const run = io(root, false);
     await runMcpListCommand(run.io);
     const lines = run.out.join("").trimEnd().split("\n");
-    expect(lines).toHaveLength(3);
     expect(lines[2]).toBe("t     stdio  ready     20 tools");
     expect(lines[0]).toMatch(/^gone {2}stdio {2}failed {4}- {2}could not start: /);
+    expect(lines.slice(3)).toEqual([
+      "",
+      "files, in reading order (the first to name a server wins):",
+      `   1. ${join(root, ".mcp.json")} (Claude Code): gone, off, t`,
+      `   -  ${join(root, ".vscode", "mcp.json")} (VS Code): not present`,
+      `   -  ${join(root, ".cursor", "mcp.json")} (Cursor): not present`,
+      `   -  ${join(root, ".gemini", "settings.json")} (gemini-cli): not present`,
+    ]);
   });
 
   it("exits 2 for an invalid entry, and throws ConfigError for a file that is not JSON", async () => {
@@ -82,6 +91,9 @@ describe("runMcpListCommand", () => {
           state: "invalid",
           tools: 0,
           error: `${join(bad, ".mcp.json")}: server "x": "command" must be a non-empty string`,
+          file: join(bad, ".mcp.json"),
+          shadowed: [],
+          notes: [],
         },
       ]);
       await writeFile(join(bad, ".mcp.json"), "{");
@@ -130,6 +142,48 @@ describe("runMcpListCommand", () => {
     }
   });
 
+  it("shows which file each server came from, what it shadows, and the notes, across hosts' files", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "toolgate-mcplist-hosts-"));
+    try {
+      await mkdir(join(dir, ".cursor"));
+      await writeFile(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { t: { command: "nope-1" } } }));
+      await writeFile(
+        join(dir, ".cursor", "mcp.json"),
+        JSON.stringify({
+          mcpServers: {
+            t: { command: "nope-2" },
+            c: { command: process.execPath, args: [testServerPath], alwaysAllow: ["echo"] },
+          },
+        }),
+      );
+      const json = io(dir, true);
+      expect(await runMcpListCommand(json.io)).toBe(0);
+      const rows = JSON.parse(json.out.join("")) as Record<string, unknown>[];
+      expect(rows.map((r) => [r.name, r.state, r.file, r.shadowed, r.notes])).toEqual([
+        [
+          "c",
+          "ready",
+          join(dir, ".cursor", "mcp.json"),
+          [],
+          [`"alwaysAllow" ignored: toolgate's policy decides which calls run`],
+        ],
+        ["t", "failed", join(dir, ".mcp.json"), [join(dir, ".cursor", "mcp.json")], []],
+      ]);
+      const text = io(dir, false);
+      await runMcpListCommand(text.io);
+      const out = text.out.join("");
+      expect(out).toContain(`   1. ${join(dir, ".mcp.json")} (Claude Code): t\n`);
+      expect(out).toContain(
+        `   2. ${join(dir, ".cursor", "mcp.json")} (Cursor): c; shadowed by an earlier file: t\n`,
+      );
+      expect(out).toContain(
+        `note: ${join(dir, ".cursor", "mcp.json")}: server "c": "alwaysAllow" ignored: toolgate's policy decides which calls run\n`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("in an untrusted workspace lists the servers as untrusted and starts none", async () => {
     const dir = await mkdtemp(join(tmpdir(), "toolgate-mcplist-untrusted-"));
     try {
@@ -139,13 +193,48 @@ describe("runMcpListCommand", () => {
         join(dir, ".mcp.json"),
         JSON.stringify({ mcpServers: { evil: { command: process.execPath, args: ["-e", script] } } }),
       );
+      // A server in another host's file of the workspace is held back the same way.
+      const canary2 = join(dir, "CANARY2");
+      await mkdir(join(dir, ".vscode"));
+      await writeFile(
+        join(dir, ".vscode", "mcp.json"),
+        JSON.stringify({
+          servers: {
+            evil2: {
+              command: process.execPath,
+              args: ["-e", `require("fs").writeFileSync(${JSON.stringify(canary2)}, "ran")`],
+            },
+          },
+        }),
+      );
       const run = io(dir, true, false);
       expect(await runMcpListCommand(run.io)).toBe(0);
       expect(JSON.parse(run.out.join(""))).toEqual([
-        { name: "evil", type: "stdio", state: "untrusted", tools: 0, error: null },
+        {
+          name: "evil",
+          type: "stdio",
+          state: "untrusted",
+          tools: 0,
+          error: null,
+          file: join(dir, ".mcp.json"),
+          shadowed: [],
+          notes: [],
+        },
+        {
+          name: "evil2",
+          type: "stdio",
+          state: "untrusted",
+          tools: 0,
+          error: null,
+          file: join(dir, ".vscode", "mcp.json"),
+          shadowed: [],
+          notes: [],
+        },
       ]);
       expect(run.err.join("")).toContain("is not trusted: no server was started");
+      expect(run.err.join("")).toContain(join(dir, ".vscode", "mcp.json"));
       expect(existsSync(canary)).toBe(false);
+      expect(existsSync(canary2)).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,12 +1,14 @@
 /**
  * @module mcp/cli
- * `toolgate mcp list`: the project's MCP servers — state, tool count, error — as a plain function the CLI
+ * `toolgate mcp list`: the project's MCP servers — state, tool count, error, the file each came from — and
+ * the configuration files read, in order, as a plain function the CLI
  * wires. It builds the project's pool (starting every configured server) and stops the servers after; in a
  * workspace the user has not trusted it starts none and lists them as `untrusted`.
  */
 import type { ToolRegistry } from "../core/index.js";
 import { McpClientPool, type McpServerStatus } from "./client-pool.js";
 import { loadMcpConfig } from "./config.js";
+import { describeMcpSources, serverProvenance } from "./list-report.js";
 
 /** What the command needs from the CLI. */
 export interface McpCliIo {
@@ -24,7 +26,7 @@ export interface McpCliIo {
 /**
  * Lists the servers. Exit code: 0, or 2 when `.mcp.json` or one of its entries is invalid (a server that
  * fails to start is reported, not a configuration error). A file that is not JSON throws ConfigError.
- * JSON output: `[{"name","type","state","tools","error"}]`, sorted by name.
+ * JSON output: `[{"name","type","state","tools","error","file","shadowed","notes"}]`, sorted by name.
  */
 export async function runMcpListCommand(io: McpCliIo): Promise<number> {
   const config = await loadMcpConfig(io.root);
@@ -44,7 +46,7 @@ export async function runMcpListCommand(io: McpCliIo): Promise<number> {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (servers.length > 0)
       io.stderr(
-        `toolgate: ${config.file} is not trusted: no server was started (\`toolgate trust\` to start them)\n`,
+        `toolgate: ${[...new Set(Object.values(config.origins))].join(", ")} is not trusted: no server was started (\`toolgate trust\` to start them)\n`,
       );
   } else {
     const pool = new McpClientPool({ logger: { warn: () => {} } });
@@ -62,10 +64,12 @@ export async function runMcpListCommand(io: McpCliIo): Promise<number> {
       state: s.state,
       tools: s.toolCount,
       error: s.error ?? null,
+      ...serverProvenance(config, s.name),
     }));
     io.stdout(`${JSON.stringify(rows)}\n`);
   } else if (servers.length === 0) {
-    io.stdout(config.file ? `no MCP servers in ${config.file}\n` : `no .mcp.json in ${io.root}\n`);
+    io.stdout(config.file ? `no MCP servers in ${config.file}\n` : `no MCP configuration in ${io.root}\n`);
+    io.stdout(describeMcpSources(config));
   } else {
     const width = Math.max(...servers.map((s) => s.name.length));
     const typeWidth = Math.max(5, ...servers.map((s) => s.type.length));
@@ -75,6 +79,7 @@ export async function runMcpListCommand(io: McpCliIo): Promise<number> {
         `${s.name.padEnd(width)}  ${s.type.padEnd(typeWidth)}  ${s.state.padEnd(8)}  ${tools}${s.error ? `  ${s.error}` : ""}\n`,
       );
     }
+    io.stdout(`\n${describeMcpSources(config)}`);
   }
   return servers.some((s) => s.state === "invalid") ? 2 : 0;
 }

@@ -22,7 +22,7 @@ import { assignPublicNames, type McpRoute, type RoutingTable } from "./naming.js
 export interface McpServerStatus {
   name: string;
   /** `unknown`: an invalid entry that names no transport. */
-  type: "stdio" | "http" | "unknown";
+  type: "stdio" | "http" | "sse" | "unknown";
   /** `invalid`: its configuration entry was refused; `untrusted`: from a workspace not trusted, not started. */
   state: McpServerState | "invalid" | "untrusted";
   /** Tools exposed from it at the last discovery. */

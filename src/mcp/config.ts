@@ -1,13 +1,19 @@
 /**
  * @module mcp/config
- * `.mcp.json` — the external MCP servers of a project, in the format other MCP hosts use — read, validated
- * strictly (unknown keys, wrong types and unset `${VAR}`s are errors naming the file and the server) and
+ * The external MCP servers of a project, read from the files other MCP hosts write (`.mcp.json`,
+ * `.vscode/mcp.json`, `.cursor/mcp.json`, `.gemini/settings.json`; see ./hosts.ts), validated (wrong types and
+ * unset variables are errors naming the file and the server; keys of other hosts are noted and ignored) and
  * resolved into ready server configurations.
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
+import { parseEnv } from "node:util";
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
 import { ConfigError } from "../core/index.js";
+import { type ExpandContext, ExpandError, expandValue } from "./expand.js";
+import { DEFAULT_HOST_FILE, MCP_HOST_FILES, type McpHostFile, TRUST_GRANTING_KEYS } from "./hosts.js";
 
 /** The request timeout when a server sets none (ms). */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -34,140 +40,264 @@ export interface StdioServerConfig extends CommonConfig {
   cwd?: string;
 }
 
-/** A server reached over streamable HTTP. */
-export interface HttpServerConfig extends CommonConfig {
-  type: "http";
+interface RemoteConfig extends CommonConfig {
   url: string;
   headers: Record<string, string>;
 }
 
-export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+/** A server reached over streamable HTTP. */
+export interface HttpServerConfig extends RemoteConfig {
+  type: "http";
+}
+
+/** A server reached over the older HTTP+SSE transport (the SDK's SSE client). */
+export interface SseServerConfig extends RemoteConfig {
+  type: "sse";
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig | SseServerConfig;
 
 /** A server entry that could not be used, with the reason (file and server named in `message`). */
 export interface McpConfigProblem {
   server: string;
   message: string;
   /** The transport the entry asks for, as far as it can be told (`url` or an HTTP `type` → http). */
-  type?: "stdio" | "http";
+  type?: "stdio" | "http" | "sse";
 }
 
-/** The result of reading a project's `.mcp.json`. */
+/** Something toolgate read but does not act on (a key of another host, an unsupported VS Code input). */
+export interface McpConfigNote {
+  file: string;
+  server?: string;
+  message: string;
+}
+
+/** One file toolgate looked for, in reading order. */
+export interface McpConfigSource {
+  file: string;
+  /** The host whose format it is. */
+  host: string;
+  /** False when the project has no such file. */
+  found: boolean;
+  /** Servers this file defines that are used (valid or not; not shadowed). */
+  servers: string[];
+  /** Servers this file defines that an earlier file already named: the earlier one wins. */
+  shadowed: string[];
+}
+
+/** The result of reading a project's MCP configuration files. */
 export interface McpConfigFile {
-  /** The file read, or undefined when the project has none. */
+  /** The first file found, or undefined when the project has none. */
   file?: string;
+  /** Every file looked for, in reading order (the first to name a server wins). */
+  sources: McpConfigSource[];
   servers: Record<string, McpServerConfig>;
+  /** The file each server (valid or not) came from. */
+  origins: Record<string, string>;
   problems: McpConfigProblem[];
-  /** sha256 of the file's bytes ("" without a file): pools compare it to notice edits. */
+  notes: McpConfigNote[];
+  /** sha256 over the files' bytes ("" without any file): pools compare it to notice edits. */
   hash: string;
 }
 
 export interface ParseOptions {
   /** Variables `${VAR}` expands from. Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Where relative `cwd` values are resolved. Default: the file's directory. */
+  /** Where relative `cwd` and `envFile` values are resolved, and `${workspaceFolder}`. Default: the file's directory. */
   baseDir?: string;
+  /** The host format the file is in. Default: `.mcp.json`'s. */
+  host?: McpHostFile;
 }
 
-const STDIO_KEYS = new Set([
-  "type",
-  "command",
-  "args",
-  "env",
-  "cwd",
-  "timeout",
-  "enabled",
-  "includeTools",
-  "excludeTools",
-]);
-const HTTP_KEYS = new Set(["type", "url", "headers", "timeout", "enabled", "includeTools", "excludeTools"]);
+/** What one file yields. */
+export interface ParsedMcpConfig {
+  servers: Record<string, McpServerConfig>;
+  problems: McpConfigProblem[];
+  notes: McpConfigNote[];
+}
 
-/** The `.mcp.json` of a project root. */
+const COMMON_KEYS = ["type", "timeout", "enabled", "disabled", "includeTools", "excludeTools"];
+const STDIO_KEYS = new Set([...COMMON_KEYS, "command", "args", "env", "envFile", "cwd"]);
+const HTTP_KEYS = new Set([...COMMON_KEYS, "url", "httpUrl", "headers"]);
+const HTTP_TYPES = new Set(["http", "streamable-http", "streamableHttp"]);
+
+/** The `.mcp.json` of a project root (the first file read). */
 export function mcpConfigPath(root: string): string {
   return join(root, ".mcp.json");
 }
 
-/**
- * Reads `<root>/.mcp.json`. A missing file is an empty configuration; a file that is not JSON or whose
- * top level is wrong throws {@link ConfigError}; a bad server entry becomes a problem and is left out.
- */
-export async function loadMcpConfig(root: string, options: ParseOptions = {}): Promise<McpConfigFile> {
-  const file = mcpConfigPath(root);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { servers: {}, problems: [], hash: "" };
-    throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, file);
-  }
-  const parsed = parseMcpConfig(bytes.toString("utf8"), file, { baseDir: root, ...options });
-  return { file, ...parsed, hash: hashBytes(bytes) };
+/** Every MCP configuration file of a project, in reading order. */
+export function mcpConfigPaths(root: string): { file: string; host: McpHostFile }[] {
+  return MCP_HOST_FILES.map((host) => ({ file: join(root, host.path), host }));
 }
 
-/** What identifies a version of the file cheaply: size and mtime, or "" when absent. */
-export async function mcpConfigStamp(root: string): Promise<string> {
-  try {
-    const s = await stat(mcpConfigPath(root));
-    return `${s.size}:${s.mtimeMs}`;
-  } catch {
-    return "";
+/**
+ * Reads the project's MCP configuration files ({@link MCP_HOST_FILES}: `.mcp.json`, `.vscode/mcp.json`,
+ * `.cursor/mcp.json`, `.gemini/settings.json`), in that order; the first file to name a server wins. Missing
+ * files are skipped; a file that does not parse or whose top level is wrong throws {@link ConfigError}; a bad
+ * server entry becomes a problem and is left out.
+ */
+export async function loadMcpConfig(root: string, options: ParseOptions = {}): Promise<McpConfigFile> {
+  const result: McpConfigFile = {
+    sources: [],
+    servers: {},
+    origins: {},
+    problems: [],
+    notes: [],
+    hash: "",
+  };
+  const hash = createHash("sha256");
+  let any = false;
+  for (const { file, host } of mcpConfigPaths(root)) {
+    const source: McpConfigSource = { file, host: host.host, found: false, servers: [], shadowed: [] };
+    result.sources.push(source);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") continue;
+      throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, file);
+    }
+    source.found = true;
+    any = true;
+    result.file ??= file;
+    hash.update(`${file}\0${bytes.length}\0`).update(bytes);
+    const parsed = parseMcpConfig(bytes.toString("utf8"), file, { baseDir: root, host, ...options });
+    result.notes.push(...parsed.notes);
+    const names = [...Object.keys(parsed.servers), ...parsed.problems.map((p) => p.server)].sort();
+    for (const name of names) {
+      if (result.origins[name] !== undefined) {
+        source.shadowed.push(name);
+        continue;
+      }
+      result.origins[name] = file;
+      source.servers.push(name);
+      const server = parsed.servers[name];
+      if (server) result.servers[name] = server;
+      else result.problems.push(...parsed.problems.filter((p) => p.server === name));
+    }
   }
+  result.notes = result.notes.filter((n) => n.server === undefined || result.origins[n.server] === n.file);
+  result.hash = any ? hash.digest("hex") : "";
+  return result;
+}
+
+/** The content hash {@link loadMcpConfig} reports, without parsing ("" without any file). */
+export async function mcpConfigHash(root: string): Promise<string> {
+  const hash = createHash("sha256");
+  let any = false;
+  for (const { file } of mcpConfigPaths(root)) {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch {
+      continue;
+    }
+    any = true;
+    hash.update(`${file}\0${bytes.length}\0`).update(bytes);
+  }
+  return any ? hash.digest("hex") : "";
+}
+
+/** What identifies a version of the files cheaply: sizes and mtimes, or "" when there is none. */
+export async function mcpConfigStamp(root: string): Promise<string> {
+  const parts: string[] = [];
+  for (const { file } of mcpConfigPaths(root)) {
+    try {
+      const s = await stat(file);
+      parts.push(`${file}:${s.size}:${s.mtimeMs}`);
+    } catch {
+      // absent
+    }
+  }
+  return parts.join("|");
 }
 
 export function hashBytes(bytes: Buffer | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** Parses the text of an MCP configuration file (`{"mcpServers": {...}}`). */
-export function parseMcpConfig(
-  text: string,
-  file: string,
-  options: ParseOptions = {},
-): { servers: Record<string, McpServerConfig>; problems: McpConfigProblem[] } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message}`, file);
+/**
+ * Parses the text of one MCP configuration file: `{"mcpServers": {...}}` or VS Code's `{"servers": {...}}`,
+ * JSON with comments and trailing commas allowed.
+ */
+export function parseMcpConfig(text: string, file: string, options: ParseOptions = {}): ParsedMcpConfig {
+  const host = options.host ?? DEFAULT_HOST_FILE;
+  const errors: ParseError[] = [];
+  const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    throw new ConfigError(
+      `${file}: not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`,
+      file,
+    );
   }
   if (!isPlainObject(json)) throw new ConfigError(`${file}: the top level must be a JSON object`, file);
-  const unknown = Object.keys(json).filter((k) => k !== "mcpServers");
-  if (unknown.length > 0)
-    throw new ConfigError(`${file}: unknown key ${JSON.stringify(unknown[0])} (expected "mcpServers")`, file);
-  const raw = json.mcpServers ?? {};
-  if (!isPlainObject(raw)) throw new ConfigError(`${file}: "mcpServers" must be an object`, file);
+  const notes: McpConfigNote[] = [];
+  if (json.mcpServers !== undefined && json.servers !== undefined)
+    throw new ConfigError(`${file}: both "mcpServers" and "servers": keep one`, file);
+  const key = json.servers !== undefined ? "servers" : "mcpServers";
+  for (const k of Object.keys(json)) {
+    if (k === key) continue;
+    if (k === "inputs")
+      notes.push({
+        file,
+        message: `"inputs" (VS Code prompts) are not supported; set environment variables instead`,
+      });
+    else if (!host.foreignTopLevel)
+      notes.push({ file, message: `unknown top-level key ${JSON.stringify(k)} ignored` });
+  }
+  const raw = json[key] ?? {};
+  if (!isPlainObject(raw)) throw new ConfigError(`${file}: "${key}" must be an object`, file);
   const servers: Record<string, McpServerConfig> = {};
   const problems: McpConfigProblem[] = [];
   for (const name of Object.keys(raw).sort()) {
     try {
-      servers[name] = normalizeServerConfig(name, raw[name], file, options);
+      servers[name] = normalizeServerConfig(name, raw[name], file, {
+        ...options,
+        host,
+        onNote: (message) => notes.push({ file, server: name, message }),
+      });
     } catch (error) {
-      const type = entryType(raw[name]);
+      const type = entryType(raw[name], host);
       problems.push({ server: name, message: (error as Error).message, ...(type ? { type } : {}) });
     }
   }
-  return { servers, problems };
+  return { servers, problems, notes };
 }
 
 /** The transport a (possibly invalid) entry names: what `mcp list` shows beside its problem. */
-function entryType(entry: unknown): "stdio" | "http" | undefined {
+function entryType(
+  entry: unknown,
+  host: McpHostFile = DEFAULT_HOST_FILE,
+): "stdio" | "http" | "sse" | undefined {
   if (!isPlainObject(entry)) return undefined;
   if (entry.type === "stdio") return "stdio";
-  if (entry.type === "http" || entry.type === "streamable-http") return "http";
+  if (entry.type === "sse") return "sse";
+  if (typeof entry.type === "string" && HTTP_TYPES.has(entry.type)) return "http";
   if (entry.type !== undefined) return undefined;
-  if (entry.url !== undefined) return "http";
+  if (entry.httpUrl !== undefined) return "http";
+  if (entry.url !== undefined) return host.bareUrl;
   if (entry.command !== undefined) return "stdio";
   return undefined;
 }
 
+/** Options for one entry: the file's, plus where notes about ignored keys go. */
+export interface NormalizeOptions extends ParseOptions {
+  onNote?: (message: string) => void;
+}
+
 /**
- * Validates one server entry (from the file or added through the API) and resolves it: `${VAR}` expanded
- * in every string, `cwd` made absolute. Throws {@link ConfigError} naming `where` and the server.
+ * Validates one server entry (from a file or added through the API) and resolves it: variables expanded in
+ * every string, `envFile` read, `cwd` made absolute. Keys of other hosts are ignored (reported through
+ * `onNote`), never a reason to refuse the server. Throws {@link ConfigError} naming `where` and the server.
  */
 export function normalizeServerConfig(
   name: string,
   raw: unknown,
   where: string,
-  options: ParseOptions = {},
+  options: NormalizeOptions = {},
 ): McpServerConfig {
   const at = `${where}: server ${JSON.stringify(name)}`;
   const fail = (message: string): never => {
@@ -175,47 +305,89 @@ export function normalizeServerConfig(
   };
   if (name.length === 0) fail("a server needs a non-empty name");
   if (!isPlainObject(raw)) return fail("must be an object");
-  const env = options.env ?? process.env;
-  const expand = (value: string, key: string) =>
-    expandVars(value, env, (v) => fail(`${key}: environment variable ${v} is not set`));
-  const type = raw.type ?? (raw.url !== undefined ? "http" : "stdio");
-  if (type === "sse") fail(`type "sse" is not supported; use a streamable HTTP url`);
-  if (type !== "stdio" && type !== "http" && type !== "streamable-http")
-    fail(`"type" must be "stdio" or "http", not ${JSON.stringify(type)}`);
-  const isHttp = type !== "stdio";
-  const allowed = isHttp ? HTTP_KEYS : STDIO_KEYS;
+  const host = options.host ?? DEFAULT_HOST_FILE;
+  const baseDir = options.baseDir ?? process.cwd();
+  const ctx: ExpandContext = {
+    env: options.env ?? process.env,
+    workspaceFolder: baseDir,
+    bareDollar: host.bareDollar,
+  };
+  const expand = (value: string, key: string): string => {
+    try {
+      return expandValue(value, ctx);
+    } catch (error) {
+      if (error instanceof ExpandError) return fail(`${key}: ${error.message}`);
+      throw error;
+    }
+  };
+  const type = entryType(raw, host);
+  if (raw.type !== undefined && type === undefined)
+    fail(`"type" must be "stdio", "http" (or "streamable-http") or "sse", not ${JSON.stringify(raw.type)}`);
+  const transport = type ?? "stdio";
+  const isRemote = transport !== "stdio";
+  const allowed = isRemote ? HTTP_KEYS : STDIO_KEYS;
   for (const key of Object.keys(raw)) {
-    if (!allowed.has(key))
-      fail(`unknown key ${JSON.stringify(key)} for a ${isHttp ? "streamable HTTP" : "stdio"} server`);
+    if (allowed.has(key)) continue;
+    if (TRUST_GRANTING_KEYS.has(key))
+      options.onNote?.(`"${key}" ignored: toolgate's policy decides which calls run`);
+    else
+      options.onNote?.(
+        `unknown key ${JSON.stringify(key)} ignored for a${isRemote ? ` ${transport}` : " stdio"} server`,
+      );
   }
+  const enabled = raw.enabled === undefined ? undefined : bool(raw.enabled, "enabled", fail);
+  const disabled = raw.disabled === undefined ? undefined : bool(raw.disabled, "disabled", fail);
+  if (enabled !== undefined && disabled !== undefined && enabled === disabled)
+    fail(`"enabled" and "disabled" contradict each other`);
   const common: CommonConfig = {
     timeoutMs: raw.timeout === undefined ? DEFAULT_MCP_TIMEOUT_MS : positiveInt(raw.timeout, "timeout", fail),
-    enabled: raw.enabled === undefined ? true : bool(raw.enabled, "enabled", fail),
+    enabled: enabled ?? (disabled === undefined ? true : !disabled),
   };
   if (raw.includeTools !== undefined)
     common.includeTools = stringList(raw.includeTools, "includeTools", fail);
   if (raw.excludeTools !== undefined)
     common.excludeTools = stringList(raw.excludeTools, "excludeTools", fail);
-  if (isHttp) {
-    if (typeof raw.url !== "string" || raw.url === "") return fail(`"url" must be a non-empty string`);
-    const url = expand(raw.url, "url");
+  if (isRemote) {
+    const urlKey = raw.httpUrl !== undefined && transport === "http" ? "httpUrl" : "url";
+    if (urlKey === "httpUrl" && raw.url !== undefined) options.onNote?.(`"url" ignored: "httpUrl" is used`);
+    const rawUrl = raw[urlKey];
+    if (typeof rawUrl !== "string" || rawUrl === "") return fail(`"${urlKey}" must be a non-empty string`);
+    const url = expand(rawUrl, urlKey);
     let parsed: URL | undefined;
     try {
       parsed = new URL(url);
     } catch {
-      fail(`"url" is not a valid URL: ${JSON.stringify(url)}`);
+      fail(`"${urlKey}" is not a valid URL: ${JSON.stringify(url)}`);
     }
     if (parsed && parsed.protocol !== "http:" && parsed.protocol !== "https:")
-      fail(`"url" must be http or https, not ${parsed.protocol}`);
+      fail(`"${urlKey}" must be http or https, not ${parsed.protocol}`);
     const headers = stringMap(raw.headers ?? {}, "headers", fail);
     for (const key of Object.keys(headers)) headers[key] = expand(headers[key]!, `headers.${key}`);
-    return { type: "http", url, headers, ...common };
+    return transport === "sse"
+      ? { type: "sse", url, headers, ...common }
+      : { type: "http", url, headers, ...common };
   }
   if (typeof raw.command !== "string" || raw.command === "")
     return fail(`"command" must be a non-empty string`);
   const args = raw.args === undefined ? [] : stringList(raw.args, "args", fail);
-  const vars = stringMap(raw.env ?? {}, "env", fail);
-  for (const key of Object.keys(vars)) vars[key] = expand(vars[key]!, `env.${key}`);
+  const vars: Record<string, string> = {};
+  if (raw.envFile !== undefined) {
+    if (typeof raw.envFile !== "string" || raw.envFile === "") fail(`"envFile" must be a non-empty string`);
+    const path = expand(raw.envFile as string, "envFile");
+    const file = isAbsolute(path) ? path : resolve(baseDir, path);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      return fail(
+        `envFile ${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+    Object.assign(vars, parseEnv(text));
+  }
+  const own = stringMap(raw.env ?? {}, "env", fail);
+  // `env` wins over `envFile`, as in VS Code.
+  for (const key of Object.keys(own)) vars[key] = expand(own[key]!, `env.${key}`);
   const config: StdioServerConfig = {
     type: "stdio",
     command: expand(raw.command, "command"),
@@ -226,27 +398,29 @@ export function normalizeServerConfig(
   if (raw.cwd !== undefined) {
     if (typeof raw.cwd !== "string" || raw.cwd === "") fail(`"cwd" must be a non-empty string`);
     const cwd = expand(raw.cwd as string, "cwd");
-    config.cwd = isAbsolute(cwd) ? cwd : resolve(options.baseDir ?? process.cwd(), cwd);
+    config.cwd = isAbsolute(cwd) ? cwd : resolve(baseDir, cwd);
   }
   return config;
 }
 
-/** Expands `${VAR}` and `${VAR:-default}`; `$$` is not special. Calls `missing` for an unset variable. */
+/**
+ * Expands `${VAR}`, `${VAR:-default}` and `${env:VAR}`; `$$` is not special. Calls `missing` for an unset
+ * variable (other failures, such as a VS Code `${input:...}`, throw {@link ExpandError}).
+ */
 export function expandVars(
   value: string,
   env: Readonly<Record<string, string | undefined>>,
   missing: (name: string) => never,
 ): string {
-  return value.replace(
-    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-    (_m, name: string, fallback?: string) => {
-      const found = env[name];
-      if (found !== undefined && found !== "") return found;
-      if (fallback !== undefined) return fallback;
-      if (found === "") return "";
-      return missing(name);
-    },
-  );
+  return value.replace(/\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (m) => {
+    try {
+      return expandValue(m, { env });
+    } catch (error) {
+      const name = /^\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)/.exec(m)![1]!;
+      if (error instanceof ExpandError) return missing(name);
+      throw error;
+    }
+  });
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -5,6 +5,7 @@
  * A call never hangs: the SDK's request timeout and the caller's AbortSignal bound it.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -227,10 +228,11 @@ export class McpConnection {
 
   private createTransport(): Transport {
     const config = this.config;
-    if (config.type === "http") {
-      return new StreamableHTTPClientTransport(new URL(config.url), {
-        requestInit: { headers: config.headers },
-      });
+    if (config.type === "http" || config.type === "sse") {
+      const requestInit = { headers: config.headers };
+      return config.type === "sse"
+        ? new SSEClientTransport(new URL(config.url), { requestInit })
+        : new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
     }
     let partial = "";
     return new ChildStdioTransport({

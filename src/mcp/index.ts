@@ -1,6 +1,6 @@
 /**
  * @module mcp
- * Public surface of the MCP folder: the client pool for external servers (`.mcp.json`), tool naming and
+ * Public surface of the MCP folder: the client pool for external servers (`.mcp.json` and other hosts' files), tool naming and
  * routing, and toolgate as an MCP server. Anything added here is public.
  */
 
@@ -18,13 +18,20 @@ export {
   hashBytes,
   loadMcpConfig,
   type McpConfigFile,
+  type McpConfigNote,
   type McpConfigProblem,
+  type McpConfigSource,
   type McpServerConfig,
+  mcpConfigHash,
   mcpConfigPath,
+  mcpConfigPaths,
   mcpConfigStamp,
+  type NormalizeOptions,
   normalizeServerConfig,
+  type ParsedMcpConfig,
   type ParseOptions,
   parseMcpConfig,
+  type SseServerConfig,
   type StdioServerConfig,
 } from "./config.js";
 export {
@@ -39,6 +46,15 @@ export {
   type McpCallResult,
   mcpResultToToolResult,
 } from "./content.js";
+export { type ExpandContext, ExpandError, expandValue } from "./expand.js";
+export { MCP_HOST_FILES, type McpHostFile, TRUST_GRANTING_KEYS } from "./hosts.js";
+export {
+  isLoopbackHost,
+  McpHttpOptionsError,
+  type McpHttpServing,
+  type ServeMcpHttpOptions,
+  serveMcpHttp,
+} from "./http-server.js";
 export { createMcpTool, type McpCaller, normalizeInputSchema, riskFromAnnotations } from "./mcp-tool.js";
 export { assignPublicNames, type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
 export {

@@ -2,18 +2,24 @@
  * @module cli/commands/mcp
  * `toolgate mcp [--pool]` serves the workspace's tools as an MCP server over stdio — every call through the
  * same pipeline and policy, `ask` as an elicitation to the client. `--pool` also serves the tools of the
- * servers in `.mcp.json`. `toolgate mcp list` shows the configured servers, their status and tool counts.
+ * servers in `.mcp.json`. `--http HOST:PORT` serves over streamable HTTP instead (bearer token from
+ * TOOLGATE_MCP_TOKEN or generated and printed to stderr; loopback unless `--allow-remote`).
+ * `toolgate mcp list` shows the configured servers, their status and tool counts.
  */
 
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolPools } from "../../agents/index.js";
-import { serveMcp } from "../../mcp/index.js";
+import { isLoopbackHost, serveMcp, serveMcpHttp } from "../../mcp/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { runMcpList } from "./project.js";
 
-export const usage = "toolgate mcp [--pool] | toolgate mcp list";
+export const usage =
+  "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]...] | toolgate mcp list";
+
+/** Where `--http` takes its token from when set; otherwise one is generated and printed. */
+export const MCP_TOKEN_ENV = "TOOLGATE_MCP_TOKEN";
 
 export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode> {
   if (argv[0] === "list") {
@@ -22,10 +28,22 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   }
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { pool: { type: "boolean" } },
+    options: {
+      pool: { type: "boolean" },
+      http: { type: "string" },
+      "allow-remote": { type: "boolean" },
+      "allow-origin": { type: "string", multiple: true },
+    },
     allowPositionals: true,
   });
   if (positionals.length > 0) throw new UsageError(`usage: ${usage}`);
+  const listen = values.http === undefined ? undefined : parseListen(values.http);
+  if (listen === undefined && (values["allow-remote"] || values["allow-origin"]))
+    throw new UsageError(`--allow-remote and --allow-origin go with --http; usage: ${usage}`);
+  if (listen && !isLoopbackHost(listen.host) && !values["allow-remote"])
+    throw new UsageError(
+      `${listen.host} is not a loopback address: add --allow-remote to serve beyond this machine (anyone who reaches it may try the token)`,
+    );
   const gate = await ctx.gate();
   // No terminal approver here: stdin/stdout carry the protocol; approvals go to the client as elicitations.
   let target: Parameters<typeof serveMcp>[0] = gate;
@@ -44,6 +62,32 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
       execute: async (call, options) => gate.execute(call, { ...options, registry: await registry() }),
     };
   }
+  if (listen) {
+    const token = ctx.io.env[MCP_TOKEN_ENV] || undefined;
+    const http = await serveMcpHttp(target, {
+      host: listen.host,
+      port: listen.port,
+      ...(token ? { token } : {}),
+      allowNonLoopback: values["allow-remote"] === true,
+      allowedOrigins: values["allow-origin"] ?? [],
+      logger: { warn: (m) => ctx.io.stderr(`toolgate: ${m}\n`) },
+    });
+    // One write: whoever watches stderr for the URL sees how to authenticate with it.
+    ctx.io.stderr(
+      `toolgate: serving MCP on ${http.url}\n${
+        token
+          ? `toolgate: clients must send the token from ${MCP_TOKEN_ENV} (Authorization: Bearer ...)`
+          : `toolgate: token (send as Authorization: Bearer <token>): ${http.token}`
+      }\n`,
+    );
+    await new Promise<void>((resolve) => {
+      process.once("SIGINT", resolve);
+      process.once("SIGTERM", resolve);
+    });
+    await http.close();
+    await pools?.close();
+    return EXIT.ok;
+  }
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -53,4 +97,13 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   await closed;
   await pools?.close();
   return EXIT.ok;
+}
+
+/** `HOST:PORT`, `[::1]:PORT` or `:PORT` (loopback). */
+function parseListen(value: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
+  const port = m ? Number(m[3]) : Number.NaN;
+  if (!m || port > 65535)
+    throw new UsageError(`--http wants HOST:PORT (e.g. 127.0.0.1:8931), not ${JSON.stringify(value)}`);
+  return { host: m[1] ?? (m[2] || "127.0.0.1"), port };
 }

@@ -1,9 +1,10 @@
 /**
- * Serves the test MCP server over streamable HTTP on 127.0.0.1 (stateless: one server per request),
- * refusing requests without the expected bearer token.
+ * Serves the test MCP server over streamable HTTP on 127.0.0.1 (stateless: one server per request), or over
+ * the older HTTP+SSE transport (`startSseTestServer`), refusing requests without the expected bearer token.
  */
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createTestServer } from "./test-server.mjs";
 
@@ -45,6 +46,48 @@ export async function startHttpTestServer(
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+/** The test server over HTTP+SSE (`GET /sse`, `POST /messages?sessionId=`), the transport older hosts use. */
+export async function startSseTestServer(token: string): Promise<RunningHttpServer> {
+  const requests: RunningHttpServer["requests"] = [];
+  const sessions = new Map<string, SSEServerTransport>();
+  const http: HttpServer = createServer(async (req, res) => {
+    requests.push({ method: req.method ?? "", authorization: req.headers.authorization });
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      res.writeHead(401).end("unauthorized");
+      return;
+    }
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", res);
+      sessions.set(transport.sessionId, transport);
+      const server = createTestServer({});
+      res.on("close", () => {
+        sessions.delete(transport.sessionId);
+        void server.close();
+      });
+      await server.connect(transport);
+      return;
+    }
+    const transport = sessions.get(url.searchParams.get("sessionId") ?? "");
+    if (req.method === "POST" && url.pathname === "/messages" && transport) {
+      await transport.handlePostMessage(req, res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,171 @@
+/**
+ * toolgate's spans recorded by the OpenTelemetry SDK's in-memory exporter: a tool call through a real gate
+ * becomes an `execute_tool` span with the GenAI attributes and the policy's, inside a turn's `invoke_agent`
+ * span; with no tracer provider registered, nothing is recorded.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { context, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { defineTool, okResult } from "../core/index.js";
+import { createToolgate, type Toolgate } from "../toolgate.js";
+import { withTurnSpan } from "./spans.js";
+
+const POLICY = `default = "deny"
+[[rules]]
+tool = "greet"
+decision = "allow"
+[[rules]]
+tool = "launch"
+decision = "ask"
+`;
+
+let root: string;
+let gate: Toolgate;
+let approve = true;
+const exporter = new InMemorySpanExporter();
+const contextManager = new AsyncLocalStorageContextManager();
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "toolgate-otel-"));
+  gate = await createToolgate({
+    roots: [root],
+    policyText: POLICY,
+    tools: [
+      defineTool({
+        name: "greet",
+        description: "Greets",
+        parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        kind: "read",
+        risk: "low",
+        run: async ({ name }) => okResult(`hello ${name}`),
+      }),
+      defineTool({
+        name: "launch",
+        description: "Launches",
+        parameters: { type: "object", properties: {} },
+        kind: "execute",
+        risk: "high",
+        run: async () => okResult("launched"),
+      }),
+    ],
+  });
+  gate.bus.onConfirmation(async () => (approve ? { approved: true } : { approved: false, reason: "no" }));
+});
+afterAll(async () => {
+  await gate?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+function register(): void {
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+  );
+  context.setGlobalContextManager(contextManager.enable());
+}
+afterEach(() => {
+  trace.disable();
+  context.disable();
+  exporter.reset();
+});
+
+const attrs = (span: ReadableSpan) => span.attributes;
+
+describe("OpenTelemetry spans", () => {
+  it("records each call as an execute_tool span inside the turn's invoke_agent span", async () => {
+    register();
+    approve = true;
+    const results = await withTurnSpan({ agent: "helper", provider: "openai", model: "m1" }, async () => {
+      const ok = await gate.execute({ id: "call_1", name: "greet", args: { name: "ada" } });
+      const asked = await gate.execute({ id: "call_2", name: "launch", args: {} });
+      const denied = await gate.execute({ id: "call_3", name: "nope", args: {} });
+      return { stopReason: "done", ok, asked, denied };
+    });
+    expect(results.ok.llmContent).toBe("hello ada");
+    expect(results.asked.llmContent).toBe("launched");
+    const spans = exporter.getFinishedSpans();
+    const turn = spans.find((s) => s.name === "invoke_agent helper")!;
+    expect(attrs(turn)).toEqual({
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.agent.name": "helper",
+      "gen_ai.provider.name": "openai",
+      "gen_ai.request.model": "m1",
+      "toolgate.stop_reason": "done",
+    });
+    const tools = spans.filter((s) => s.name.startsWith("execute_tool "));
+    expect(tools.map((s) => s.name)).toEqual([
+      "execute_tool greet",
+      "execute_tool launch",
+      "execute_tool nope",
+    ]);
+    for (const s of tools) {
+      expect(s.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+      expect(s.spanContext().traceId).toBe(turn.spanContext().traceId);
+    }
+    expect(attrs(tools[0]!)).toEqual({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "greet",
+      "gen_ai.tool.type": "function",
+      "gen_ai.tool.call.id": "call_1",
+      "toolgate.decision": "allow",
+      "toolgate.rule": expect.any(String),
+      "toolgate.risk": "low",
+      "toolgate.outcome": "ok",
+    });
+    expect(attrs(tools[1]!)).toMatchObject({ "toolgate.decision": "ask", "toolgate.outcome": "ok" });
+    expect(attrs(tools[2]!)).toMatchObject({
+      "gen_ai.tool.call.id": "call_3",
+      "toolgate.outcome": "tool_not_found",
+      "error.type": "tool_not_found",
+    });
+    expect(tools[2]!.status.code).toBe(2);
+    // The span lasts as long as the call: its duration is the one the result reports.
+    const ms = (s: ReadableSpan) => s.duration[0] * 1000 + s.duration[1] / 1e6;
+    expect(Math.abs(ms(tools[0]!) - results.ok.durationMs)).toBeLessThan(1.5);
+  });
+
+  it("records a refused ask and a policy deny with their outcome", async () => {
+    register();
+    approve = false;
+    const refused = await gate.execute({ id: "c", name: "launch", args: {} });
+    expect(refused.ok).toBe(false);
+    const [span] = exporter.getFinishedSpans();
+    expect(attrs(span!)).toMatchObject({
+      "gen_ai.tool.name": "launch",
+      "toolgate.decision": "ask",
+      "toolgate.outcome": "denied_by_policy",
+      "toolgate.risk": "high",
+    });
+    expect(span!.parentSpanContext).toBeUndefined();
+  });
+
+  it("records nothing when no tracer provider is registered", async () => {
+    approve = true;
+    const result = await withTurnSpan({}, () =>
+      gate.execute({ id: "c", name: "greet", args: { name: "x" } }),
+    );
+    expect(result.llmContent).toBe("hello x");
+    register();
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it("marks a turn that throws as failed and rethrows", async () => {
+    register();
+    await expect(
+      withTurnSpan({ agent: "a" }, async () => {
+        throw new Error("model down");
+      }),
+    ).rejects.toThrow("model down");
+    const [span] = exporter.getFinishedSpans();
+    expect(span!.name).toBe("invoke_agent a");
+    expect(span!.status).toEqual({ code: 2, message: "model down" });
+  });
+});
