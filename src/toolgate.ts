@@ -4,6 +4,7 @@
  * tools, policy (file or built-in default) with its argument plug-ins, message bus, audit — and exposes the
  * one pipeline. Everything is validated here, at creation, never at first use.
  */
+
 import { existsSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
@@ -29,7 +30,6 @@ import {
   ToolRegistry,
   type ToolScope,
 } from "./core/index.js";
-
 import {
   type ArgKindPlugin,
   builtinDefaultPolicy,
@@ -47,6 +47,7 @@ import {
   validateAgainstTools,
   withGitConfigCheck,
 } from "./policy/index.js";
+import { recordToolSpan } from "./telemetry/index.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
 import { DEFAULT_READ_ASK_PATTERNS, isTrusted, type Workspace } from "./workspace/index.js";
 
@@ -179,12 +180,16 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       const scope = schemaOptions?.scope?.tools;
       return (scope ? cache.get(provider as ProviderName, scope) : cache.get(provider as ProviderName)).tools;
     },
-    execute: (call, executeOptions) =>
-      executeCall(
+    async execute(call, executeOptions) {
+      const result = await executeCall(
         executeOptions?.registry ? { ...deps, registry: executeOptions.registry } : deps,
         call,
         executeOptions,
-      ),
+      );
+      // Telemetry sits at the gate, not in core: core imports no other folder of ours.
+      recordToolSpan(call, result, executeOptions?.scope);
+      return result;
+    },
     async check(call, checkOptions = {}) {
       const scope = checkOptions.scope ? { scope: checkOptions.scope } : {};
       if (!checkOptions.explain) return checkCall(deps, call, scope);

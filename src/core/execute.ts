@@ -3,7 +3,6 @@
  * The one pipeline every call goes through (DESIGN §1): resolve → build → decide → confirm → execute → shape.
  * Library, CLI, MCP server, agent loop and planner all call `executeCall`; nothing runs a tool another way.
  */
-import { recordToolSpan } from "../telemetry/index.js";
 import { argsDigest } from "./audit.js";
 import { errorResult } from "./errors.js";
 import type { ToolRegistry } from "./registry.js";
@@ -89,7 +88,6 @@ export async function executeCall(
     };
     if (decision) out.reason = decision.reason;
     if (deps.audit) writeAudit(deps.audit, call, out, options.scope);
-    recordToolSpan(call, out, options.scope);
     return out;
   };
 
