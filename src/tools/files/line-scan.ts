@@ -1,7 +1,7 @@
 /**
  * @module tools/files/line-scan
  * Line ranges of a file found on its bytes, for read_file: a forward scan for lines `first..last` and a
- * backward scan for the last `n` lines, both in 1 MB chunks, looking for the encoding's newline unit (`0A`,
+ * backward scan for the last `n` lines (chunks from 16 KB doubling to 1 MB), forward in 1 MB chunks, looking for the encoding's newline unit (`0A`,
  * or `0A 00` / `00 0A` at an even offset in UTF-16) without decoding anything. Only the kept bytes are then
  * decoded. Stateful encodings (ISO-2022, UTF-7, HZ) and UTF-32, where a `0A` byte is not always a line
  * break, are not handled here: {@link canScanBytes} says so and the caller decodes from the start instead.
@@ -10,6 +10,8 @@ import type { FileHandle } from "node:fs/promises";
 import { createDecoder } from "../../workspace/index.js";
 
 const CHUNK = 1024 * 1024;
+/** The backward scan's first chunk (then doubling): 20 lines of source are ~1–2 KB. */
+const FIRST_TAIL_CHUNK = 16 * 1024;
 
 /** Where a newline unit ends in a chunk, as the index just past it; -1 when there is none. */
 type Finder = (buf: Buffer, from: number, chunkStart: number) => number;
@@ -137,12 +139,15 @@ export async function findTailStart(
   // Where the last line's text ends: before a trailing newline unit, if there is one.
   let limit = size;
   if (unit.previous(tail, tail.length, size - tail.length) === tail.length) limit = size - unit.size;
-  const buf = Buffer.allocUnsafe(CHUNK);
+  // The first chunk is small (a tail is usually a few kilobytes); each next one doubles, up to CHUNK.
+  let chunkSize = FIRST_TAIL_CHUNK;
+  let buf = Buffer.allocUnsafe(chunkSize);
   let seen = 0;
   while (limit > 0) {
     signal.throwIfAborted();
+    if (buf.length < chunkSize) buf = Buffer.allocUnsafe(chunkSize);
     // Chunks start at an even offset, so UTF-16 units line up with them.
-    const lowest = Math.max(0, limit - CHUNK);
+    const lowest = Math.max(0, limit - chunkSize);
     const chunkStart = lowest + (lowest % 2);
     const length = limit - chunkStart;
     await handle.read(buf, 0, length, chunkStart);
@@ -152,6 +157,7 @@ export async function findTailStart(
       after = unit.previous(chunk, after - unit.size, chunkStart);
     }
     limit = chunkStart;
+    chunkSize = Math.min(CHUNK, chunkSize * 2);
   }
   return 0;
 }
