@@ -48,7 +48,11 @@ const CASES = [
   { name: "one.txt", text: "only line", encoding: "utf-8" },
   // A CRLF line break whose CR ends the backward scan's first 16 KB chunk and whose LF starts the file's end.
   { name: "crlf-edge.txt", text: `${"x\r\n".repeat(9000)}${"y".repeat(16_383)}\r\nlast`, encoding: "utf-8" },
-  { name: "crlf-edge16.txt", text: `${"x\r\n".repeat(9000)}${"y".repeat(8191)}\r\nlast`, encoding: "utf-16le" },
+  {
+    name: "crlf-edge16.txt",
+    text: `${"x\r\n".repeat(9000)}${"y".repeat(8191)}\r\nlast`,
+    encoding: "utf-16le",
+  },
   // An odd size: the backward scan's chunks must still start at even offsets and fit their buffer.
   { name: "odd-size.txt", text: oddSized(bigText("\n", true)), encoding: "utf-8" },
 ] as const;
