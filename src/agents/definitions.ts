@@ -5,8 +5,16 @@
  * the reason, and skipped; the others still load.
  */
 import { readdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { basename, join } from "node:path";
-import { parse as parseYaml } from "yaml";
+
+// The YAML parser loads on the first agent file, not at every start-up (`toolgate call` has none to read).
+const require = createRequire(import.meta.url);
+let yamlParse: ((text: string) => unknown) | undefined;
+function parseYaml(text: string): unknown {
+  yamlParse ??= (require("yaml") as typeof import("yaml")).parse;
+  return yamlParse(text);
+}
 
 /** How deep sub-agents may spawn further sub-agents unless a definition says otherwise. */
 export const DEFAULT_MAX_DEPTH = 2;

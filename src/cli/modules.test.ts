@@ -23,6 +23,7 @@ const LAZY_PACKAGES = [
   "openai",
   "ollama",
   "proper-lockfile",
+  "yaml",
 ];
 /** Our own modules behind those packages (tsc layout). */
 const LAZY_OURS = [

@@ -5,9 +5,11 @@
  * so evaluating a call only looks at the rules that name its tool.
  */
 import picomatch from "picomatch";
-import type { ToolKind } from "../core/index.js";
+import type { ArgKind, ToolKind } from "../core/index.js";
 import { TOOL_NAME_PATTERN } from "../core/index.js";
 import type { CompiledRule } from "./model.js";
+import { KeyedRules } from "./rule-keys.js";
+import type { ArgKindPlugin } from "./types.js";
 
 /** How a rule's `tool` entry matches names. */
 export type ToolPattern =
@@ -48,11 +50,26 @@ export interface Candidates {
   readonly args: readonly string[];
 }
 
+/** Candidates of one name and kind, bucketed by rule keys per tool shape (argument kinds), on demand. */
+interface KindEntry {
+  readonly candidates: Candidates;
+  readonly keyed: WeakMap<object, KeyedCandidates>;
+}
+
+/** The two levels of a candidate list, each bucketed by rule keys (see `policy/rule-keys.ts`). */
+export interface KeyedCandidates {
+  readonly specific: KeyedRules;
+  readonly any: KeyedRules;
+}
+
 /** The memo entry for one name: its candidates, and those narrowed to each tool kind, built on demand. */
 interface NameEntry {
   readonly all: Candidates;
-  readonly byKind: Map<ToolKind, Candidates>;
+  readonly byKind: Map<ToolKind, KindEntry>;
 }
+
+/** Stands for "no declared argument kinds" as a WeakMap key. */
+const NO_ARG_KINDS: Readonly<Record<string, ArgKind>> = Object.freeze({});
 
 /** Drops the rules whose `kind` list excludes `kind`. */
 function narrow(all: Candidates, kind: ToolKind): Candidates {
@@ -70,13 +87,15 @@ const MEMO_LIMIT = 8192;
 /** The per-name index over a policy's rules. Its memo is the only state; answers never change. */
 export class RuleIndex {
   readonly #rules: readonly CompiledRule[];
+  readonly #plugins: readonly ArgKindPlugin[];
   readonly #exact = new Map<string, number[]>();
   readonly #globs: { readonly position: number; readonly test: (name: string) => boolean }[] = [];
   readonly #any: number[] = [];
   readonly #memo = new Map<string, NameEntry>();
 
-  constructor(rules: readonly CompiledRule[]) {
+  constructor(rules: readonly CompiledRule[], plugins: readonly ArgKindPlugin[] = []) {
     this.#rules = rules;
+    this.#plugins = plugins;
     rules.forEach((rule, position) => {
       for (const entry of rule.tools) {
         const pattern = toolPattern(entry);
@@ -101,10 +120,37 @@ export class RuleIndex {
    * are left out, as they could never match), memoised. `args` is that of all candidates.
    */
   candidatesFor(name: string, kind: ToolKind): Candidates {
+    return this.#kindEntry(name, kind).candidates;
+  }
+
+  /**
+   * `candidatesFor(name, kind)` bucketed by rule keys for a tool with these argument kinds (memoised per
+   * kinds object, which a registered tool keeps), so `select` gives only the rules a call may match.
+   */
+  keyedFor(
+    name: string,
+    kind: ToolKind,
+    argKinds: Readonly<Record<string, ArgKind>> | undefined,
+  ): KeyedCandidates {
+    const entry = this.#kindEntry(name, kind);
+    const shape = argKinds ?? NO_ARG_KINDS;
+    let keyed = entry.keyed.get(shape);
+    if (keyed === undefined) {
+      const { specific, any } = entry.candidates;
+      keyed = {
+        specific: new KeyedRules(specific, argKinds, this.#plugins),
+        any: new KeyedRules(any, argKinds, this.#plugins),
+      };
+      entry.keyed.set(shape, keyed);
+    }
+    return keyed;
+  }
+
+  #kindEntry(name: string, kind: ToolKind): KindEntry {
     const entry = this.#entry(name);
     let narrowed = entry.byKind.get(kind);
     if (narrowed === undefined) {
-      narrowed = narrow(entry.all, kind);
+      narrowed = { candidates: narrow(entry.all, kind), keyed: new WeakMap() };
       entry.byKind.set(kind, narrowed);
     }
     return narrowed;

@@ -69,9 +69,12 @@ function compileConditions(
         command: undefined,
         url: undefined,
       };
+      const keys: Partial<Record<ArgKind, readonly string[]>> = {};
       for (const plugin of supporting) {
         try {
           tests[plugin.kind] = plugin.operators[operator]!(operand) as ConditionTest<unknown>;
+          const promised = plugin.valueKeys ? plugin.operandKeys?.(operator, operand) : undefined;
+          if (promised !== undefined) keys[plugin.kind] = Object.freeze([...promised]);
         } catch (error) {
           const kind = plugin.kind === "text" ? "" : ` (${plugin.kind} arguments)`;
           throw new PolicyProblem(
@@ -82,7 +85,9 @@ function compileConditions(
           );
         }
       }
-      conditions.push(Object.freeze({ arg, operator, tests: Object.freeze(tests) }));
+      conditions.push(
+        Object.freeze({ arg, operator, tests: Object.freeze(tests), keys: Object.freeze(keys) }),
+      );
     }
   }
   return conditions;
@@ -158,7 +163,13 @@ export function assemblePolicy(
   plugins: readonly ArgKindPlugin[],
 ): CompiledPolicy {
   const frozen = Object.freeze([...rules]);
-  return Object.freeze({ source, defaultDecision, rules: frozen, plugins, index: new RuleIndex(frozen) });
+  return Object.freeze({
+    source,
+    defaultDecision,
+    rules: frozen,
+    plugins,
+    index: new RuleIndex(frozen, plugins),
+  });
 }
 
 /**

@@ -112,10 +112,19 @@ export function evaluate(
   call: PreparedCall,
   recorder?: PolicyRecorder,
 ): PolicyDecision {
-  // With a recorder, every candidate is visited so the trace shows rules skipped for their tool kind.
-  const candidates = recorder
-    ? policy.index.candidates(call.tool.name)
-    : policy.index.candidatesFor(call.tool.name, call.tool.kind);
+  // With a recorder, every candidate is visited (the linear scan) so the trace shows every rule considered
+  // and those skipped for their tool kind; without one, only the rules the call's keys leave possible.
+  let specificRules: readonly CompiledRule[];
+  let anyRules: readonly CompiledRule[];
+  if (recorder) {
+    const candidates = policy.index.candidates(call.tool.name);
+    specificRules = candidates.specific;
+    anyRules = candidates.any;
+  } else {
+    const keyed = policy.index.keyedFor(call.tool.name, call.tool.kind, call.tool.argKinds);
+    specificRules = keyed.specific.select(call, UNPREPARED);
+    anyRules = keyed.any.select(call, UNPREPARED);
+  }
   let matched: RuleRef[] | undefined;
   let ruleRisk: RiskLevel | undefined;
   let deny: CompiledRule | undefined;
@@ -125,7 +134,7 @@ export function evaluate(
   let any: CompiledRule | undefined;
   let anyDecision: Decision = "allow";
   for (let level = 0; level < 2; level++) {
-    const rules = level === 0 ? candidates.specific : candidates.any;
+    const rules = level === 0 ? specificRules : anyRules;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
       recorder?.record({ op: "consider", rule: rule.ref.id, level: level === 0 ? "tool" : "any" });

@@ -49,6 +49,8 @@ export interface CompiledCondition {
   readonly operator: string;
   /** The test for each argument kind whose plug-in supports the operator. */
   readonly tests: Readonly<Partial<Record<ArgKind, ConditionTest<unknown>>>>;
+  /** Per kind, the index keys a value must share for the test to hold (`ArgKindPlugin.operandKeys`). */
+  readonly keys: Readonly<Partial<Record<ArgKind, readonly string[]>>>;
 }
 
 /** One rule, ready to evaluate. Frozen. */

@@ -49,4 +49,13 @@ export interface ArgKindPlugin<V = unknown> {
    * `default = "allow"` never runs them unasked.
    */
   defaultAllowBlocker?(value: V): string | undefined;
+  /**
+   * Index support (optional, both or neither): the keys a condition's operand confines matching values to.
+   * A condition compiled from `operand` by `operator` may hold (true or ask) for a value only when
+   * `valueKeys(value, decision)` shares a key with `operandKeys(operator, operand)`. `undefined` from
+   * either means "no such promise", and the rule is always tested. The engine uses this to skip rules
+   * that cannot match (`policy/rule-keys.ts`); it never changes which rules match.
+   */
+  operandKeys?(operator: string, operand: unknown): readonly string[] | undefined;
+  valueKeys?(value: V, decision: Decision): readonly string[] | undefined;
 }

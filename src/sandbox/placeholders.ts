@@ -52,8 +52,7 @@ export function holdPlaceholders(plan: SandboxPlan): () => void {
 
 function exists(path: string): boolean {
   try {
-    lstatSync(path);
-    return true;
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }
@@ -62,9 +61,9 @@ function exists(path: string): boolean {
 /** Removes an empty placeholder file or folder; anything with content was put there by someone else: kept. */
 function removeIfEmpty(path: string): void {
   try {
-    const stat = lstatSync(path);
-    if (stat.isDirectory()) rmdirSync(path);
-    else if (stat.isFile() && stat.size === 0) unlinkSync(path);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) rmdirSync(path);
+    else if (stat?.isFile() && stat.size === 0) unlinkSync(path);
   } catch {
     // ENOTEMPTY, or already gone: nothing of ours to remove.
   }

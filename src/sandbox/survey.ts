@@ -156,7 +156,9 @@ function addProtected(
 
 function typeOf(path: string): "file" | "dir" | "link" | "missing" {
   try {
-    const stat = lstatSync(path);
+    // Most protected paths are missing: no exception (and its stack) built for each of them.
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return "missing";
     if (stat.isSymbolicLink()) return "link";
     return stat.isDirectory() ? "dir" : "file";
   } catch {

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Workspace } from "../workspace/index.js";
-import { createGrepTool, findBundledRipgrep, type GrepParams } from "./grep.js";
+import { createGrepTool, findBundledRipgrep, type GrepParams, sortMatches } from "./grep.js";
 
 let base: string;
 let root: string;
@@ -162,5 +162,21 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("grep: ordering matches by path and line", () => {
+  it("gives the order a full sort gives, for grouped, split and out-of-order input", () => {
+    const files = ["b/x.ts", "a.ts", "a/b.ts", "B.ts", "a-b.ts", "é.ts"];
+    const input: { file: string; line: number; text: string }[] = [];
+    // Grouped runs in line order, a file met twice, and one file's lines reversed.
+    for (const file of files)
+      for (let line = 1; line <= 3; line++) input.push({ file, line, text: `${file}${line}` });
+    input.push({ file: "a.ts", line: 9, text: "late" });
+    for (let line = 5; line >= 1; line--) input.push({ file: "z.ts", line, text: `z${line}` });
+    const reference = [...input].sort((p, q) =>
+      p.file === q.file ? p.line - q.line : p.file < q.file ? -1 : p.file > q.file ? 1 : 0,
+    );
+    expect(sortMatches([...input])).toEqual(reference);
   });
 });

@@ -12,7 +12,13 @@ import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import type { Workspace } from "../workspace/index.js";
 import { withPathErrors } from "./files/errors.js";
 import { plural } from "./files/format.js";
-import { type GrepOutcome, type GrepQuery, searchWithJs, searchWithRipgrep } from "./files/grep-backends.js";
+import {
+  type GrepMatch,
+  type GrepOutcome,
+  type GrepQuery,
+  searchWithJs,
+  searchWithRipgrep,
+} from "./files/grep-backends.js";
 import { comparePaths } from "./files/walk.js";
 
 /** Parameters of `grep`. */
@@ -203,6 +209,43 @@ function searchableFiles(
     byPattern(relative) && !workspace.isReadSensitive(resolvePath(target.canonical, relative));
 }
 
+/**
+ * Matches by path, then line. Both backends give a file's matches together and in line order, so the files
+ * are sorted (thousands) rather than the matches (tens of thousands); a file met twice, or with lines out of
+ * order, is still placed right.
+ */
+export function sortMatches(matches: GrepMatch[]): GrepMatch[] {
+  const groups = new Map<string, GrepMatch[]>();
+  let current: GrepMatch[] | undefined;
+  let currentFile: string | undefined;
+  for (const m of matches) {
+    if (m.file !== currentFile) {
+      currentFile = m.file;
+      current = groups.get(m.file);
+      if (current === undefined) {
+        current = [];
+        groups.set(m.file, current);
+      }
+    }
+    const list = current!;
+    list.push(m);
+  }
+  const files = [...groups.keys()].sort(comparePaths);
+  const out: GrepMatch[] = new Array(matches.length);
+  let k = 0;
+  for (const file of files) {
+    const list = groups.get(file)!;
+    for (let i = 1; i < list.length; i++) {
+      if (list[i]!.line < list[i - 1]!.line) {
+        list.sort((a, b) => a.line - b.line);
+        break;
+      }
+    }
+    for (const m of list) out[k++] = m;
+  }
+  return out;
+}
+
 function formatOutcome(
   workspace: Workspace,
   params: GrepParams,
@@ -210,10 +253,7 @@ function formatOutcome(
   cap: number,
   target: string,
 ) {
-  // A file's matches arrive together and share one path string: most comparisons are one `===`.
-  const matches = outcome.matches.sort((a, b) =>
-    a.file === b.file ? a.line - b.line : comparePaths(a.file, b.file) || a.line - b.line,
-  );
+  const matches = sortMatches(outcome.matches);
   const where = workspace.displayPath(target);
   if (matches.length === 0) {
     const text = `No matches for /${params.pattern}/ in ${where}`;

@@ -21,7 +21,7 @@ import {
 } from "../workspace/index.js";
 import { withPathErrors } from "./files/errors.js";
 import { describeBinary, formatSize, plural } from "./files/format.js";
-import { canScanBytes, decodeRange, findLineRange, findTailStart } from "./files/line-scan.js";
+import { canScanBytes, decodeBytes, decodeRange, findLineRange, findTailStart } from "./files/line-scan.js";
 
 /** Parameters of `read_file`. */
 export interface ReadFileParams {
@@ -175,8 +175,10 @@ async function readTail(
   const display = workspace.displayPath(resolved.canonical);
   let text: string | undefined;
   if (canScanBytes(detection.encoding)) {
-    const start = await findTailStart(handle, size, detection.encoding, count, signal);
-    text = await decodeRange(handle, detection.encoding, start, size, workspace.maxFileBytes, signal);
+    const { start, bytes } = await findTailStart(handle, size, detection.encoding, count, signal);
+    text = bytes
+      ? decodeBytes(detection.encoding, bytes, workspace.maxFileBytes)
+      : await decodeRange(handle, detection.encoding, start, size, workspace.maxFileBytes, signal);
   } else {
     // A stateful encoding decodes only from the start: read it all (within the limit), keep the end.
     const all = await streamLines(handle, detection.encoding, 1, undefined, workspace.maxFileBytes, signal);

@@ -146,6 +146,54 @@ export const COMMAND_OPERATORS: Readonly<Record<string, OperatorCompiler<Command
 };
 
 /**
+ * Index keys (see `ArgKindPlugin.operandKeys`): `0:WORD` for a sub-command whose first word is WORD (what
+ * `prefix`, `equals` and `oneOf` require), `w:WORD` for one that has the word WORD anywhere (`contains`).
+ * `glob` and `regex` give none: they match the joined text, where a quoted word may hold a space.
+ */
+export function commandOperandKeys(operator: string, operand: unknown): readonly string[] | undefined {
+  // Called only for operands the operator compiled, so their shapes are valid.
+  if (operator === "prefix" || operator === "oneOf" || operator === "equals") {
+    const texts = typeof operand === "string" ? [operand] : (operand as string[]);
+    return [...new Set(texts.map((t) => `0:${t.split(/\s+/).filter(Boolean)[0]}`))];
+  }
+  if (operator === "contains") {
+    const texts = typeof operand === "string" ? [operand] : (operand as string[]);
+    return [...new Set(texts.map((t) => `w:${t}`))];
+  }
+  return undefined;
+}
+
+function keysOf(words: readonly string[], out: string[]): void {
+  if (words.length > 0) out.push(`0:${words[0]}`);
+  for (const w of words) out.push(`w:${w}`);
+}
+
+/**
+ * The keys a condition needs to share with this value to hold (mirrors `matchCommand`): for deny, any
+ * sub-command's; for allow and ask, every sub-command outside programs' scripts must match, so the first
+ * such sub-command's keys are enough. No sub-command: nothing can match. Only script sub-commands: no
+ * promise (the words are not tested then).
+ */
+export function commandValueKeys(
+  analysis: CommandAnalysis,
+  decision: Decision,
+): readonly string[] | undefined {
+  const { commands, scriptCommands } = analysis;
+  const out: string[] = [];
+  if (decision === "deny") {
+    for (const words of commands) keysOf(words, out);
+    return out;
+  }
+  if (commands.length === 0) return out;
+  for (let i = 0; i < commands.length; i++) {
+    if (scriptCommands.includes(i)) continue;
+    keysOf(commands[i]!, out);
+    return out;
+  }
+  return undefined;
+}
+
+/**
  * The `command` argument kind: `prepare` analyses the command (the WASM parser loads once, on first use).
  * @example
  * const kind = createCommandKind();
@@ -166,6 +214,8 @@ export function createCommandKind(): ArgKindPlugin<CommandAnalysis> {
       }
     },
     operators: COMMAND_OPERATORS,
+    operandKeys: commandOperandKeys,
+    valueKeys: commandValueKeys,
     // Program findings do not block a default allow: it trusts every program's plain words (`rm -rf x`
     // too); only what the analysis cannot read is asked about. Findings cap allow *rules*.
     defaultAllowBlocker(analysis) {

@@ -114,10 +114,15 @@ export class RipgrepOutputParser {
   private line(buf: Buffer, start: number, end: number): boolean {
     const nul = buf.indexOf(0, start);
     if (nul === -1 || nul >= end) return true;
-    const path = buf.subarray(start, nul);
-    if (this.filePath === undefined || !path.equals(this.filePath)) {
-      this.filePath = Buffer.from(path);
-      this.file = path.toString("utf8");
+    // Same file as the line before: compared in place (no slice, nothing allocated per line).
+    const known = this.filePath;
+    if (
+      known === undefined ||
+      known.length !== nul - start ||
+      buf.compare(known, 0, known.length, start, nul) !== 0
+    ) {
+      this.filePath = Buffer.from(buf.subarray(start, nul));
+      this.file = buf.toString("utf8", start, nul);
       this.keep = this.accept(this.file);
     }
     if (!this.keep) return true;

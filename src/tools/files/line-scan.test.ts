@@ -46,6 +46,13 @@ const CASES = [
   { name: "small16be.txt", text: "\u0a00\n\u000a\n", encoding: "utf-16be" },
   { name: "empty-lines.txt", text: "\n\n\nx\n\n", encoding: "utf-8" },
   { name: "one.txt", text: "only line", encoding: "utf-8" },
+  // A CRLF line break whose CR ends the backward scan's first 16 KB chunk and whose LF starts the file's end.
+  { name: "crlf-edge.txt", text: `${"x\r\n".repeat(9000)}${"y".repeat(16_383)}\r\nlast`, encoding: "utf-8" },
+  {
+    name: "crlf-edge16.txt",
+    text: `${"x\r\n".repeat(9000)}${"y".repeat(8191)}\r\nlast`,
+    encoding: "utf-16le",
+  },
   // An odd size: the backward scan's chunks must still start at even offsets and fit their buffer.
   { name: "odd-size.txt", text: oddSized(bigText("\n", true)), encoding: "utf-8" },
 ] as const;
@@ -98,7 +105,8 @@ describe("read_file ranges found on bytes give the lines a whole-file decode giv
 
     it(`${c.name}: the last lines, by scanning backwards`, async () => {
       const lines = referenceLines(c.text);
-      for (const count of [1, 2, 3, 20, 1000, lines.length, lines.length + 5]) {
+      // Counts whose lines end in the first 16 KB chunk, in a doubled one, and past the 1 MB cap.
+      for (const count of [1, 2, 3, 20, 150, 400, 1000, 5000, lines.length, lines.length + 5]) {
         expect({ count, got: await text({ path: c.name, tail: count }) }).toEqual({
           count,
           got: lines.slice(Math.max(0, lines.length - count)).join(""),

@@ -1,7 +1,7 @@
 /**
  * @module tools/files/line-scan
  * Line ranges of a file found on its bytes, for read_file: a forward scan for lines `first..last` and a
- * backward scan for the last `n` lines, both in 1 MB chunks, looking for the encoding's newline unit (`0A`,
+ * backward scan for the last `n` lines (chunks from 16 KB doubling to 1 MB), forward in 1 MB chunks, looking for the encoding's newline unit (`0A`,
  * or `0A 00` / `00 0A` at an even offset in UTF-16) without decoding anything. Only the kept bytes are then
  * decoded. Stateful encodings (ISO-2022, UTF-7, HZ) and UTF-32, where a `0A` byte is not always a line
  * break, are not handled here: {@link canScanBytes} says so and the caller decodes from the start instead.
@@ -10,6 +10,8 @@ import type { FileHandle } from "node:fs/promises";
 import { createDecoder } from "../../workspace/index.js";
 
 const CHUNK = 1024 * 1024;
+/** The backward scan's first chunk (then doubling): 20 lines of source are ~1–2 KB. */
+const FIRST_TAIL_CHUNK = 16 * 1024;
 
 /** Where a newline unit ends in a chunk, as the index just past it; -1 when there is none. */
 type Finder = (buf: Buffer, from: number, chunkStart: number) => number;
@@ -119,9 +121,17 @@ export async function findLineRange(
   return { start, end: size, lastLine: Math.min(totalLines, last ?? totalLines), totalLines };
 }
 
+/** Where the last lines start, and their bytes when the first chunk read (the file's end) held them all. */
+export interface TailStart {
+  start: number;
+  /** Bytes `start..size`, when already read; otherwise the caller reads them (see {@link decodeRange}). */
+  bytes?: Buffer;
+}
+
 /**
  * Finds the start of the last `count` lines by scanning backwards from the end (a newline at the very end
- * closes the last line, it does not start another). Returns 0 when the file has no more than `count` lines.
+ * closes the last line, it does not start another). Start 0 when the file has no more than `count` lines.
+ * The first chunk read is the file's end, so a short tail is found, and handed back, in one read.
  */
 export async function findTailStart(
   handle: FileHandle,
@@ -129,31 +139,48 @@ export async function findTailStart(
   encoding: string,
   count: number,
   signal: AbortSignal,
-): Promise<number> {
+): Promise<TailStart> {
   const unit = unitFor(encoding);
-  if (size === 0) return 0;
-  const tail = Buffer.alloc(Math.min(size, 2));
-  await handle.read(tail, 0, tail.length, size - tail.length);
-  // Where the last line's text ends: before a trailing newline unit, if there is one.
+  if (size === 0) return { start: 0, bytes: Buffer.alloc(0) };
+  // The first chunk is small (a tail is usually a few kilobytes); each next one doubles, up to CHUNK.
+  let chunkSize = FIRST_TAIL_CHUNK;
+  let buf = Buffer.allocUnsafe(chunkSize);
   let limit = size;
-  if (unit.previous(tail, tail.length, size - tail.length) === tail.length) limit = size - unit.size;
-  const buf = Buffer.allocUnsafe(CHUNK);
   let seen = 0;
-  while (limit > 0) {
+  for (let first = true; limit > 0; first = false) {
     signal.throwIfAborted();
+    if (buf.length < chunkSize) buf = Buffer.allocUnsafe(chunkSize);
     // Chunks start at an even offset, so UTF-16 units line up with them.
-    const lowest = Math.max(0, limit - CHUNK);
+    const lowest = Math.max(0, limit - chunkSize);
     const chunkStart = lowest + (lowest % 2);
     const length = limit - chunkStart;
-    await handle.read(buf, 0, length, chunkStart);
-    const chunk = buf.subarray(0, length);
-    for (let after = unit.previous(chunk, length, chunkStart); after !== -1; ) {
-      if (++seen === count) return chunkStart + after;
+    const { bytesRead } = await handle.read(buf, 0, length, chunkStart);
+    // A file that shrank under us: scan what is there (a first chunk's bytes are not handed back).
+    const chunk = buf.subarray(0, bytesRead);
+    let scanEnd = bytesRead;
+    // Where the last line's text ends: before a trailing newline unit, if there is one.
+    if (first && unit.previous(chunk, bytesRead, chunkStart) === bytesRead) scanEnd -= unit.size;
+    const whole = first && bytesRead === length;
+    for (let after = unit.previous(chunk, scanEnd, chunkStart); after !== -1; ) {
+      if (++seen === count) {
+        return whole
+          ? { start: chunkStart + after, bytes: chunk.subarray(after) }
+          : { start: chunkStart + after };
+      }
       after = unit.previous(chunk, after - unit.size, chunkStart);
     }
+    if (whole && chunkStart === 0) return { start: 0, bytes: chunk };
     limit = chunkStart;
+    chunkSize = Math.min(CHUNK, chunkSize * 2);
   }
-  return 0;
+  return { start: 0 };
+}
+
+/** Decodes bytes already read; `undefined` once the text passes `maxChars`. */
+export function decodeBytes(encoding: string, bytes: Buffer, maxChars: number): string | undefined {
+  const decoder = createDecoder(encoding);
+  const text = decoder.write(bytes) + decoder.end();
+  return text.length > maxChars ? undefined : text;
 }
 
 /** Decodes bytes `start..end`, chunk by chunk; `undefined` once the text passes `maxChars`. */
