@@ -4,7 +4,6 @@
  * routing, and toolgate as an MCP server. Anything added here is public.
  */
 
-export { type McpCliIo, runMcpListCommand } from "./cli.js";
 export {
   McpClientPool,
   type McpClientPoolOptions,
