@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../llm/index.js";
 import { configReference } from "./reference.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 
@@ -47,5 +48,12 @@ describe("docs/configuration.md reference", () => {
       .split("\n")
       .find((l) => l.startsWith("| `allow_hosts` |"));
     expect(row).toContain("*Ignored in an untrusted workspace.*");
+  });
+
+  it("states the model client's own defaults as the client has them", () => {
+    const reference = configReference();
+    const thousands = (n: number) => n.toLocaleString("en").replaceAll(",", " ");
+    expect(reference).toContain(`(the client's default: ${thousands(DEFAULT_TIMEOUT_MS)})`);
+    expect(reference).toContain(`(the client's default: ${DEFAULT_MAX_RETRIES})`);
   });
 });

@@ -170,9 +170,9 @@ export const CONFIG_SCHEMA = z.strictObject({
         "The environment variable holding the API key (the key itself never goes in the file).",
       ).optional(),
       timeout_ms: whole(
-        "How long one model request may take, in milliseconds (the client's default).",
+        "How long one model request may take, in milliseconds (the client's default: 120 000).",
       ).optional(),
-      max_retries: whole("Retries of a failed model request (the client's default).").optional(),
+      max_retries: whole("Retries of a failed model request (the client's default: 2).").optional(),
       context_window: whole(
         "The model's context window in tokens, for deciding when to compact the conversation (at least 256).",
       ).optional(),
