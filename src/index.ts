@@ -5,7 +5,7 @@
  */
 
 export { MessageBus } from "./bus/index.js";
-export type { ToolgateConfig } from "./config/index.js";
+export type { ToolgateConfig, ToolgateSettings } from "./config/index.js";
 export type {
   ArgKind,
   ConfirmationDetails,

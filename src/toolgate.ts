@@ -11,7 +11,13 @@ import { isAbsolute, join, resolve } from "node:path";
 // Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
 import { COORDINATION_TOOLS } from "./agents/resolve.js";
 import { MessageBus } from "./bus/index.js";
-import { loadConfigFile, type ToolgateConfig, withoutSecurityKeys } from "./config/index.js";
+import {
+  loadConfigFile,
+  settingsFromConfig,
+  type ToolgateConfig,
+  type ToolgateSettings,
+  withoutSecurityKeys,
+} from "./config/index.js";
 import {
   type AuditSink,
   type CallResult,
@@ -72,9 +78,9 @@ export interface ToolgateOptions {
   tools?: Tool[];
   /** Where warnings go. Default: stderr. */
   logger?: Logger;
-  /** Audit sink or JSONL file path. Default: `config.audit.file`, else none. */
+  /** Audit sink or JSONL file path. Default: `[audit] file`, else none. */
   audit?: string | AuditSink;
-  /** How long an `ask` waits for an answer. Default: `config.confirm.timeout_ms`, else 5 minutes. */
+  /** How long an `ask` waits for an answer. Default: `[confirm] timeout_ms` (5 minutes). */
   confirmTimeoutMs?: number;
   /** Extra environment variables the shell may pass to commands (still sanitized). */
   env?: Record<string, string>;
@@ -92,7 +98,10 @@ export interface Toolgate {
   readonly roots: readonly string[];
   readonly registry: ToolRegistry;
   readonly bus: MessageBus;
+  /** The config as written (file or object; an untrusted workspace's without its security keys). */
   readonly config: ToolgateConfig;
+  /** The same as settings: camelCase, every default applied (`settingsFromConfig`). */
+  readonly settings: ToolgateSettings;
   /** The compiled policy in force (`policy.source` says where it came from). */
   readonly policy: CompiledPolicy;
   /** Whether the workspace's own files count in full (see `ToolgateOptions.trustWorkspace`). */
@@ -129,11 +138,15 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const first = roots[0]!;
   const workspaceTrusted = options.trustWorkspace ?? isTrusted(first);
   const config = await resolveConfig(options.config, cwd, first, workspaceTrusted, logger);
+  const settings = settingsFromConfig(
+    config,
+    typeof options.config === "object" ? "the config option" : "config",
+  );
 
   const registry = new ToolRegistry({ logger });
   const builtins: BuiltinTools = await createBuiltinTools({
     roots,
-    config: withHostFilesProtected(config, options, cwd, first),
+    settings: withHostFilesProtected(settings, options, cwd, first),
     logger,
     env: options.env ?? {},
     commandNotes: (command, cwd) => commandNotes(roots, command, cwd),
@@ -157,15 +170,15 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const engine = new PolicyEngine({ policy, plugins, roots });
 
   const bus = new MessageBus({
-    timeoutMs: options.confirmTimeoutMs ?? config.confirm?.timeout_ms ?? 5 * 60_000,
+    timeoutMs: options.confirmTimeoutMs ?? settings.confirm.timeoutMs,
   });
-  const audit = resolveAudit(options.audit, config, first, logger);
+  const audit = resolveAudit(options.audit, settings, first, logger);
   const deps: PipelineDeps = {
     registry,
     decider: engine,
     confirmer: bus,
     ...(audit ? { audit } : {}),
-    limits: { maxChars: config.limits?.max_chars ?? 64_000, maxLines: config.limits?.max_lines ?? 2_000 },
+    limits: settings.limits,
   };
   const cache = new SchemaCache(registry);
 
@@ -174,6 +187,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     registry,
     bus,
     config,
+    settings,
     policy,
     workspaceTrusted,
     schemas(provider, schemaOptions) {
@@ -242,18 +256,18 @@ async function commandNotes(
  * so a file tool can never rewrite the rules it runs under or its record, wherever those files live.
  */
 function withHostFilesProtected(
-  config: ToolgateConfig,
+  settings: ToolgateSettings,
   options: ToolgateOptions,
   cwd: string,
   root: string,
-): ToolgateConfig {
+): ToolgateSettings {
   const files = [options.policy, options.config]
     .filter((file): file is string => typeof file === "string")
     .map((file) => resolve(cwd, file));
-  const audit = typeof options.audit === "object" ? undefined : (options.audit ?? config.audit?.file);
+  const audit = typeof options.audit === "object" ? undefined : (options.audit ?? settings.audit.file);
   if (audit) files.push(isAbsolute(audit) ? audit : join(root, audit));
-  if (files.length === 0) return config;
-  return { ...config, files: { ...config.files, protected: [...(config.files?.protected ?? []), ...files] } };
+  if (files.length === 0) return settings;
+  return { ...settings, files: { ...settings.files, protected: [...settings.files.protected, ...files] } };
 }
 
 async function canonicalRoots(paths: string[]): Promise<string[]> {
@@ -322,12 +336,12 @@ async function resolvePolicy(
 
 function resolveAudit(
   option: ToolgateOptions["audit"],
-  config: ToolgateConfig,
+  settings: ToolgateSettings,
   root: string,
   logger: Logger,
 ): AuditSink | undefined {
   if (typeof option === "object") return option;
-  const file = option ?? config.audit?.file;
+  const file = option ?? settings.audit.file;
   if (!file) return undefined;
   return new FileAuditSink(isAbsolute(file) ? file : join(root, file), (m) => logger.warn(m));
 }

@@ -4,7 +4,6 @@
  * sub-agent restrictions, and the coordination tools. Anything added here is public.
  */
 
-export { type AgentsCliIo, agentsUsage, runAgentsCommand } from "./cli.js";
 export {
   type AgentRunner,
   type AgentRunRequest,

@@ -119,7 +119,7 @@ describe("toolgate command", () => {
       ["call", "read_file", '{"path":1}'],
       "toolgate: invalid_params: invalid arguments for read_file: parameter 'path' must be a string",
     ],
-    [["call"], "toolgate: usage: toolgate call TOOL [ARGS_JSON]"],
+    [["call"], "toolgate: usage: toolgate call TOOL [ARGS_JSON|-]"],
     [["frobnicate"], 'toolgate: unknown command "frobnicate"'],
     [["call", "read_file", "--workspace"], "toolgate: --workspace needs a value"],
   ])("refuses bad input %j with exit 2 and one clear line", async (args, message) => {
@@ -202,7 +202,7 @@ describe("toolgate command", () => {
       oneLine(r.stderr);
       expect(r.stderr).toMatch(problem);
     }
-  });
+  }, 120_000); // four runs of the binary: generous on a loaded machine
 
   it("stops every call when the workspace policy is broken (exit 2, nothing runs)", async () => {
     const ws = await project({

@@ -31,3 +31,10 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
   };
 }
+
+/** Everything on stdin (a piped file, `-` arguments), as UTF-8. */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -10,6 +10,20 @@ describe("the command table", () => {
     }
   });
 
+  it("gives every command a help: a summary, each flag described, and examples that run the command", async () => {
+    for (const [name, entry] of Object.entries(COMMANDS)) {
+      const { help } = await entry.load();
+      expect(help.summary.length, name).toBeGreaterThan(20);
+      expect(help.examples.length, name).toBeGreaterThan(0);
+      for (const example of help.examples) expect(example).toMatch(new RegExp(`(^|\\| )toolgate ${name}\\b`));
+      for (const [flag, spec] of Object.entries(help.options)) {
+        expect(spec.description, `${name} --${flag}`).not.toBe("");
+        // The usage line mentions every flag the command takes (global ones excepted).
+        expect(entry.usage, `${name} --${flag}`).toContain(`--${flag}`);
+      }
+    }
+  });
+
   it("prints every command in --help, in the table's order", () => {
     const text = helpText();
     const lines = text.split("\n").filter((l) => l.startsWith("  toolgate "));

@@ -6,11 +6,14 @@
 import { readFile } from "node:fs/promises";
 import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode, UsageError } from "./exit-codes.js";
-import { type GlobalOptions, splitGlobals } from "./globals.js";
+import { GLOBAL_OPTIONS, type GlobalOptions, splitGlobals } from "./globals.js";
 import type { CliIo } from "./io.js";
+import { type CommandHelp, optionLines, renderCommandHelp } from "./options.js";
 
 interface Command {
   usage: string;
+  /** What `toolgate COMMAND --help` prints: summary, the command's flags, examples. */
+  help: CommandHelp;
   run(argv: string[], ctx: CliContext): Promise<ExitCode>;
 }
 
@@ -31,143 +34,145 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]",
     load: async () => {
       const m = await import("./commands/chat.js");
-      return { usage: m.usage, run: m.runChat };
+      return { usage: m.usage, help: m.help, run: m.runChat };
     },
   },
   run: {
     usage:
-      'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--quiet]',
+      'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--quiet]',
     load: async () => {
       const m = await import("./commands/run.js");
-      return { usage: m.usage, run: m.runRun };
+      return { usage: m.usage, help: m.help, run: m.runRun };
     },
   },
   replay: {
     usage: "toolgate replay [FILE|SESSION_ID]",
     load: async () => {
       const m = await import("./commands/replay.js");
-      return { usage: m.usage, run: m.runReplay };
+      return { usage: m.usage, help: m.help, run: m.runReplay };
     },
   },
   tools: {
     usage: "toolgate tools",
     load: async () => {
       const m = await import("./commands/tools.js");
-      return { usage: m.usage, run: m.runTools };
+      return { usage: m.usage, help: m.help, run: m.runTools };
     },
   },
   schema: {
     usage: "toolgate schema --provider openai|openai-responses|anthropic|gemini|ollama [--report]",
     load: async () => {
       const m = await import("./commands/schema.js");
-      return { usage: m.usage, run: m.runSchema };
+      return { usage: m.usage, help: m.help, run: m.runSchema };
     },
   },
   call: {
-    usage: "toolgate call TOOL [ARGS_JSON] [--yes] | toolgate call --batch FILE|- [--yes]",
+    usage: "toolgate call TOOL [ARGS_JSON|-] [--yes] | toolgate call --batch FILE|- [--yes]",
     load: async () => {
       const m = await import("./commands/call.js");
-      return { usage: m.usage, run: m.runCall };
+      return { usage: m.usage, help: m.help, run: m.runCall };
     },
   },
   policy: {
     usage: "toolgate policy check TOOL [ARGS_JSON] [--explain] | toolgate policy validate FILE [--strict]",
     load: async () => {
       const m = await import("./commands/policy.js");
-      return { usage: m.usage, run: m.runPolicy };
+      return { usage: m.usage, help: m.help, run: m.runPolicy };
     },
   },
   plan: {
     usage: "toolgate plan --query Q [--response-file F|-] [--routing JSON] [--tools A,B] [--round N]",
     load: async () => {
       const m = await import("./commands/plan.js");
-      return { usage: m.usage, run: m.runPlan };
+      return { usage: m.usage, help: m.help, run: m.runPlan };
     },
   },
   agents: {
     usage: "toolgate agents list | toolgate agents resolve AGENT [--depth N]",
     load: async () => {
-      const m = await import("./commands/project.js");
-      return { usage: m.agentsUsage, run: m.runAgents };
+      const m = await import("./commands/agents.js");
+      return { usage: m.agentsUsage, help: m.agentsHelp, run: (argv, ctx) => m.runAgents(argv, ctx) };
     },
   },
   mcp: {
     usage: "toolgate mcp [--pool] | toolgate mcp list",
     load: async () => {
       const m = await import("./commands/mcp.js");
-      return { usage: m.usage, run: m.runMcp };
+      return { usage: m.usage, help: m.help, run: m.runMcp };
     },
   },
   trust: {
     usage: "toolgate trust [DIR] | toolgate trust --list | toolgate trust --remove DIR",
     load: async () => {
       const m = await import("./commands/trust.js");
-      return { usage: m.usage, run: m.runTrust };
+      return { usage: m.usage, help: m.help, run: m.runTrust };
     },
   },
   memory: {
     usage: "toolgate memory list|get KEY|set KEY VALUE|delete KEY [--scope project|user]",
     load: async () => {
       const m = await import("./commands/project.js");
-      return { usage: m.memoryUsage, run: m.runMemory };
+      return { usage: m.memoryUsage, help: m.memoryHelp, run: m.runMemory };
     },
   },
   todos: {
     usage: "toolgate todos list|add TEXT|complete ID|remove ID|update ID [--text T] [--status S]",
     load: async () => {
       const m = await import("./commands/project.js");
-      return { usage: m.todosUsage, run: m.runTodos };
+      return { usage: m.todosUsage, help: m.todosHelp, run: m.runTodos };
     },
   },
   init: {
     usage: "toolgate init [--force]",
     load: async () => {
       const m = await import("./commands/init.js");
-      return { usage: m.usage, run: m.runInit };
+      return { usage: m.usage, help: m.help, run: m.runInit };
     },
   },
   doctor: {
     usage: "toolgate doctor",
     load: async () => {
       const m = await import("./commands/doctor.js");
-      return { usage: m.usage, run: m.runDoctor };
+      return { usage: m.usage, help: m.help, run: m.runDoctor };
     },
   },
 };
 
-const GLOBAL_HELP = `Global flags: --workspace DIR (the allowed root; default: the current directory), --policy FILE,
-  --config FILE, --json (machine-readable output), --debug (stack traces on errors);
-  --version (or -V) prints the version
-Exit codes: 0 success, 1 the tool reported an error, 2 bad usage or configuration, 3 denied by policy`;
+const EXIT_HELP =
+  "Exit codes: 0 success, 1 the tool reported an error, 2 bad usage or configuration, 3 denied by policy";
 
-/** The `--help` text, from the static table (no command module is loaded). */
+/** The `--help` text, from the static tables (no command module is loaded). */
 export function helpText(): string {
   const lines = Object.values(COMMANDS).map((c) => `  ${c.usage}`);
-  return `toolgate — the tool layer for LLM agents\n\nUsage:\n${lines.join("\n")}\n\n${GLOBAL_HELP}\n`;
+  const globals = optionLines(GLOBAL_OPTIONS).join("\n");
+  return `toolgate — the tool layer for LLM agents\n\nUsage:\n${lines.join("\n")}\n\nGlobal flags (anywhere on the line):\n${globals}\n\n\`toolgate COMMAND --help\` shows a command's flags and examples.\n${EXIT_HELP}\n`;
 }
 
 /** Runs the command line; returns the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  let globals: GlobalOptions = { json: false, debug: false, help: false };
+  let globals: GlobalOptions = { json: false, debug: false, help: false, version: false };
   let ctx: (CliContext & { close(): Promise<void> }) | undefined;
   try {
     const split = splitGlobals(argv);
     globals = split.globals;
     const [name, ...rest] = split.rest;
-    if (name === "--version" || name === "-V") {
+    if (globals.version && name === undefined) {
       io.stdout(`${await packageVersion()}\n`);
       return EXIT.ok;
     }
-    if (globals.help || name === "help" || name === undefined) {
+    // `toolgate help COMMAND` is `toolgate COMMAND --help`.
+    const topic = name === "help" ? rest[0] : globals.help ? name : undefined;
+    if (topic === undefined && (globals.help || name === "help" || name === undefined)) {
       io.stdout(helpText());
       return name === undefined && !globals.help ? EXIT.usage : EXIT.ok;
     }
-    const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-    if (!entry)
-      throw new UsageError(
-        `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`,
-      );
+    const entry = lookup(topic ?? name!);
     const command = await entry.load();
+    if (topic !== undefined) {
+      io.stdout(renderCommandHelp(command.usage, command.help));
+      return EXIT.ok;
+    }
+    if (globals.version) throw new UsageError(`--version takes no command (toolgate --version)`);
     const { createContext } = await import("./context.js");
     ctx = createContext(io, globals);
     return await command.run(rest, ctx);
@@ -176,6 +181,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   } finally {
     await ctx?.close().catch(() => undefined);
   }
+}
+
+function lookup(name: string): CommandEntry {
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry)
+    throw new UsageError(
+      `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`,
+    );
+  return entry;
 }
 
 /**

@@ -18,7 +18,7 @@ describe("toolgate --version", () => {
   it("is listed in --help", async () => {
     const run = await toolgate(["--help"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("--version (or -V) prints the version");
+    expect(run.stdout).toMatch(/ {2}-V, --version +prints the version\n/);
     expect(run.stdout).toContain("toolgate init [--force]");
   });
 });

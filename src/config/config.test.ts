@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../core/index.js";
-import { loadConfigFile, parseConfig } from "./config.js";
+import { loadConfigFile, parseConfig, settingsFromConfig } from "./config.js";
+import { CONFIG_SCHEMA, DEFAULT_CONFIRM_TIMEOUT_MS } from "./schema.js";
+import { checkedKeys, SECURITY_KEYS, withoutSecurityKeys } from "./trust.js";
 
 describe("config.toml", () => {
   it("accepts the documented settings", () => {
@@ -45,5 +47,72 @@ describe("config.toml", () => {
     await expect(loadConfigFile(join(dir, "missing.toml"))).rejects.toThrowError(
       /missing\.toml: cannot read the config file \(ENOENT\)/,
     );
+  });
+});
+
+describe("settingsFromConfig", () => {
+  it("turns the file's keys into camelCase settings with every default applied", () => {
+    const settings = settingsFromConfig(
+      parseConfig(`[limits]\nmax_chars = 1000\n[llm]\napi_key_env = "K"\n`, "c.toml"),
+    );
+    expect(settings.limits).toEqual({ maxChars: 1000, maxLines: 2000 });
+    expect(settings.llm).toEqual({ provider: "ollama", apiKeyEnv: "K" });
+    expect(settings.confirm).toEqual({ timeoutMs: DEFAULT_CONFIRM_TIMEOUT_MS });
+    expect(settings.sandbox).toEqual({ mode: "auto", network: false, writable: [], hidden: [] });
+    expect(settings.web).toEqual({ allowHosts: [] });
+    expect(settings.files).toEqual({ protected: [] });
+    expect(Object.keys(settings)).toEqual(Object.keys(CONFIG_SCHEMA.shape));
+  });
+
+  it("does not share default lists between two settings", () => {
+    const a = settingsFromConfig({});
+    a.web.allowHosts.push("10.0.0.1");
+    expect(settingsFromConfig({}).web.allowHosts).toEqual([]);
+  });
+
+  it.each([
+    [{ limits: { max_chars: "many" } }, "the config option: limits.max_chars must be a whole number ≥ 0"],
+    [
+      { sandbox: { mode: "strict" } },
+      'the config option: sandbox.mode must be one of "auto", "workspace-write", "read-only", "off", not "strict"',
+    ],
+    [{ sandbox: { network: "yes" } }, "the config option: sandbox.network must be true or false"],
+    [{ llm: { model: 3 } }, "the config option: llm.model must be a string"],
+    [{ llm: { think: [] } }, "the config option: llm.think must be a string, number or boolean"],
+    [
+      { planner: { route: true } },
+      "the config option: unknown key planner.route (known in [planner]: default_tool, routing)",
+    ],
+    [{ web: [] }, "the config option: web must be a table ([web])"],
+  ])("refuses a config object %j as a file would be refused", (config, message) => {
+    expect(() => settingsFromConfig(config as never, "the config option")).toThrowError(ConfigError);
+    expect(() => settingsFromConfig(config as never, "the config option")).toThrowError(message);
+  });
+
+  it("refuses a TOML date where a section belongs", () => {
+    expect(() => parseConfig("web = 1979-05-27\n", "c.toml")).toThrowError(
+      "c.toml: web must be a table ([web])",
+    );
+  });
+});
+
+describe("security keys (security-keys.json)", () => {
+  it("each names a setting of the schema", () => {
+    expect(checkedKeys(SECURITY_KEYS)).toEqual([...SECURITY_KEYS]);
+  });
+
+  it.each([["web.allow_host"], ["wbe.*"], ["sandbox"]])("refuses %j, which would protect nothing", (key) => {
+    expect(() => checkedKeys([key])).toThrowError(`security-keys.json: "${key}" names no setting`);
+  });
+
+  it("drops them from an untrusted config, keeping the rest", () => {
+    const config = parseConfig(
+      `[web]\nallow_hosts = ["10.0.0.1"]\ntimeout_ms = 5\n[sandbox]\nmode = "off"\n[llm]\nmodel = "m"\nbase_url = "http://x"\n`,
+      "c.toml",
+    );
+    expect(withoutSecurityKeys(config)).toEqual({
+      config: { web: { timeout_ms: 5 }, llm: { model: "m" } },
+      ignored: ["web.allow_hosts", "sandbox.mode", "llm.base_url"],
+    });
   });
 });

@@ -1,127 +1,25 @@
 /**
  * @module config/config
- * `.toolgate/config.toml`: settings other than policy (web allow-list, search backend, shell, shell sandbox,
- * limits, audit, Jira/Confluence, the model). Validated strictly: an unknown section or key, or a value of the wrong type,
- * is a ConfigError naming the file and the key — a typo never silently turns a setting off.
+ * `.toolgate/config.toml`: reading and validating it against {@link CONFIG_SCHEMA}, and turning it into the
+ * settings the library uses ({@link settingsFromConfig}). Validated strictly: an unknown section or key, or a
+ * value of the wrong type, is a ConfigError naming the file and the key — a typo never silently turns a
+ * setting off.
  */
 import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
+import type { z } from "zod";
 import { ConfigError } from "../core/index.js";
-
-/** The settings, as the library uses them (all optional). */
-export interface ToolgateConfig {
-  web?: { allow_hosts?: string[]; timeout_ms?: number; max_bytes?: number };
-  search?: {
-    backend?: "duckduckgo" | "searxng" | "brave";
-    url?: string;
-    api_key_env?: string;
-    timeout_ms?: number;
-  };
-  shell?: { env?: string[]; timeout_ms?: number; max_output_bytes?: number };
-  files?: { protected?: string[]; max_file_bytes?: number };
-  limits?: { max_chars?: number; max_lines?: number };
-  audit?: { file?: string };
-  confirm?: { timeout_ms?: number };
-  jira?: { base_url?: string; token_env?: string; email_env?: string; project_keys?: string[] };
-  confluence?: { base_url?: string; token_env?: string; email_env?: string };
-  llm?: {
-    provider?: string;
-    base_url?: string;
-    model?: string;
-    api_key_env?: string;
-    timeout_ms?: number;
-    max_retries?: number;
-    context_window?: number;
-    temperature?: number;
-    max_tokens?: number;
-    think?: boolean | string;
-    keep_alive?: string | number;
-    tool_choice?: string;
-    parallel_tool_calls?: boolean;
-  };
-  planner?: { default_tool?: string; routing?: boolean };
-  sandbox?: {
-    mode?: "auto" | "workspace-write" | "read-only" | "off";
-    network?: boolean;
-    writable?: string[];
-    hidden?: string[];
-  };
-}
-
-type FieldType = "string" | "string[]" | "integer" | "boolean" | "scalar" | readonly string[];
-
-/** The accepted sections and keys with their types: the one place to add a setting. */
-const SCHEMA: Record<string, Record<string, FieldType>> = {
-  web: { allow_hosts: "string[]", timeout_ms: "integer", max_bytes: "integer" },
-  search: {
-    backend: ["duckduckgo", "searxng", "brave"],
-    url: "string",
-    api_key_env: "string",
-    timeout_ms: "integer",
-  },
-  shell: { env: "string[]", timeout_ms: "integer", max_output_bytes: "integer" },
-  files: { protected: "string[]", max_file_bytes: "integer" },
-  limits: { max_chars: "integer", max_lines: "integer" },
-  audit: { file: "string" },
-  confirm: { timeout_ms: "integer" },
-  jira: { base_url: "string", token_env: "string", email_env: "string", project_keys: "string[]" },
-  confluence: { base_url: "string", token_env: "string", email_env: "string" },
-  llm: {
-    provider: ["ollama", "openai"],
-    base_url: "string",
-    model: "string",
-    api_key_env: "string",
-    timeout_ms: "integer",
-    max_retries: "integer",
-    context_window: "integer",
-    // Checked further (ranges, levels, durations) where the model settings are resolved (llm/settings.ts).
-    temperature: "scalar",
-    max_tokens: "integer",
-    think: "scalar",
-    keep_alive: "scalar",
-    tool_choice: ["auto", "none", "required"],
-    parallel_tool_calls: "boolean",
-  },
-  planner: { default_tool: "string", routing: "boolean" },
-  sandbox: {
-    mode: ["auto", "workspace-write", "read-only", "off"],
-    network: "boolean",
-    writable: "string[]",
-    hidden: "string[]",
-  },
-};
+import { CONFIG_SCHEMA, type ToolgateConfig, type ToolgateSettings } from "./schema.js";
 
 /** Parses and validates config text. `source` names the file in errors. */
 export function parseConfig(text: string, source: string): ToolgateConfig {
-  let raw: Record<string, unknown>;
+  let raw: unknown;
   try {
-    raw = parseToml(text) as Record<string, unknown>;
+    raw = parseToml(text);
   } catch (error) {
     throw new ConfigError(`${source}: not valid TOML: ${firstLine((error as Error).message)}`, source);
   }
-  for (const [section, table] of Object.entries(raw)) {
-    const fields = SCHEMA[section];
-    if (!fields) {
-      throw new ConfigError(
-        `${source}: unknown section [${section}] (known: ${Object.keys(SCHEMA).join(", ")})`,
-        source,
-      );
-    }
-    if (!isTable(table))
-      throw new ConfigError(`${source}: ${section} must be a table ([${section}])`, source);
-    for (const [key, value] of Object.entries(table)) {
-      const type = fields[key];
-      if (!type) {
-        throw new ConfigError(
-          `${source}: unknown key ${section}.${key} (known in [${section}]: ${Object.keys(fields).join(", ")})`,
-          source,
-        );
-      }
-      const problem = checkType(value, type);
-      if (problem) throw new ConfigError(`${source}: ${section}.${key} ${problem}`, source);
-    }
-  }
-  return raw as ToolgateConfig;
+  return validateConfig(raw, source);
 }
 
 /** Reads and validates a config file. A missing file is an error (the caller decides whether one is required). */
@@ -136,33 +34,65 @@ export async function loadConfigFile(path: string): Promise<ToolgateConfig> {
   return parseConfig(text, path);
 }
 
-function checkType(value: unknown, type: FieldType): string | undefined {
-  if (Array.isArray(type)) {
-    return typeof value === "string" && type.includes(value)
-      ? undefined
-      : `must be one of ${type.map((t) => JSON.stringify(t)).join(", ")}, not ${JSON.stringify(value)}`;
+/**
+ * Checks a config object (parsed TOML, or one a program wrote) against the schema; returns it as given.
+ * @throws ConfigError `source: key.path problem` for the first problem found.
+ */
+export function validateConfig(value: unknown, source: string): ToolgateConfig {
+  const result = checked(value, source);
+  return result === undefined ? (value as ToolgateConfig) : raise(result, source);
+}
+
+/**
+ * The settings the library uses: camelCase keys, every section present, each default applied — the one
+ * place config becomes settings.
+ * @example settingsFromConfig({ limits: { max_chars: 1000 } }).limits // { maxChars: 1000, maxLines: 2000 }
+ * @throws ConfigError when the config does not fit the schema (`source` names it).
+ */
+export function settingsFromConfig(config: ToolgateConfig, source = "config"): ToolgateSettings {
+  const problem = checked(config, source);
+  if (problem !== undefined) raise(problem, source);
+  return camelKeys(CONFIG_SCHEMA.parse(config)) as ToolgateSettings;
+}
+
+function checked(value: unknown, source: string): z.core.$ZodIssue | undefined {
+  if (!isTable(value)) throw new ConfigError(`${source}: the config must be a table of sections`, source);
+  for (const [name, table] of Object.entries(value)) {
+    // zod takes a Date for an object; TOML's dates are never a section.
+    if (table instanceof Date)
+      throw new ConfigError(`${source}: ${name} must be a table ([${name}])`, source);
   }
-  switch (type) {
-    case "string":
-      return typeof value === "string" ? undefined : `must be a string`;
-    case "boolean":
-      return typeof value === "boolean" ? undefined : `must be true or false`;
-    case "integer":
-      return (typeof value === "number" || typeof value === "bigint") &&
-        Number.isInteger(Number(value)) &&
-        Number(value) >= 0
-        ? undefined
-        : `must be a whole number ≥ 0`;
-    case "scalar":
-      return ["string", "number", "boolean"].includes(typeof value)
-        ? undefined
-        : "must be a string, number or boolean";
-    case "string[]":
-      return Array.isArray(value) && value.every((v) => typeof v === "string")
-        ? undefined
-        : `must be an array of strings`;
+  const result = CONFIG_SCHEMA.safeParse(value);
+  return result.success ? undefined : result.error.issues[0];
+}
+
+function raise(issue: z.core.$ZodIssue, source: string): never {
+  throw new ConfigError(`${source}: ${describeIssue(issue)}`, source);
+}
+
+/** One issue in the words of the file: sections are `[name]`, keys `section.key`. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String);
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0]!;
+    if (path.length === 0)
+      return `unknown section [${key}] (known: ${Object.keys(CONFIG_SCHEMA.shape).join(", ")})`;
+    const section = path[0] as keyof typeof CONFIG_SCHEMA.shape;
+    const known = Object.keys(CONFIG_SCHEMA.shape[section].unwrap().shape);
+    return `unknown key ${section}.${key} (known in [${section}]: ${known.join(", ")})`;
   }
-  return undefined;
+  if (path.length === 1) return `${path[0]} must be a table ([${path[0]}])`;
+  return `${path.join(".")} ${issue.message}`;
+}
+
+function camelKeys(value: unknown): unknown {
+  if (!isTable(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [
+      key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
+      camelKeys(v),
+    ]),
+  );
 }
 
 function isTable(value: unknown): value is Record<string, unknown> {

@@ -5,11 +5,23 @@
  * conversation go, the sandbox, the audit file) are dropped, everything else applies.
  */
 
-import type { ToolgateConfig } from "./config.js";
+import { CONFIG_SCHEMA, type ToolgateConfig } from "./schema.js";
 import SECURITY from "./security-keys.json" with { type: "json" };
 
 /** `section.key` or `section.*`: the settings an untrusted workspace config cannot set. */
-export const SECURITY_KEYS: readonly string[] = Object.freeze([...SECURITY.keys]);
+export const SECURITY_KEYS: readonly string[] = Object.freeze(checkedKeys(SECURITY.keys));
+
+/** Every entry must name a section (and key) of the schema: a misspelt entry would protect nothing. */
+export function checkedKeys(keys: readonly string[]): string[] {
+  const sections = CONFIG_SCHEMA.shape as unknown as Record<string, { unwrap(): { shape: object } }>;
+  for (const entry of keys) {
+    const [section = "", key = ""] = entry.split(".");
+    const shape = Object.hasOwn(sections, section) ? sections[section]!.unwrap().shape : undefined;
+    if (!shape || (key !== "*" && !Object.hasOwn(shape, key)))
+      throw new Error(`security-keys.json: ${JSON.stringify(entry)} names no setting of the config schema`);
+  }
+  return [...keys];
+}
 
 function isSecurityKey(section: string, key: string, keys: readonly string[]): boolean {
   return keys.includes(`${section}.${key}`) || keys.includes(`${section}.*`);

@@ -5,7 +5,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelError } from "./errors.js";
-import { createChatModel, resolveLlmSettings } from "./index.js";
+import { createChatModel, type LlmConfig, resolveLlmSettings } from "./index.js";
 import { fixture, type ModelServer, startModelServer } from "./testdata/model-server.js";
 import type { ChatMessage, ChatModel } from "./types.js";
 
@@ -212,7 +212,12 @@ describe("settings", () => {
       model: "qwen3",
       baseUrl: "http://127.0.0.1:11434",
     });
-    const config = { provider: "openai", base_url: "http://h:8080/v1/", model: "m", api_key_env: "MY_KEY" };
+    const config = {
+      provider: "openai" as const,
+      baseUrl: "http://h:8080/v1/",
+      model: "m",
+      apiKeyEnv: "MY_KEY",
+    };
     expect(resolveLlmSettings(config, { model: "n" }, { MY_KEY: "k" })).toEqual({
       provider: "openai",
       model: "n",
@@ -224,15 +229,15 @@ describe("settings", () => {
 
   it("reads the [llm] options, flags over config", () => {
     const config = {
-      timeout_ms: 5000,
-      max_retries: 0,
-      context_window: 8192,
+      timeoutMs: 5000,
+      maxRetries: 0,
+      contextWindow: 8192,
       temperature: 0.5,
-      max_tokens: 100,
+      maxTokens: 100,
       think: "low",
-      keep_alive: "10m",
-      tool_choice: "auto",
-      parallel_tool_calls: false,
+      keepAlive: "10m",
+      toolChoice: "auto" as const,
+      parallelToolCalls: false,
     };
     expect(
       resolveLlmSettings(config, { temperature: "0", think: "false", contextWindow: "4096" }, {}),
@@ -257,13 +262,13 @@ describe("settings", () => {
   it.each([
     [{ provider: "claude" }, {}, {}, 'unknown model provider "claude": use "ollama" or "openai"'],
     [
-      { provider: "openai", base_url: "http://h/v1" },
+      { provider: "openai", baseUrl: "http://h/v1" },
       {},
       {},
       'no model is set: add `model = "..."` under [llm] in .toolgate/config.toml, or pass --model',
     ],
     [
-      { api_key_env: "K" },
+      { apiKeyEnv: "K" },
       {},
       {},
       "the API key is missing: set the environment variable K ([llm] api_key_env)",
@@ -272,7 +277,7 @@ describe("settings", () => {
     [{ temperature: 3 }, {}, {}, "temperature must be a number from 0 to 2, not 3"],
     [{}, { temperature: "warm" }, {}, 'temperature must be a number from 0 to 2, not "warm"'],
     [{}, { maxTokens: "0" }, {}, '--max-tokens must be a whole number ≥ 1, not "0"'],
-    [{ timeout_ms: 0 }, {}, {}, "[llm] timeout_ms must be a whole number ≥ 1, not 0"],
+    [{ timeoutMs: 0 }, {}, {}, "[llm] timeout_ms must be a whole number ≥ 1, not 0"],
     [
       { think: "very" },
       {},
@@ -280,7 +285,7 @@ describe("settings", () => {
       'think must be true, false, "low", "medium" or "high", not "very" ([llm] think / --think)',
     ],
     [
-      { keep_alive: "forever" },
+      { keepAlive: "forever" },
       {},
       {},
       '[llm] keep_alive must be a duration such as "5m", "30s", "0" or a number of seconds, not "forever"',
@@ -292,6 +297,7 @@ describe("settings", () => {
       'api.openai.com needs an API key: set [llm] api_key_env = "OPENAI_API_KEY" and export that variable',
     ],
   ])("refuses %j %j with one line", (config, flags, env, message) => {
-    expect(() => resolveLlmSettings(config, flags, env)).toThrow(message);
+    // Settings given in code are checked too (a program may pass any object).
+    expect(() => resolveLlmSettings(config as LlmConfig, flags, env)).toThrow(message);
   });
 });

@@ -5,13 +5,13 @@
  * `--timeout-ms`), the API key read only from the environment variable `api_key_env` names. Problems are
  * ConfigErrors whose message says what to set.
  */
-import type { ToolgateConfig } from "../config/index.js";
+import type { ToolgateSettings } from "../config/index.js";
 import { ConfigError } from "../core/index.js";
 import { OLLAMA_DEFAULT_URL } from "./ollama.js";
 import type { LlmSettings, ModelOptions, ProviderKind } from "./types.js";
 
-/** The `[llm]` section as the config loader returns it (its one definition is the config's type). */
-export type LlmConfig = NonNullable<ToolgateConfig["llm"]>;
+/** The `[llm]` section as settings (camelCase; its one definition is the config schema). */
+export type LlmConfig = ToolgateSettings["llm"];
 
 /** Flags that override the config (as typed: numbers are checked here). */
 export interface LlmFlags {
@@ -37,7 +37,7 @@ const OPENAI_DEFAULT_URL = "https://api.openai.com/v1";
  * @example resolveLlmSettings({ provider: "ollama" }, { model: "llama3.2" }, process.env)
  */
 export function resolveLlmSettings(
-  config: LlmConfig | undefined,
+  config: Partial<LlmConfig> | undefined,
   flags: LlmFlags,
   env: Readonly<Record<string, string | undefined>>,
 ): LlmSettings {
@@ -46,7 +46,7 @@ export function resolveLlmSettings(
     throw new ConfigError(`unknown model provider ${JSON.stringify(providerText)}: use "ollama" or "openai"`);
   const provider: ProviderKind = providerText;
   const baseUrl = trimSlash(
-    flags.baseUrl ?? config?.base_url ?? (provider === "ollama" ? OLLAMA_DEFAULT_URL : OPENAI_DEFAULT_URL),
+    flags.baseUrl ?? config?.baseUrl ?? (provider === "ollama" ? OLLAMA_DEFAULT_URL : OPENAI_DEFAULT_URL),
   );
   try {
     const url = new URL(baseUrl);
@@ -61,17 +61,17 @@ export function resolveLlmSettings(
     );
   const settings: LlmSettings = { provider, model, baseUrl };
   const timeoutMs =
-    wholeNumber(flags.timeoutMs, "--timeout-ms", 1) ?? wholeNumber(config?.timeout_ms, "[llm] timeout_ms", 1);
+    wholeNumber(flags.timeoutMs, "--timeout-ms", 1) ?? wholeNumber(config?.timeoutMs, "[llm] timeout_ms", 1);
   if (timeoutMs !== undefined) settings.timeoutMs = timeoutMs;
-  const maxRetries = wholeNumber(config?.max_retries, "[llm] max_retries", 0);
+  const maxRetries = wholeNumber(config?.maxRetries, "[llm] max_retries", 0);
   if (maxRetries !== undefined) settings.maxRetries = maxRetries;
   const contextWindow =
     wholeNumber(flags.contextWindow, "--context-window", 256) ??
-    wholeNumber(config?.context_window, "[llm] context_window", 256);
+    wholeNumber(config?.contextWindow, "[llm] context_window", 256);
   if (contextWindow !== undefined) settings.contextWindow = contextWindow;
   const options = modelOptions(config, flags);
   if (Object.keys(options).length > 0) settings.options = options;
-  const keyEnv = config?.api_key_env;
+  const keyEnv = config?.apiKeyEnv;
   if (keyEnv) {
     settings.apiKeyEnv = keyEnv;
     const key = env[keyEnv];
@@ -92,7 +92,7 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
-function modelOptions(config: LlmConfig | undefined, flags: LlmFlags): ModelOptions {
+function modelOptions(config: Partial<LlmConfig> | undefined, flags: LlmFlags): ModelOptions {
   const options: ModelOptions = {};
   const temperature = flags.temperature ?? config?.temperature;
   if (temperature !== undefined) {
@@ -102,7 +102,7 @@ function modelOptions(config: LlmConfig | undefined, flags: LlmFlags): ModelOpti
     options.temperature = t;
   }
   const maxTokens =
-    wholeNumber(flags.maxTokens, "--max-tokens", 1) ?? wholeNumber(config?.max_tokens, "[llm] max_tokens", 1);
+    wholeNumber(flags.maxTokens, "--max-tokens", 1) ?? wholeNumber(config?.maxTokens, "[llm] max_tokens", 1);
   if (maxTokens !== undefined) options.maxTokens = maxTokens;
   const think = flags.think ?? config?.think;
   if (think !== undefined) {
@@ -115,7 +115,7 @@ function modelOptions(config: LlmConfig | undefined, flags: LlmFlags): ModelOpti
         `think must be true, false, "low", "medium" or "high", not ${JSON.stringify(think)} ([llm] think / --think)`,
       );
   }
-  const keepAlive = config?.keep_alive;
+  const keepAlive = config?.keepAlive;
   if (keepAlive !== undefined) {
     if (typeof keepAlive === "number" || /^-?\d+(\.\d+)?(ms|s|m|h)?$/.test(String(keepAlive)))
       options.keepAlive = typeof keepAlive === "number" ? keepAlive : String(keepAlive);
@@ -124,7 +124,7 @@ function modelOptions(config: LlmConfig | undefined, flags: LlmFlags): ModelOpti
         `[llm] keep_alive must be a duration such as "5m", "30s", "0" or a number of seconds, not ${JSON.stringify(keepAlive)}`,
       );
   }
-  const toolChoice = config?.tool_choice;
+  const toolChoice = config?.toolChoice;
   if (toolChoice !== undefined) {
     if (!(TOOL_CHOICES as readonly string[]).includes(toolChoice))
       throw new ConfigError(
@@ -132,7 +132,7 @@ function modelOptions(config: LlmConfig | undefined, flags: LlmFlags): ModelOpti
       );
     options.toolChoice = toolChoice as ModelOptions["toolChoice"];
   }
-  if (config?.parallel_tool_calls !== undefined) options.parallelToolCalls = config.parallel_tool_calls;
+  if (config?.parallelToolCalls !== undefined) options.parallelToolCalls = config.parallelToolCalls;
   return options;
 }
 

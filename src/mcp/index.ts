@@ -4,7 +4,6 @@
  * routing, and toolgate as an MCP server. Anything added here is public.
  */
 
-export { type McpCliIo, runMcpListCommand } from "./cli.js";
 export {
   McpClientPool,
   type McpClientPoolOptions,
@@ -34,6 +33,7 @@ export {
   type SseServerConfig,
   type StdioServerConfig,
 } from "./config.js";
+export { describeMcpSources, type McpServerProvenance, serverProvenance } from "./list-report.js";
 export {
   type ConnectionOptions,
   McpConnection,

@@ -6,7 +6,6 @@
 
 export { type BuildContext, buildCall, isApplicable, resolveSource } from "./build-call.js";
 export { type CallsFromValue, callsFromValue, normalizeArgs } from "./call-shape.js";
-export { type PlanCliOptions, parseRoutingPlan, planFromCli, replyFromResponse } from "./cli.js";
 export { findJiraKey, findJiraKeys, type JiraKeyOptions, NOT_JIRA_PROJECTS } from "./extract-jira.js";
 export { escapeRegex, findGlob, findPath, findSearchTerm } from "./extract-text.js";
 export {
@@ -28,6 +27,7 @@ export {
   parsePlannerProfile,
   profileForTools,
 } from "./profile.js";
+export { parseRoutingPlan, replyFromResponse } from "./response.js";
 export { type SplitReply, splitThinking, stripThinking } from "./strip-think.js";
 export type {
   ArgSource,

@@ -101,7 +101,7 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
 
 /**
  * The profile commands run under with the `[sandbox]` section of a config, in words (chat's banner and /policy).
- * @example describeConfiguredSandbox(gate.config.sandbox)
+ * @example describeConfiguredSandbox(gate.settings.sandbox)
  */
 export function describeConfiguredSandbox(section?: { mode?: SandboxMode; network?: boolean }): string {
   return describeSandbox({

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { settingsFromConfig } from "../config/index.js";
 import { ParamValidator, type Tool } from "../core/index.js";
 import { type BuiltinTools, createBuiltinTools } from "./index.js";
 
@@ -13,7 +14,7 @@ describe("built-in tool schemas", () => {
     dir = await mkdtemp(join(tmpdir(), "tg-builtin-schemas-"));
     builtins = await createBuiltinTools({
       roots: [dir],
-      config: {},
+      settings: settingsFromConfig({}),
       logger: { warn: () => undefined },
       // Jira and Confluence appear only when configured.
       env: {

@@ -5,7 +5,7 @@
  */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { ToolgateConfig } from "../config/index.js";
+import type { ToolgateSettings } from "../config/index.js";
 import type { Logger, Tool } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
 import type { SandboxSettings } from "../sandbox/index.js";
@@ -28,7 +28,8 @@ import { createWriteTodosTool } from "./write-todos.js";
 export interface BuiltinContext {
   /** Canonical allowed roots. */
   roots: readonly string[];
-  config: ToolgateConfig;
+  /** The settings (`settingsFromConfig`): camelCase, defaults applied. */
+  settings: ToolgateSettings;
   logger: Logger;
   /** Extra environment variables the host lets the shell pass on. */
   env: Record<string, string>;
@@ -46,21 +47,19 @@ export interface BuiltinTools {
 
 /**
  * Creates every built-in tool. Jira and Confluence are added only when configured (base URL and token).
- * @example const { tools, close } = await createBuiltinTools({ roots, config: {}, logger, env: {} });
+ * @example const { tools, close } = await createBuiltinTools({ roots, settings: settingsFromConfig({}), logger, env: {} });
  */
 export async function createBuiltinTools(context: BuiltinContext): Promise<BuiltinTools> {
-  const { config, roots } = context;
+  const { settings, roots } = context;
   // toolgate's own user-scope state is never writable through a file tool, whatever the roots.
-  const protectedPaths = [...(config.files?.protected ?? []), userStateDir()];
+  const protectedPaths = [...settings.files.protected, userStateDir()];
   const workspace = await Workspace.create(roots, {
     protectedPaths,
-    ...(config.files?.max_file_bytes !== undefined ? { maxFileBytes: config.files.max_file_bytes } : {}),
+    maxFileBytes: settings.files.maxFileBytes,
   });
   const processes = new BackgroundProcesses();
-  const web = {
-    ...(config.web?.allow_hosts ? { allowHosts: config.web.allow_hosts } : {}),
-    ...(config.web?.timeout_ms !== undefined ? { timeoutMs: config.web.timeout_ms } : {}),
-  };
+  // A key left out of the config is undefined here: each tool then uses its own default.
+  const web = { allowHosts: settings.web.allowHosts, timeoutMs: settings.web.timeoutMs };
   const env = { ...process.env, ...context.env };
   const projectDir = roots[0]!;
 
@@ -70,32 +69,25 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
       createShellTool({
         resolveCwd: (cwd) => resolveDirectory(workspace, cwd),
         roots,
-        env: pick(context.env, config.shell?.env),
+        env: pick(context.env, settings.shell.env),
         processes,
-        ...(config.shell?.timeout_ms !== undefined ? { defaultTimeoutMs: config.shell.timeout_ms } : {}),
-        ...(config.shell?.max_output_bytes !== undefined
-          ? { maxOutputBytes: config.shell.max_output_bytes }
-          : {}),
-        ...(context.commandNotes ? { commandNotes: context.commandNotes } : {}),
-        sandbox: sandboxSettings(config, projectDir),
+        defaultTimeoutMs: settings.shell.timeoutMs,
+        maxOutputBytes: settings.shell.maxOutputBytes,
+        commandNotes: context.commandNotes,
+        sandbox: sandboxSettings(settings.sandbox, projectDir),
         protectedExtra: protectedPaths,
       }),
     ),
     asTool(createShellProcessesTool({ processes })),
-    asTool(
-      createWebFetchTool({
-        ...web,
-        ...(config.web?.max_bytes !== undefined ? { maxBytes: config.web.max_bytes } : {}),
-      }),
-    ),
-    asTool(createWebSearchTool({ backend: createSearchBackend(searchConfig(config), { ...web, env }) })),
+    asTool(createWebFetchTool({ ...web, maxBytes: settings.web.maxBytes })),
+    asTool(createWebSearchTool({ backend: createSearchBackend(settings.search, { ...web, env }) })),
     asTool(createMemoryTool({ projectDir, logger: context.logger })),
     asTool(createWriteTodosTool({ projectDir, logger: context.logger })),
   ];
 
-  const jira = atlassianFromEnv("JIRA", config.jira, env);
+  const jira = atlassianFromEnv("JIRA", settings.jira, env);
   if (jira) tools.push(asTool(createJiraFetchTool({ ...jira, ...web })));
-  const confluence = atlassianFromEnv("CONFLUENCE", config.confluence, env);
+  const confluence = atlassianFromEnv("CONFLUENCE", settings.confluence, env);
   if (confluence) tools.push(asTool(createConfluenceFetchTool({ ...confluence, ...web })));
 
   return { tools, workspace, processes, close: () => processes.stopAll().then(() => undefined) };
@@ -122,33 +114,23 @@ async function resolveDirectory(workspace: Workspace, cwd: string | undefined): 
 }
 
 /** Host-passed variables, plus those `[shell] env` names from the host's own environment. */
-function pick(extra: Record<string, string>, names: readonly string[] | undefined): Record<string, string> {
+function pick(extra: Record<string, string>, names: readonly string[]): Record<string, string> {
   const out: Record<string, string> = { ...extra };
-  for (const name of names ?? []) {
+  for (const name of names) {
     const value = process.env[name];
     if (value !== undefined && out[name] === undefined) out[name] = value;
   }
   return out;
 }
 
-function searchConfig(config: ToolgateConfig) {
-  const s = config.search ?? {};
-  return {
-    ...(s.backend ? { backend: s.backend } : {}),
-    ...(s.url ? { url: s.url } : {}),
-    ...(s.api_key_env ? { apiKeyEnv: s.api_key_env } : {}),
-    ...(s.timeout_ms !== undefined ? { timeoutMs: s.timeout_ms } : {}),
-  };
-}
-
 /** `[sandbox]` as the shell uses it: relative paths against the first root, `~/` against the home folder. */
-function sandboxSettings(config: ToolgateConfig, projectDir: string): SandboxSettings {
+function sandboxSettings(sandbox: ToolgateSettings["sandbox"], projectDir: string): SandboxSettings {
   const absolute = (p: string) => (p.startsWith("~/") ? join(homedir(), p.slice(2)) : resolve(projectDir, p));
   return {
-    mode: config.sandbox?.mode ?? "auto",
-    network: config.sandbox?.network ?? false,
-    writable: (config.sandbox?.writable ?? []).map(absolute),
+    mode: sandbox.mode,
+    network: sandbox.network,
+    writable: sandbox.writable.map(absolute),
     // toolgate's own user state and settings (trust list, memory) are never readable by a command.
-    hidden: [...(config.sandbox?.hidden ?? []).map(absolute), userStateDir(), userConfigDir()],
+    hidden: [...sandbox.hidden.map(absolute), userStateDir(), userConfigDir()],
   };
 }

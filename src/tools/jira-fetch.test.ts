@@ -188,17 +188,17 @@ describe("atlassianFromEnv", () => {
     });
   });
   it("reads the variables the config names", () => {
-    const section = { base_url: "https://c.example/wiki", token_env: "MY_TOKEN", email_env: "MY_MAIL" };
+    const section = { baseUrl: "https://c.example/wiki", tokenEnv: "MY_TOKEN", emailEnv: "MY_MAIL" };
     expect(atlassianFromEnv("CONFLUENCE", section, { MY_TOKEN: "x" })).toEqual({
       baseUrl: "https://c.example/wiki",
       token: "x",
     });
   });
   it("refuses a base URL that is not http(s)", () => {
-    expect(() => atlassianFromEnv("JIRA", { base_url: "ftp://j" }, { JIRA_API_TOKEN: "t" })).toThrow(
+    expect(() => atlassianFromEnv("JIRA", { baseUrl: "ftp://j" }, { JIRA_API_TOKEN: "t" })).toThrow(
       ConfigError,
     );
-    expect(() => atlassianFromEnv("JIRA", { base_url: "nope" }, { JIRA_API_TOKEN: "t" })).toThrow(
+    expect(() => atlassianFromEnv("JIRA", { baseUrl: "nope" }, { JIRA_API_TOKEN: "t" })).toThrow(
       "jira.base_url is not a valid URL: nope",
     );
   });

@@ -80,7 +80,7 @@ export async function runCommand(
       const trust = setup.gate.workspaceTrusted
         ? "trusted"
         : "not trusted (its own policy can only tighten the gate; `toolgate trust` trusts it)";
-      write(`workspace: ${trust}\nsandbox: ${describeConfiguredSandbox(setup.gate.config.sandbox)}\n`);
+      write(`workspace: ${trust}\nsandbox: ${describeConfiguredSandbox(setup.gate.settings.sandbox)}\n`);
       return "continue";
     }
     default:

@@ -4,7 +4,6 @@
  * session broker on the gate's bus, the project's tool pool with `spawn_agents` backed by the loop, the
  * agent's resolved scope (`--agent NAME`), the transcript file, and the session itself.
  */
-import type { ParseArgsConfig } from "node:util";
 import { type ChatMessage, type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
 import {
   AgentSession,
@@ -22,6 +21,7 @@ import {
 import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
+import type { OptionTable } from "../options.js";
 import { findTranscript } from "./find-transcript.js";
 import { checkModel, type ModelStatus } from "./model-check.js";
 
@@ -33,21 +33,25 @@ const LEARNED_WINDOW_CAP = 16_384;
 
 /** Flags both commands take. */
 export const SESSION_OPTIONS = {
-  provider: { type: "string" },
-  model: { type: "string" },
-  "base-url": { type: "string" },
-  temperature: { type: "string" },
-  "max-tokens": { type: "string" },
-  think: { type: "string" },
-  "context-window": { type: "string" },
-  "timeout-ms": { type: "string" },
-  agent: { type: "string" },
-  "max-steps": { type: "string" },
-  routing: { type: "boolean" },
-  "no-routing": { type: "boolean" },
-  yes: { type: "boolean", short: "y" },
-  "no-thinking": { type: "boolean" },
-} as const satisfies ParseArgsConfig["options"];
+  agent: {
+    type: "string",
+    value: "NAME",
+    description: "act as the agent in .toolgate/agents/NAME.md (its tools only)",
+  },
+  provider: { type: "string", value: "P", description: "ollama or openai ([llm] provider)" },
+  model: { type: "string", value: "M", description: "the model's name ([llm] model)" },
+  "base-url": { type: "string", value: "URL", description: "the model server's address ([llm] base_url)" },
+  temperature: { type: "string", value: "T", description: "sampling temperature, 0 to 2" },
+  "max-tokens": { type: "string", value: "N", description: "most tokens in one reply" },
+  think: { type: "string", value: "X", description: "true, false, low, medium or high" },
+  "context-window": { type: "string", value: "N", description: "the model's context window in tokens" },
+  "timeout-ms": { type: "string", value: "N", description: "how long one model request may take" },
+  "max-steps": { type: "string", value: "N", description: "most model steps for one task" },
+  routing: { type: "boolean", description: "fan a routing plan out into one call per sub-question" },
+  "no-routing": { type: "boolean", description: "do not (overrides [planner] routing)" },
+  yes: { type: "boolean", short: "y", description: "approve every ask (never overrides a deny)" },
+  "no-thinking": { type: "boolean", description: "hide the model's thinking (it stays in the transcript)" },
+} as const satisfies OptionTable;
 
 export type SessionFlags = {
   provider?: string;
@@ -92,7 +96,7 @@ export async function setupSession(
   const gate = await ctx.gate();
   const root = gate.roots[0]!;
   const settings = resolveLlmSettings(
-    gate.config.llm,
+    gate.settings.llm,
     {
       ...(flags.provider ? { provider: flags.provider } : {}),
       ...(flags.model ? { model: flags.model } : {}),
@@ -109,8 +113,8 @@ export async function setupSession(
   // Before the first task: is the server there, with the model; its window; can it call tools natively.
   const status = await checkModel(model);
   const maxSteps = parseMaxSteps(flags["max-steps"]);
-  const routing = flags["no-routing"] ? false : (flags.routing ?? gate.config.planner?.routing ?? false);
-  const defaultTool = gate.config.planner?.default_tool;
+  const routing = flags["no-routing"] ? false : (flags.routing ?? gate.settings.planner.routing ?? false);
+  const defaultTool = gate.settings.planner.defaultTool;
   const warn = (m: string) => ctx.io.stderr(`toolgate: warning: ${m}\n`);
   const broker = new ConfirmationBroker(gate.bus, asker, how.refusal);
   const stopBroker = broker.install();

@@ -1,23 +1,46 @@
 /**
  * @module cli/commands/call
- * `toolgate call TOOL [ARGS_JSON]` and `toolgate call --batch FILE|-`: calls through the whole pipeline.
+ * `toolgate call TOOL [ARGS_JSON|-]` and `toolgate call --batch FILE|-`: calls through the whole pipeline.
+ * `-` as ARGS_JSON reads the arguments from stdin.
  */
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
 import type { CallResult, ToolCall } from "../../core/index.js";
 import { type CliContext, installApprover } from "../context.js";
 import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError, worstExitCode } from "../exit-codes.js";
+import { readAll } from "../io.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 
-export const usage = "toolgate call TOOL [ARGS_JSON] [--yes] | toolgate call --batch FILE|- [--yes]";
+export const usage = "toolgate call TOOL [ARGS_JSON|-] [--yes] | toolgate call --batch FILE|- [--yes]";
+
+const OPTIONS = {
+  yes: {
+    type: "boolean",
+    short: "y",
+    description:
+      "answer `ask` with yes (never overrides a deny); without it and without a terminal, ask is denied",
+  },
+  batch: {
+    type: "string",
+    value: "FILE",
+    description: 'one call per JSONL line {"name","args"}, in order (- reads stdin)',
+  },
+} as const;
+
+export const help: CommandHelp = {
+  summary:
+    "Runs one tool call through the whole pipeline (validation, policy, confirmation, execution, truncation). ARGS_JSON is a JSON object; - reads it from stdin. Exit 1 when the tool reports an error, 2 for bad arguments, 3 when denied.",
+  options: OPTIONS,
+  examples: [
+    `toolgate call read_file '{"path":"README.md","startLine":1,"endLine":20}'`,
+    `echo '{"command":"git status"}' | toolgate call shell - --yes`,
+    "toolgate call --batch calls.jsonl --json",
+  ],
+};
 
 export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { yes: { type: "boolean", short: "y" }, batch: { type: "string" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseOptions("toolgate call", argv, OPTIONS);
   const gate = await ctx.gate();
   installApprover(gate, ctx.io, values.yes === true);
   const askable = values.yes === true || ctx.io.isTTY;
@@ -32,7 +55,8 @@ export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode
     }
     const [name, argsText, ...extra] = positionals;
     if (!name || extra.length > 0) throw new UsageError(`usage: ${usage}`);
-    const args = argsText === undefined ? {} : parseArgsJson(argsText);
+    const args =
+      argsText === undefined ? {} : parseArgsJson(argsText === "-" ? await readAll(ctx.io.stdin) : argsText);
     const result = await gate.execute({ name, args }, { signal: controller.signal });
     printResult(result, ctx);
     await printHint({ name, args }, result, ctx, askable, new Set());

@@ -7,7 +7,6 @@
  */
 import { createInterface } from "node:readline/promises";
 import { Writable } from "node:stream";
-import { parseArgs } from "node:util";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker } from "../../loop/index.js";
 import { describeConfiguredSandbox } from "../../sandbox/index.js";
@@ -20,11 +19,31 @@ import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js"
 import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 import { askWorkspaceTrust } from "../trust-prompt.js";
 import { toolSummary } from "./tool-summary.js";
 
 export const usage =
   "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]";
+
+const OPTIONS = {
+  resume: {
+    type: "boolean",
+    description: "continue a saved chat (the newest, or the SESSION given) in the same transcript",
+  },
+  ...SESSION_OPTIONS,
+} as const;
+
+export const help: CommandHelp = {
+  summary:
+    "An interactive session with a model in the terminal: each line is a task, every tool call goes through the policy, and an ask is a question (yes, no, or always for this exact call). /help lists the chat's own commands.",
+  options: OPTIONS,
+  examples: [
+    "toolgate chat",
+    "toolgate chat --provider openai --model gpt-4.1-mini",
+    "toolgate chat --resume",
+  ],
+};
 
 /** Why an ask is refused when no terminal is there to answer it. */
 const UNATTENDED = "nobody could be asked (no terminal): pass --yes, or add an allow rule to the policy";
@@ -33,11 +52,7 @@ const HELP =
   "Type a task and press Enter (a line ending in \\ continues; a pasted block is one task). /help lists the commands; /exit (or Ctrl-D) quits; Ctrl-C cancels a running task.";
 
 export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { ...SESSION_OPTIONS, resume: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseOptions("toolgate chat", argv, OPTIONS);
   // The only argument chat takes is the session --resume continues.
   if (positionals.length > (values.resume ? 1 : 0))
     throw new UsageError(`chat takes no task argument (use toolgate run "TASK"); usage: ${usage}`);
@@ -108,7 +123,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     if (values.resume) io.stdout(`(resuming ${transcript.id}: ${resumed} message(s))\n`);
     io.stdout(
       `toolgate chat — ${model.model} via ${model.provider} at ${model.baseUrl}${who}; ${toolSummary(session.toolNames)}\n` +
-        `${status.line}\nsandbox: ${describeConfiguredSandbox(setup.gate.config.sandbox)}\ntranscript: ${transcript.file}\n${HELP}\n`,
+        `${status.line}\nsandbox: ${describeConfiguredSandbox(setup.gate.settings.sandbox)}\ntranscript: ${transcript.file}\n${HELP}\n`,
     );
     if (!interactive)
       io.stdout(values.yes ? "(--yes: every ask is approved)\n" : "(no terminal: every ask is refused)\n");

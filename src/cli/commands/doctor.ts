@@ -12,8 +12,16 @@ import type { Toolgate } from "../../toolgate.js";
 import { findBundledRipgrep } from "../../tools/grep.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage = "toolgate doctor";
+
+export const help: CommandHelp = {
+  summary:
+    "Checks what toolgate needs here: Node, ripgrep, the bash grammar, bubblewrap and user namespaces for the sandbox, the policy and config, and the model server. Exit 1 when a required check fails.",
+  options: {},
+  examples: ["toolgate doctor", "toolgate doctor --json"],
+};
 
 /** One finding. `required: false` checks inform but do not fail the command. */
 export interface DoctorCheck {
@@ -25,7 +33,8 @@ export interface DoctorCheck {
 }
 
 export async function runDoctor(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  if (argv.length > 0) throw new UsageError(`usage: ${usage}`);
+  if (parseOptions("toolgate doctor", argv, {}).positionals.length > 0)
+    throw new UsageError(`usage: ${usage}`);
   const checks: DoctorCheck[] = [checkNode(), await checkRipgrep(), await checkGrammar()];
   let gate: Toolgate | undefined;
   try {
@@ -107,7 +116,7 @@ async function checkGrammar(): Promise<DoctorCheck> {
 
 function checkSandbox(gate: Toolgate | undefined): DoctorCheck {
   const support = sandboxSupport();
-  const mode = gate?.config.sandbox?.mode ?? "auto";
+  const mode = gate?.settings.sandbox.mode ?? "auto";
   const settings = { mode, network: false, writable: [], hidden: [] } as const;
   if (support.available) {
     return {
@@ -130,7 +139,7 @@ function checkSandbox(gate: Toolgate | undefined): DoctorCheck {
 async function checkModel(gate: Toolgate | undefined): Promise<DoctorCheck> {
   let settings: ReturnType<typeof resolveLlmSettings>;
   try {
-    settings = resolveLlmSettings(gate?.config.llm, {}, process.env);
+    settings = resolveLlmSettings(gate?.settings.llm, {}, process.env);
   } catch (error) {
     return { check: "model server", ok: false, required: false, detail: (error as Error).message };
   }

@@ -92,7 +92,7 @@ describe("toolgate init", () => {
     const validate = await toolgate(["policy", "validate", ".toolgate/policy.toml"], { cwd: dir });
     expect(validate.code).toBe(0);
     expect(validate.stdout).toContain("valid (6 rules, default ask)");
-  });
+  }, 120_000); // two runs of the binary and the bash grammar: generous on a loaded machine
 
   it("writes text that says what happened and what to try next", async () => {
     const dir = await workspace();

@@ -8,12 +8,27 @@
 import { randomBytes } from "node:crypto";
 import { link, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { parseArgs } from "node:util";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 import { CONFIG_TEMPLATE, GITIGNORE_LINES, POLICY_TEMPLATE } from "./init-templates.js";
 
 export const usage = "toolgate init [--force]";
+
+const OPTIONS = {
+  force: {
+    type: "boolean",
+    short: "f",
+    description: "overwrite an existing policy or config (edits there are lost)",
+  },
+} as const;
+
+export const help: CommandHelp = {
+  summary:
+    "Writes a commented starter .toolgate/policy.toml and .toolgate/config.toml in the workspace and adds toolgate's state folders to .gitignore.",
+  options: OPTIONS,
+  examples: ["toolgate init", "toolgate init --workspace ~/src/project"],
+};
 
 type Action = "created" | "overwritten" | "updated" | "unchanged";
 
@@ -31,11 +46,7 @@ interface PlannedFile {
 }
 
 export async function runInit(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { force: { type: "boolean", short: "f" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseOptions("toolgate init", argv, OPTIONS);
   if (positionals.length > 0) throw new UsageError(`usage: ${usage}`);
   if (ctx.globals.policy !== undefined || ctx.globals.config !== undefined)
     throw new UsageError(

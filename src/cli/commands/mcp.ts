@@ -7,13 +7,13 @@
  * `toolgate mcp list` shows the configured servers, their status and tool counts.
  */
 
-import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolPools } from "../../agents/index.js";
 import { isLoopbackHost, serveMcp, serveMcpHttp } from "../../mcp/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
-import { runMcpList } from "./project.js";
+import { type CommandHelp, parseOptions } from "../options.js";
+import { runMcpList } from "./mcp-list.js";
 
 export const usage =
   "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]...] | toolgate mcp list";
@@ -21,21 +21,40 @@ export const usage =
 /** Where `--http` takes its token from when set; otherwise one is generated and printed. */
 export const MCP_TOKEN_ENV = "TOOLGATE_MCP_TOKEN";
 
+const OPTIONS = {
+  pool: { type: "boolean", description: "also serve the tools of the servers in .mcp.json" },
+  http: {
+    type: "string",
+    value: "HOST:PORT",
+    description: `serve over streamable HTTP instead of stdio (bearer token from ${"$"}TOOLGATE_MCP_TOKEN, or generated and printed)`,
+  },
+  "allow-remote": { type: "boolean", description: "with --http: allow a non-loopback address" },
+  "allow-origin": {
+    type: "string",
+    value: "URL",
+    multiple: true,
+    description: "with --http: a browser Origin to accept besides the server's own (repeatable)",
+  },
+} as const;
+
+export const help: CommandHelp = {
+  summary:
+    "Serves the workspace's tools as an MCP server over stdio (or streamable HTTP with --http), every call through the same pipeline and policy (an ask becomes an elicitation to the client). list: the servers in .mcp.json, their state and tool counts.",
+  options: OPTIONS,
+  examples: [
+    "toolgate mcp --workspace ~/src/project",
+    "toolgate mcp --http 127.0.0.1:8765",
+    "toolgate mcp list --json",
+  ],
+};
+
 export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode> {
   if (argv[0] === "list") {
-    if (argv.length > 1) throw new UsageError(`usage: ${usage}`);
+    if (parseOptions("toolgate mcp list", argv.slice(1), {}).positionals.length > 0)
+      throw new UsageError(`usage: ${usage}`);
     return runMcpList(ctx);
   }
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      pool: { type: "boolean" },
-      http: { type: "string" },
-      "allow-remote": { type: "boolean" },
-      "allow-origin": { type: "string", multiple: true },
-    },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseOptions("toolgate mcp", argv, OPTIONS);
   if (positionals.length > 0) throw new UsageError(`usage: ${usage}`);
   const listen = values.http === undefined ? undefined : parseListen(values.http);
   if (listen === undefined && (values["allow-remote"] || values["allow-origin"]))

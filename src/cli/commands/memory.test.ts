@@ -100,7 +100,11 @@ describe("toolgate memory", () => {
     ["prototype name as subcommand", ["constructor"], "usage: toolgate memory"],
     ["missing value", ["set", "a"], "usage: toolgate memory"],
     ["extra argument", ["get", "a", "b"], "usage: toolgate memory"],
-    ["unknown flag", ["list", "--all"], "toolgate: Unknown option '--all'"],
+    [
+      "unknown flag",
+      ["list", "--all"],
+      'toolgate: unknown option --all for "toolgate memory" (see toolgate memory --help)',
+    ],
     [
       "bad scope",
       ["list", "--scope", "global"],

@@ -3,7 +3,6 @@
  * `toolgate memory list|get|set|delete`: shows and edits the memory store of the project or the user from
  * the terminal, through the same store (and lock) the memory tool uses.
  */
-import { parseArgs } from "node:util";
 import {
   memoryFilePath,
   memoryKeyProblem,
@@ -12,9 +11,25 @@ import {
   type StateLogger,
   type StateScope,
 } from "../../state/index.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage =
   "toolgate memory list [--scope project|user] | get KEY | set KEY VALUE | delete KEY   (each takes --scope)";
+
+const OPTIONS = {
+  scope: {
+    type: "string",
+    value: "S",
+    description: "project (default: the workspace's .toolgate/state/) or user (shared by every workspace)",
+  },
+} as const;
+
+export const help: CommandHelp = {
+  summary:
+    "Shows and edits the memory store the memory tool uses (the same file and lock), for the project or the user.",
+  options: OPTIONS,
+  examples: ['toolgate memory set build "npm run build"', "toolgate memory list --scope user --json"],
+};
 
 /** What a state command needs from the CLI: the workspace root, output, and `--json`. */
 export interface StateCommandIo {
@@ -125,13 +140,8 @@ export async function runMemoryCommand(argv: string[], io: StateCommandIo): Prom
 }
 
 function parse(argv: string[]): { sub: string; args: string[]; scope: StateScope } {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { scope: { type: "string", default: "project" } },
-    allowPositionals: true,
-    strict: true,
-  });
-  const scope = values.scope;
+  const { values, positionals } = parseOptions("toolgate memory", argv, OPTIONS);
+  const scope = values.scope ?? "project";
   if (scope !== "project" && scope !== "user") {
     throw new Error(`--scope must be "project" or "user", not ${JSON.stringify(scope)}`);
   }

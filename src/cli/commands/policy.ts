@@ -4,7 +4,6 @@
  * `toolgate policy validate FILE` (load a policy file; exit 2 with the problem when it is not valid).
  */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { COORDINATION_TOOLS } from "../../agents/index.js";
 import {
   type CompiledPolicy,
@@ -15,9 +14,33 @@ import {
 import { createToolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage =
   "toolgate policy check TOOL [ARGS_JSON] [--explain] | toolgate policy validate FILE [--strict]";
+
+const CHECK_OPTIONS = {
+  explain: {
+    type: "boolean",
+    description: "check: show every rule considered and why it matched or not",
+  },
+} as const;
+const VALIDATE_OPTIONS = {
+  strict: {
+    type: "boolean",
+    description: "validate: a rule that can never apply (a misspelt tool name) makes the file invalid",
+  },
+} as const;
+
+export const help: CommandHelp = {
+  summary:
+    "check: the decision (allow, ask or deny), risk, rule and reason for a call, without running it. validate: loads a policy file against the workspace's tools (and --config's settings) and reports problems; exit 2 when it is invalid.",
+  options: { ...CHECK_OPTIONS, ...VALIDATE_OPTIONS },
+  examples: [
+    `toolgate policy check shell '{"command":"rm -rf build"}' --explain`,
+    "toolgate policy validate .toolgate/policy.toml --strict",
+  ],
+};
 
 export async function runPolicy(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const [sub, ...rest] = argv;
@@ -27,11 +50,7 @@ export async function runPolicy(argv: string[], ctx: CliContext): Promise<ExitCo
 }
 
 async function check(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { explain: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseOptions("toolgate policy check", argv, CHECK_OPTIONS);
   const [name, argsText, ...extra] = positionals;
   if (!name || extra.length > 0) throw new UsageError(`usage: ${usage}`);
   let args: unknown = {};
@@ -62,20 +81,18 @@ async function check(argv: string[], ctx: CliContext): Promise<ExitCode> {
 }
 
 async function validate(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { strict: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseOptions("toolgate policy validate", argv, VALIDATE_OPTIONS);
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError(`usage: ${usage}`);
   const path = resolve(ctx.io.cwd, file);
   // Validate against the workspace's tools, so operators that do not fit an argument's kind are refused.
-  // The workspace's own policy is not loaded: a broken one must not stop checking a fixed one.
+  // The workspace's own policy is not loaded: a broken one must not stop checking a fixed one. The settings
+  // are the ones the policy will run with (--config), so a tool they add or remove is seen.
   const gate = await createToolgate({
     roots: [ctx.root],
     cwd: ctx.io.cwd,
     policy: false,
+    ...(ctx.globals.config ? { config: ctx.globals.config } : {}),
     logger: { warn: () => undefined },
   });
   try {

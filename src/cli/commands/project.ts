@@ -1,19 +1,18 @@
 /**
  * @module cli/commands/project
- * Adapters for the commands whose work lives in other folders: `memory`, `todos` (state), `agents`
- * (agent definitions and resolution) and `mcp list` (configured MCP servers).
+ * Adapters for the commands on the project's state: `memory` and `todos`.
  */
-import { runAgentsCommand } from "../../agents/index.js";
-import { runMcpListCommand } from "../../mcp/index.js";
 import type { CliContext } from "../context.js";
 import type { ExitCode } from "../exit-codes.js";
 import { runMemoryCommand } from "./memory.js";
 import { runTodosCommand } from "./todos.js";
 
+export { help as memoryHelp } from "./memory.js";
+export { help as todosHelp } from "./todos.js";
+
 export const memoryUsage = "toolgate memory list|get KEY|set KEY VALUE|delete KEY [--scope project|user]";
 export const todosUsage =
   "toolgate todos list|add TEXT|complete ID|remove ID|update ID [--text T] [--status S]";
-export const agentsUsage = "toolgate agents list | toolgate agents resolve AGENT [--depth N]";
 
 function stateIo(ctx: CliContext) {
   return { root: ctx.root, stdout: ctx.io.stdout, stderr: ctx.io.stderr, json: ctx.globals.json };
@@ -25,18 +24,4 @@ export async function runMemory(argv: string[], ctx: CliContext): Promise<ExitCo
 
 export async function runTodos(argv: string[], ctx: CliContext): Promise<ExitCode> {
   return (await runTodosCommand(argv, stateIo(ctx))) as ExitCode;
-}
-
-export async function runAgents(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const gate = await ctx.gate();
-  return (await runAgentsCommand(argv, { ...stateIo(ctx), registry: gate.registry })) as ExitCode;
-}
-
-export async function runMcpList(ctx: CliContext): Promise<ExitCode> {
-  const gate = await ctx.gate();
-  return (await runMcpListCommand({
-    ...stateIo(ctx),
-    registry: gate.registry,
-    trusted: gate.workspaceTrusted,
-  })) as ExitCode;
 }

@@ -3,16 +3,23 @@
  * `toolgate replay [FILE]`: prints a saved session readably (no FILE: the newest one in
  * `.toolgate/sessions/`). FILE may also be a session id. `--json` prints the records as a JSON array.
  */
-import { parseArgs } from "node:util";
 import { readTranscript, renderTranscript } from "../../loop/index.js";
 import { findTranscript } from "../chat/find-transcript.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage = "toolgate replay [FILE|SESSION_ID]";
 
+export const help: CommandHelp = {
+  summary:
+    "Prints a saved chat or run session readably: the newest in .toolgate/sessions/, or the one a file or session id names. --json prints its records as a JSON array.",
+  options: {},
+  examples: ["toolgate replay", "toolgate replay .toolgate/sessions/2026-01-31T10-00-00-abc.jsonl --json"],
+};
+
 export async function runReplay(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true });
+  const { positionals } = parseOptions("toolgate replay", argv, {});
   if (positionals.length > 1) throw new UsageError(`usage: ${usage}`);
   const file = await findTranscript(ctx, positionals[0]);
   let records: Awaited<ReturnType<typeof readTranscript>>;

@@ -52,7 +52,7 @@ async function cli(
     env,
     cwd: root,
   };
-  const ctx = createContext(io, { json: false, debug: false, help: false, ...globals });
+  const ctx = createContext(io, { json: false, debug: false, help: false, version: false, ...globals });
   try {
     const code = await command(argv, ctx);
     return { code, stdout: out.join(""), stderr: err.join("") };

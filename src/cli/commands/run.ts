@@ -5,7 +5,6 @@
  * Exit: 0 answered; 1 stopped without an answer (step limit, loop, model failure, Ctrl-C); 2 bad usage or
  * model configuration (server unreachable, model not found, key missing).
  */
-import { parseArgs } from "node:util";
 import { ConfigError } from "../../core/index.js";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker, type TurnResult } from "../../loop/index.js";
@@ -15,16 +14,28 @@ import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage =
-  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--quiet]';
+  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--quiet]';
+
+const OPTIONS = {
+  ...SESSION_OPTIONS,
+  quiet: { type: "boolean", short: "q", description: "no progress lines on stderr, only the answer" },
+} as const;
+
+export const help: CommandHelp = {
+  summary:
+    "One task without a person, for scripts and CI: progress on stderr, the answer on stdout; an ask is refused unless --yes. Exit 0 answered, 1 stopped without an answer, 2 bad usage or model configuration.",
+  options: OPTIONS,
+  examples: [
+    'toolgate run "list the TODO comments in src/" --quiet',
+    'toolgate run "fix the failing test" --yes --json',
+  ],
+};
 
 export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { ...SESSION_OPTIONS, quiet: { type: "boolean", short: "q" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseOptions("toolgate run", argv, OPTIONS);
   const task = positionals.join(" ").trim();
   if (task === "") throw new UsageError(`run needs a task; usage: ${usage}`);
   const { io } = ctx;

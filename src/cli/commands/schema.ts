@@ -3,19 +3,33 @@
  * `toolgate schema --provider P [--report]`: the provider's tools payload (always JSON). `--report` lists on
  * stderr what the lowering had to drop or move into descriptions for that provider.
  */
-import { parseArgs } from "node:util";
 import { isProviderName, lowerTools, PROVIDER_NAMES } from "../../core/schemas/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage = `toolgate schema --provider ${PROVIDER_NAMES.join("|")} [--report]`;
 
+const OPTIONS = {
+  provider: {
+    type: "string",
+    value: "P",
+    description: `the provider's format: ${PROVIDER_NAMES.join(", ")}`,
+  },
+  report: {
+    type: "boolean",
+    description: "list on stderr what the lowering dropped or moved into descriptions",
+  },
+} as const;
+
+export const help: CommandHelp = {
+  summary: "Prints the tools payload a provider's API takes (always JSON; --json makes it one line).",
+  options: OPTIONS,
+  examples: ["toolgate schema --provider anthropic", "toolgate schema --provider gemini --report --json"],
+};
+
 export async function runSchema(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { provider: { type: "string" }, report: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseOptions("toolgate schema", argv, OPTIONS);
   if (positionals.length > 0 || !values.provider) throw new UsageError(`usage: ${usage}`);
   if (!isProviderName(values.provider)) {
     throw new UsageError(

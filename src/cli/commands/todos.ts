@@ -3,7 +3,6 @@
  * `toolgate todos list|add|complete|remove|update`: shows and edits the project's todo list from the
  * terminal, through the same store (and lock) the write_todos tool uses.
  */
-import { parseArgs } from "node:util";
 import {
   openTodoStore,
   TODO_STATUSES,
@@ -11,10 +10,26 @@ import {
   type TodoStatus,
   todosFilePath,
 } from "../../state/index.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 import { reportStateError, type StateCommandIo, stderrLogger } from "./memory.js";
 
 export const usage =
   "toolgate todos list | add TEXT [--status S] | complete ID | remove ID | update ID [--text T] [--status S]";
+
+const OPTIONS = {
+  text: { type: "string", value: "T", description: "update: the item's new text" },
+  status: { type: "string", value: "S", description: "add, update: pending, in_progress or completed" },
+} as const;
+
+export const help: CommandHelp = {
+  summary: "Shows and edits the project's todo list, the one the write_todos tool keeps.",
+  options: OPTIONS,
+  examples: [
+    "toolgate todos add write the tests",
+    "toolgate todos update 3 --status in_progress",
+    "toolgate todos list --json",
+  ],
+};
 
 const OK = 0;
 const USAGE = 2;
@@ -43,12 +58,7 @@ export async function runTodosCommand(argv: string[], io: StateCommandIo): Promi
   let text: string | undefined;
   let status: TodoStatus | undefined;
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: { text: { type: "string" }, status: { type: "string" } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = parseOptions("toolgate todos", argv, OPTIONS);
     [sub = "", ...args] = positionals;
     text = values.text;
     status = statusOf(values.status);

@@ -4,11 +4,20 @@
  */
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage = "toolgate tools";
 
+export const help: CommandHelp = {
+  summary:
+    "Lists the registered tools, sorted by name, with their risk and the first line of their description.",
+  options: {},
+  examples: ["toolgate tools", "toolgate tools --json"],
+};
+
 export async function runTools(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  if (argv.length > 0) throw new UsageError(`usage: ${usage}`);
+  const { positionals } = parseOptions("toolgate tools", argv, {});
+  if (positionals.length > 0) throw new UsageError(`usage: ${usage}`);
   const gate = await ctx.gate();
   const tools = gate.registry.list();
   if (ctx.globals.json) {

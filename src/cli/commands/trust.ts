@@ -6,7 +6,6 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { ConfigError } from "../../core/index.js";
 import {
   readTrustedFolders,
@@ -17,16 +16,25 @@ import {
 } from "../../workspace/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
 import { describeWorkspaceFiles } from "../trust-prompt.js";
 
 export const usage = "toolgate trust [DIR] | toolgate trust --list | toolgate trust --remove DIR";
 
+const OPTIONS = {
+  list: { type: "boolean", description: "show the trusted folders" },
+  remove: { type: "string", value: "DIR", description: "forget a trusted folder" },
+} as const;
+
+export const help: CommandHelp = {
+  summary:
+    "Trusts a folder's own toolgate files (.toolgate/ policy and config, .mcp.json): until then they can only make the gate stricter and start no MCP server. The list lives in $XDG_CONFIG_HOME/toolgate/trusted.json (else ~/.config/toolgate/).",
+  options: OPTIONS,
+  examples: ["toolgate trust", "toolgate trust ~/src/project", "toolgate trust --list --json"],
+};
+
 export async function runTrust(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { list: { type: "boolean" }, remove: { type: "string" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseOptions("toolgate trust", argv, OPTIONS);
   const store = trustStorePath({ env: ctx.io.env });
   const modes = [values.list === true, values.remove !== undefined, positionals.length > 0].filter(Boolean);
   if (modes.length > 1 || positionals.length > 1) throw new UsageError(`usage: ${usage}`);

@@ -24,11 +24,11 @@ export interface AtlassianDeps {
   lookup?: Resolver;
 }
 
-/** The `[jira]` / `[confluence]` config section. */
+/** The `[jira]` / `[confluence]` settings. */
 export interface AtlassianSection {
-  base_url?: string;
-  token_env?: string;
-  email_env?: string;
+  baseUrl?: string | undefined;
+  tokenEnv?: string | undefined;
+  emailEnv?: string | undefined;
 }
 
 /**
@@ -42,8 +42,8 @@ export function atlassianFromEnv(
   section: AtlassianSection | undefined,
   env: Record<string, string | undefined> = process.env,
 ): AtlassianDeps | undefined {
-  const baseUrl = section?.base_url ?? env[`${product}_BASE_URL`];
-  const token = env[section?.token_env ?? `${product}_API_TOKEN`];
+  const baseUrl = section?.baseUrl ?? env[`${product}_BASE_URL`];
+  const token = env[section?.tokenEnv ?? `${product}_API_TOKEN`];
   if (!baseUrl || !token) return undefined;
   let url: URL;
   try {
@@ -53,7 +53,7 @@ export function atlassianFromEnv(
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new ConfigError(`${product.toLowerCase()}.base_url must be an http or https URL: ${baseUrl}`);
-  const email = env[section?.email_env ?? `${product}_EMAIL`];
+  const email = env[section?.emailEnv ?? `${product}_EMAIL`];
   return email ? { baseUrl, token, email } : { baseUrl, token };
 }
 

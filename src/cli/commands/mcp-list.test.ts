@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, ToolRegistry } from "../core/index.js";
-import { runMcpListCommand } from "./cli.js";
-import { testServerPath } from "./testdata/servers.js";
+import { ConfigError, ToolRegistry } from "../../core/index.js";
+import { testServerPath } from "../../mcp/testdata/servers.js";
+import { runMcpListCommand } from "./mcp-list.js";
 
 function io(root: string, json: boolean, trusted = true) {
   const out: string[] = [];

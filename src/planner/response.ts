@@ -1,38 +1,11 @@
 /**
- * @module planner/cli
- * What `toolgate plan` needs: reading a saved model response (plain text, or a provider's JSON response:
- * OpenAI chat / Responses, Ollama, Anthropic, Gemini) into a {@link ModelReply}, parsing `--routing`, and
- * choosing the scope, then running {@link plan}.
+ * @module planner/response
+ * A saved model response as the planner's input: plain text, or a provider's JSON response (OpenAI chat /
+ * Responses, Ollama, Anthropic, Gemini) read into a {@link ModelReply}; and a routing plan's JSON checked
+ * into a {@link RoutingPlan}. Pure: the caller reads the files.
  */
-import { readFile } from "node:fs/promises";
 import { ConfigError } from "../core/index.js";
-import { plan } from "./plan.js";
-import { DEFAULT_PROFILE } from "./profile.js";
-import type { ModelReply, PlannerProfile, PlanResult, RoutingPlan } from "./types.js";
-
-/** Options of `toolgate plan`. */
-export interface PlanCliOptions {
-  /** `--query`. */
-  query: string;
-  /** The response's content (e.g. read from stdin). Wins over `responseFile`. */
-  response?: string;
-  /** `--response-file`: a path to read. */
-  responseFile?: string;
-  /** `--routing`: JSON text of `{query_type, sub_questions, suggested_tools}`. */
-  routing?: string;
-  /** `--tools A,B`: the scope. Default: `registered` plus the profile's tools. */
-  tools?: readonly string[];
-  /** Names in the registry. */
-  registered?: readonly string[];
-  profile?: PlannerProfile;
-  round?: number;
-  hasContext?: boolean;
-  jiraProjectKeys?: readonly string[];
-  /** The default call's tool (config `planner.default_tool`). */
-  defaultTool?: string;
-  /** `false` turns the routing fan-out off (config `planner.routing`). */
-  fanOut?: boolean;
-}
+import type { ModelReply, RoutingPlan } from "./types.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -118,40 +91,4 @@ export function parseRoutingPlan(json: string): RoutingPlan {
     routing[key] = list;
   }
   return routing;
-}
-
-/**
- * Runs the planner for `toolgate plan`. Throws {@link ConfigError} for a missing response file or a bad
- * `--routing`.
- * @example await planFromCli({ query: "PROJ-1?", response: "use jira_fetch", registered: ["jira_fetch"] })
- */
-export async function planFromCli(options: PlanCliOptions): Promise<PlanResult> {
-  const profile = options.profile ?? DEFAULT_PROFILE;
-  let content = options.response;
-  if (content === undefined && options.responseFile !== undefined) {
-    try {
-      content = await readFile(options.responseFile, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "error";
-      throw new ConfigError(
-        `cannot read the response file ${options.responseFile} (${code})`,
-        options.responseFile,
-      );
-    }
-  }
-  const scope = options.tools?.length
-    ? [...options.tools]
-    : [...new Set([...(options.registered ?? []), ...Object.keys(profile.tools)])];
-  return plan({
-    query: options.query,
-    ...(content !== undefined ? { reply: replyFromResponse(content) } : {}),
-    ...(options.routing !== undefined ? { routing: parseRoutingPlan(options.routing) } : {}),
-    scope,
-    profile,
-    ...(options.round !== undefined ? { round: options.round } : {}),
-    ...(options.hasContext !== undefined ? { hasContext: options.hasContext } : {}),
-    ...(options.jiraProjectKeys ? { jiraProjectKeys: options.jiraProjectKeys } : {}),
-    ...(options.defaultTool ? { defaultCall: { name: options.defaultTool } } : {}),
-    ...(options.fanOut !== undefined ? { fanOut: options.fanOut } : {}),
-  });
 }

@@ -1,17 +1,36 @@
 /**
- * @module mcp/cli
+ * @module cli/commands/mcp-list
  * `toolgate mcp list`: the project's MCP servers — state, tool count, error, the file each came from — and
- * the configuration files read, in order, as a plain function the CLI
- * wires. It builds the project's pool (starting every configured server) and stops the servers after; in a
- * workspace the user has not trusted it starts none and lists them as `untrusted`.
+ * the configuration files read, in order. It builds the project's pool (starting every configured server)
+ * and stops the servers after; in a workspace the user has not trusted it starts none and lists them as
+ * `untrusted`.
  */
-import type { ToolRegistry } from "../core/index.js";
-import { McpClientPool, type McpServerStatus } from "./client-pool.js";
-import { loadMcpConfig } from "./config.js";
-import { describeMcpSources, serverProvenance } from "./list-report.js";
+import type { ToolRegistry } from "../../core/index.js";
+import {
+  describeMcpSources,
+  loadMcpConfig,
+  McpClientPool,
+  type McpServerStatus,
+  serverProvenance,
+} from "../../mcp/index.js";
+import type { CliContext } from "../context.js";
+import type { ExitCode } from "../exit-codes.js";
 
-/** What the command needs from the CLI. */
-export interface McpCliIo {
+/** `toolgate mcp list` with the gate's tools and trust. */
+export async function runMcpList(ctx: CliContext): Promise<ExitCode> {
+  const gate = await ctx.gate();
+  return (await runMcpListCommand({
+    root: ctx.root,
+    stdout: ctx.io.stdout,
+    stderr: ctx.io.stderr,
+    json: ctx.globals.json,
+    registry: gate.registry,
+    trusted: gate.workspaceTrusted,
+  })) as ExitCode;
+}
+
+/** What the listing needs. */
+export interface McpListIo {
   /** The project root (where `.mcp.json` is). */
   root: string;
   stdout(text: string): void;
@@ -28,7 +47,7 @@ export interface McpCliIo {
  * fails to start is reported, not a configuration error). A file that is not JSON throws ConfigError.
  * JSON output: `[{"name","type","state","tools","error","file","shadowed","notes"}]`, sorted by name.
  */
-export async function runMcpListCommand(io: McpCliIo): Promise<number> {
+export async function runMcpListCommand(io: McpListIo): Promise<number> {
   const config = await loadMcpConfig(io.root);
   let servers: McpServerStatus[];
   if (!io.trusted) {

@@ -1,9 +1,6 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError } from "../core/index.js";
-import { parseRoutingPlan, planFromCli, replyFromResponse } from "./cli.js";
+import { parseRoutingPlan, replyFromResponse } from "./response.js";
 
 describe("replyFromResponse", () => {
   it("keeps plain text", () => {
@@ -57,60 +54,6 @@ describe("parseRoutingPlan", () => {
   it("refuses a non-list of tools", () => {
     expect(() => parseRoutingPlan('{"suggested_tools":"vector_search"}')).toThrow(
       "--routing: suggested_tools must be an array of strings",
-    );
-  });
-});
-
-describe("planFromCli", () => {
-  let dir = "";
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-plan-"));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it("reads the response file and plans", async () => {
-    const file = path.join(dir, "reply.txt");
-    await writeFile(file, "<think>不需要 web_fetch</think>用 jira_fetch 查 PROJ-9");
-    const result = await planFromCli({
-      query: "PROJ-9 的状态",
-      responseFile: file,
-      registered: ["read_file"],
-    });
-    expect(result.method).toBe("text");
-    expect(result.calls).toEqual([{ name: "jira_fetch", args: { issue_key: "PROJ-9" } }]);
-  });
-
-  it("uses --tools as the scope", async () => {
-    const result = await planFromCli({ query: "PROJ-9", response: "jira_fetch", tools: ["grep"], round: 1 });
-    expect(result).toMatchObject({
-      method: "none",
-      skipped: [{ name: "jira_fetch", reason: "not in the caller's scope" }],
-    });
-  });
-
-  it("applies --routing", async () => {
-    const result = await planFromCli({
-      query: "q",
-      routing: '{"sub_questions":["a?","b?"],"suggested_tools":["vector_search"]}',
-    });
-    expect(result.method).toBe("routing");
-    expect(result.calls).toHaveLength(2);
-  });
-
-  it("uses the configured default tool", async () => {
-    const result = await planFromCli({ query: "why?", response: "hmm", defaultTool: "local_file_qa" });
-    expect(result).toMatchObject({
-      method: "fallback",
-      calls: [{ name: "local_file_qa", args: { query: "why?" } }],
-    });
-  });
-
-  it("reports a missing response file as a configuration error", async () => {
-    const file = path.join(dir, "missing.txt");
-    await expect(planFromCli({ query: "q", responseFile: file })).rejects.toThrow(
-      `cannot read the response file ${file} (ENOENT)`,
     );
   });
 });

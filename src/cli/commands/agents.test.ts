@@ -1,23 +1,33 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testServerPath } from "../mcp/testdata/servers.js";
-import { runAgentsCommand } from "./cli.js";
-import { graphRegistry } from "./testdata/graph-tools.js";
+import { graphRegistry } from "../../agents/testdata/graph-tools.js";
+import { testServerPath } from "../../mcp/testdata/servers.js";
+import { createContext } from "../context.js";
+import { splitGlobals } from "../globals.js";
+import { runAgents } from "./agents.js";
 
-describe("runAgentsCommand", () => {
+describe("toolgate agents", () => {
   let root: string;
+  /** Runs the command as the CLI does (global flags split off first), with the graph tools as built-ins. */
   const run = async (argv: string[], json = false) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runAgentsCommand(argv, {
-      root,
-      json,
-      registry: graphRegistry(),
-      stdout: (s) => out.push(s),
-      stderr: (s) => err.push(s),
-    });
+    const { globals, rest } = splitGlobals([...argv, ...(json ? ["--json"] : []), "--workspace", root]);
+    const ctx = createContext(
+      {
+        stdout: (s) => out.push(s),
+        stderr: (s) => err.push(s),
+        stdin: Readable.from([]),
+        isTTY: false,
+        env: process.env,
+        cwd: root,
+      },
+      globals,
+    );
+    const code = await runAgents(rest, ctx, graphRegistry());
     return { code, out: out.join(""), err: err.join("") };
   };
 
@@ -92,6 +102,9 @@ describe("runAgentsCommand", () => {
     [["resolve", "worker", "--depth", "two"], '--depth must be a whole number ≥ 0, not "two"'],
     [["resolve"], "usage: toolgate agents list | toolgate agents resolve AGENT [--depth N]"],
     [["frobnicate"], "usage: toolgate agents list | toolgate agents resolve AGENT [--depth N]"],
+    [["list", "--all"], 'unknown option --all for "toolgate agents list" (see toolgate agents --help)'],
+    [["resolve", "worker", "--depht", "1"], 'unknown option --depht for "toolgate agents resolve"'],
+    [["resolve", "worker", "--depth"], 'option --depth needs a value for "toolgate agents resolve"'],
   ])("refuses %j", async (argv, message) => {
     await expect(run(argv as string[])).rejects.toThrow(message);
   });

@@ -1,0 +1,97 @@
+/**
+ * @module cli/commands/agents
+ * `toolgate agents list` and `toolgate agents resolve AGENT [--depth N]`: the project's agent definitions,
+ * and the tools one of them gets in the project's pool (built-ins plus `.mcp.json`'s servers). `resolve
+ * --json` prints DESIGN §4's `{"tools":[...],"warnings":[...]}`.
+ */
+import { type AgentDefinition, loadAgentDefinitions, ToolPools } from "../../agents/index.js";
+import type { ToolRegistry } from "../../core/index.js";
+import type { CliContext } from "../context.js";
+import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { type CommandHelp, parseOptions } from "../options.js";
+
+export const agentsUsage = "toolgate agents list | toolgate agents resolve AGENT [--depth N]";
+
+const RESOLVE_OPTIONS = {
+  depth: {
+    type: "string",
+    value: "N",
+    description: "resolve: the agent runs as a sub-agent N levels deep (0, the default, is the top)",
+  },
+} as const;
+
+export const agentsHelp: CommandHelp = {
+  summary:
+    "list: the agents defined in .toolgate/agents/*.md. resolve: the tools one agent gets in the project's pool (built-ins and .mcp.json's servers), with the sub-agent restrictions at that depth.",
+  options: RESOLVE_OPTIONS,
+  examples: ["toolgate agents list --json", "toolgate agents resolve reviewer --depth 1"],
+};
+
+/** Runs `agents list` or `agents resolve`; `registry` is the host's tools (default: the gate's). */
+export async function runAgents(argv: string[], ctx: CliContext, registry?: ToolRegistry): Promise<ExitCode> {
+  const [sub, ...rest] = argv;
+  if (sub === "list") return listAgents(rest, ctx);
+  if (sub === "resolve") return resolveAgent(rest, ctx, registry ?? (await ctx.gate()).registry);
+  throw new UsageError(`usage: ${agentsUsage}`);
+}
+
+async function listAgents(argv: string[], ctx: CliContext): Promise<ExitCode> {
+  const { positionals } = parseOptions("toolgate agents list", argv, {});
+  if (positionals.length > 0) throw new UsageError(`usage: ${agentsUsage}`);
+  const { agents, problems, warnings } = await loadAgentDefinitions(ctx.root);
+  const { io } = ctx;
+  for (const p of problems) io.stderr(`toolgate: warning: ${p.file}: skipped: ${p.reason}\n`);
+  for (const w of warnings) io.stderr(`toolgate: warning: ${w}\n`);
+  if (ctx.globals.json) {
+    io.stdout(`${JSON.stringify(agents.map(agentRow))}\n`);
+    return EXIT.ok;
+  }
+  if (agents.length === 0) io.stdout("no agents defined in .toolgate/agents/\n");
+  const width = Math.max(0, ...agents.map((a) => a.name.length));
+  for (const a of agents) io.stdout(`${a.name.padEnd(width)}  ${a.description}  [${a.tools.join(", ")}]\n`);
+  return EXIT.ok;
+}
+
+function agentRow(a: AgentDefinition) {
+  return {
+    name: a.name,
+    description: a.description,
+    tools: a.tools,
+    max_depth: a.maxDepth,
+    file: a.file ?? null,
+  };
+}
+
+async function resolveAgent(argv: string[], ctx: CliContext, registry: ToolRegistry): Promise<ExitCode> {
+  const { values, positionals } = parseOptions("toolgate agents resolve", argv, RESOLVE_OPTIONS);
+  if (positionals.length !== 1) throw new UsageError(`usage: ${agentsUsage}`);
+  const depth = values.depth === undefined ? 0 : Number(values.depth);
+  if (!Number.isInteger(depth) || depth < 0)
+    throw new UsageError(`--depth must be a whole number ≥ 0, not ${JSON.stringify(values.depth)}`);
+  const { agents, problems } = await loadAgentDefinitions(ctx.root);
+  const name = positionals[0]!;
+  const agent = agents.find((a) => a.name === name);
+  if (!agent) {
+    const skipped = problems.find((p) => p.file.endsWith(`/${name}.md`));
+    throw new UsageError(
+      skipped
+        ? `agent ${name} cannot be used: ${skipped.file}: ${skipped.reason}`
+        : `no agent named ${JSON.stringify(name)} in .toolgate/agents/`,
+    );
+  }
+  const pools = new ToolPools({ builtins: registry, logger: { warn: () => {} } });
+  try {
+    const pool = await pools.get(ctx.root);
+    const { tools, warnings } = await pools.resolve(ctx.root, agent, depth);
+    const all = [...pool.warnings, ...warnings];
+    if (ctx.globals.json) {
+      ctx.io.stdout(`${JSON.stringify({ tools, warnings: all })}\n`);
+    } else {
+      for (const t of tools) ctx.io.stdout(`${t}\n`);
+      for (const w of all) ctx.io.stderr(`toolgate: warning: ${w}\n`);
+    }
+  } finally {
+    await pools.close();
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,79 @@
+/**
+ * @module config/reference
+ * Renders {@link CONFIG_SCHEMA} as the markdown reference in `docs/configuration.md`: every section and key
+ * with its type, default and description, and which keys an untrusted workspace cannot set. The page is
+ * generated from the schema (reference.test.ts fails when it is stale).
+ */
+import type { z } from "zod";
+import { CONFIG_SCHEMA } from "./schema.js";
+import { SECURITY_KEYS } from "./trust.js";
+
+interface KeyDoc {
+  type: string;
+  default: unknown;
+  description: string;
+}
+
+/** A key's schema through its `.optional()` / `.default()` wrappers: type, default, description. */
+function keyDoc(schema: z.core.$ZodType): KeyDoc {
+  let node = schema as z.ZodType;
+  let fallback: unknown;
+  for (;;) {
+    const def = node._zod.def as { type: string; innerType?: z.ZodType; defaultValue?: unknown };
+    if (def.type === "default") fallback = def.defaultValue;
+    if ((def.type === "default" || def.type === "optional") && def.innerType) node = def.innerType;
+    else break;
+  }
+  return { type: typeName(node), default: fallback, description: node.description ?? "" };
+}
+
+function typeName(node: z.ZodType): string {
+  const def = node._zod.def as { type: string; entries?: Record<string, string> };
+  switch (def.type) {
+    case "string":
+      return "string";
+    case "boolean":
+      return "boolean";
+    case "number":
+      return "whole number ≥ 0";
+    case "array":
+      return "array of strings";
+    case "enum":
+      return Object.values(def.entries ?? {})
+        .map((v) => `\`"${v}"\``)
+        .join(" \\| ");
+    case "union":
+      return "string, number or boolean";
+    default:
+      throw new Error(`config reference: no name for a ${def.type} setting`);
+  }
+}
+
+function shownDefault(value: unknown): string {
+  if (value === undefined) return "—";
+  return `\`${JSON.stringify(value)}\``;
+}
+
+const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
+
+/**
+ * The reference as markdown: one heading and table per section, in the schema's order.
+ * @example configReference().startsWith("### `[web]`") // true
+ */
+export function configReference(): string {
+  const out: string[] = [];
+  for (const [name, section] of Object.entries(CONFIG_SCHEMA.shape)) {
+    out.push(`### \`[${name}]\``, "", section.description ?? "", "");
+    out.push("| key | type | default | description |", "|---|---|---|---|");
+    for (const [key, schema] of Object.entries(section.unwrap().shape as Record<string, z.core.$ZodType>)) {
+      const doc = keyDoc(schema);
+      const guarded = SECURITY_KEYS.includes(`${name}.${key}`) || SECURITY_KEYS.includes(`${name}.*`);
+      const note = guarded ? " *Ignored in an untrusted workspace.*" : "";
+      out.push(
+        `| \`${key}\` | ${doc.type} | ${shownDefault(doc.default)} | ${cell(doc.description)}${note} |`,
+      );
+    }
+    out.push("");
+  }
+  return out.join("\n").trimEnd();
+}
