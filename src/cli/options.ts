@@ -31,7 +31,11 @@ export interface CommandHelp {
 
 /** Parsed flags: strings for string options, booleans for boolean ones. */
 export type OptionValues<T extends OptionTable> = {
-  [K in keyof T]?: T[K]["type"] extends "boolean" ? boolean : T[K]["multiple"] extends true ? string[] : string;
+  [K in keyof T]?: T[K]["type"] extends "boolean"
+    ? boolean
+    : T[K]["multiple"] extends true
+      ? string[]
+      : string;
 };
 
 /**

@@ -33,7 +33,6 @@ export {
   type SseServerConfig,
   type StdioServerConfig,
 } from "./config.js";
-export { describeMcpSources, type McpServerProvenance, serverProvenance } from "./list-report.js";
 export {
   type ConnectionOptions,
   McpConnection,
@@ -55,6 +54,7 @@ export {
   type ServeMcpHttpOptions,
   serveMcpHttp,
 } from "./http-server.js";
+export { describeMcpSources, type McpServerProvenance, serverProvenance } from "./list-report.js";
 export { createMcpTool, type McpCaller, normalizeInputSchema, riskFromAnnotations } from "./mcp-tool.js";
 export { assignPublicNames, type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
 export {
