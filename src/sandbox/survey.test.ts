@@ -107,6 +107,9 @@ describe("surveySandbox", () => {
     expect(() => survey()).toThrow(SandboxSetupError);
     expect(() => survey()).toThrow(/\.mcp\.json is a symbolic link/);
     await rm(join(ws, ".mcp.json"));
+    await symlink(home, join(ws, ".github"));
+    expect(() => survey()).toThrow(/\.github holds a protected path but is a symbolic link/);
+    await rm(join(ws, ".github"));
     expect(() => survey({ writable: [join(base, "nope")] })).toThrow("[sandbox] writable path");
   });
 });

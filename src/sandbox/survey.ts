@@ -137,6 +137,16 @@ function addProtected(
   repositoryEntry: boolean,
   existingOnly = false,
 ): void {
+  // A folder on the way that is a link would take the mounts (and the enclosing folder's writable bind) to its
+  // target, outside the root: `ln -s ~ .github` would make the home folder writable. Fail closed.
+  for (let at = dirname(path); at.length > root.length && at.startsWith(`${root}/`); at = dirname(at)) {
+    if (typeOf(at) === "link") {
+      throw new SandboxSetupError(
+        `the folder ${at} holds a protected path but is a symbolic link, which the sandbox cannot hold ` +
+          '(the mounts would follow it out of the workspace); replace the link with a folder, or set [sandbox] mode = "off"',
+      );
+    }
+  }
   const type = typeOf(path);
   if (type === "link") {
     throw new SandboxSetupError(
