@@ -69,6 +69,10 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
     // Roots under /tmp would vanish behind the private /tmp: show them again, read-only.
     for (const path of byDepth(plan.roots)) args.push("--ro-bind", path, path);
   }
+  // Each folder between a root and a protected path becomes a mount point of its own (bound onto itself), so it
+  // cannot be renamed away and replaced: `mv .git .git-old; mkdir .git` fails. Before the read-only mounts: a
+  // later writable bind would make the read-only mounts inside it writable again.
+  for (const path of byDepth(enclosing(plan))) args.push("--bind", path, path);
   for (const entry of byDepth(plan.readOnly)) {
     // A missing path gets /dev/null as its mount point: creating, writing and reading it all fail.
     args.push("--ro-bind", entry.type === "missing" ? "/dev/null" : entry.path, entry.path);
@@ -81,6 +85,19 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
   for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
   args.push("--chdir", plan.cwd, "--");
   return args;
+}
+
+/** The folders strictly between a writable root and each read-only path, shallowest first. */
+function enclosing(plan: SandboxPlan): string[] {
+  if (plan.mode !== "workspace-write") return [];
+  const folders = new Set<string>();
+  for (const entry of plan.readOnly) {
+    const root = plan.roots.find((r) => entry.path.startsWith(`${r}/`));
+    if (!root) continue;
+    const parts = entry.path.slice(root.length + 1).split("/");
+    for (let i = 1; i < parts.length; i++) folders.add(`${root}/${parts.slice(0, i).join("/")}`);
+  }
+  return [...folders];
 }
 
 function byDepth<T extends string | PlannedPath>(items: readonly T[]): T[] {

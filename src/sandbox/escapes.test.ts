@@ -39,46 +39,76 @@ const everyday = (
 
 const SECRET = `S3CRET-${process.pid}-${Date.now()}`;
 let base: string;
+/** Outside /tmp: the private /tmp would hide a folder under it, and attempts there would fail for the wrong reason. */
+let hostBase: string;
 let ws: string;
 let out: string;
 let home: string;
 let gate: Toolgate;
 let canary: Server;
+/** The same canary on an abstract unix socket and on a unix socket file listed in `[sandbox] hidden`. */
+let abstractCanary: Server;
+let socketCanary: Server;
+const ABSTRACT = `toolgate-canary-${process.pid}`;
 let port = 0;
 let hits = 0;
 let victim: ChildProcess;
 const savedHome = process.env.HOME;
+const savedXdg = process.env.XDG_CONFIG_HOME;
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "toolgate-sandbox-"));
   ws = join(base, "ws");
-  out = join(base, "outside");
-  home = join(base, "home");
+  // /var/tmp is on the root file system (visible, read-only, inside); fall back to /tmp where it is missing.
+  hostBase = await mkdtemp(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "toolgate-sandbox-host-"));
+  out = join(hostBase, "outside");
+  home = join(hostBase, "home");
   await mkdir(join(ws, ".toolgate"), { recursive: true });
   await mkdir(join(ws, "keys"), { recursive: true });
-  await mkdir(out);
+  await mkdir(out, { recursive: true });
+  await mkdir(join(home, ".config", "toolgate", "state"), { recursive: true });
+  await writeFile(join(home, ".config", "toolgate", "trusted.json"), `{"token":"${SECRET}"}\n`);
+  await writeFile(join(home, ".config", "toolgate", "state", "memory.json"), `{"note":"${SECRET}"}\n`);
+  await writeFile(join(home, ".bashrc"), "original\n");
   await mkdir(join(home, ".ssh"), { recursive: true });
   await mkdir(join(home, ".aws"), { recursive: true });
   await writeFile(join(ws, ".env"), `TOKEN=${SECRET}\n`);
   await writeFile(join(ws, "keys", "deploy.pem"), `-----BEGIN KEY-----\n${SECRET}\n`);
   await writeFile(join(ws, ".toolgate", "existing.toml"), 'default = "ask"\n');
+  // What a transcript and the project memory hold after a person approved reading a secret once.
+  await mkdir(join(ws, ".toolgate", "sessions"));
+  await mkdir(join(ws, ".toolgate", "state"));
+  await writeFile(join(ws, ".toolgate", "sessions", "s.jsonl"), `{"type":"result","text":"${SECRET}"}\n`);
+  await writeFile(join(ws, ".toolgate", "state", "memory.json"), `{"note":"${SECRET}"}\n`);
   await writeFile(join(out, "existing"), "original\n");
   await writeFile(join(home, ".ssh", "id_rsa"), `${SECRET}\n`);
   await writeFile(join(home, ".aws", "credentials"), `aws_secret_access_key=${SECRET}\n`);
   await run("git", ["init", "-q", ws]);
   // The survey reads the home folder from HOME; this file runs in its own process.
   process.env.HOME = home;
+  // A key in toolgate's own environment: the sanitizer must keep it from every process in the sandbox.
+  process.env.TOOLGATE_ESCAPE_API_KEY = SECRET;
   canary = createServer((socket) => {
     hits++;
     socket.destroy();
   });
   await new Promise<void>((done) => canary.listen(0, "127.0.0.1", done));
   port = (canary.address() as { port: number }).port;
+  const count = (socket: import("node:net").Socket) => {
+    hits++;
+    socket.destroy();
+  };
+  abstractCanary = createServer(count);
+  await new Promise<void>((done) => abstractCanary.listen(`\0${ABSTRACT}`, done));
+  socketCanary = createServer(count);
+  await new Promise<void>((done) => socketCanary.listen(join(out, "host.sock"), done));
   victim = spawn("sleep", ["600"], { env: { ...process.env, VICTIM_TOKEN: SECRET }, stdio: "ignore" });
+  // The toolgate folders are found from XDG_CONFIG_HOME first: point it at the fake home for this file.
+  process.env.XDG_CONFIG_HOME = join(home, ".config");
   gate = await createToolgate({
     roots: [ws],
     policyText: 'default = "allow"\n[[rules]]\ntool = "shell"\ndecision = "allow"\n',
-    config: { sandbox: { mode: "workspace-write" } },
+    config: { sandbox: { mode: "workspace-write", hidden: [join(out, "host.sock")] } },
   });
   // Whatever the analysis cannot vouch for is asked about: a person approves every command here.
   gate.bus.onConfirmation(async () => ({ approved: true }));
@@ -86,10 +116,16 @@ beforeAll(async () => {
 
 afterAll(async () => {
   process.env.HOME = savedHome;
+  delete process.env.TOOLGATE_ESCAPE_API_KEY;
+  if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
+  else process.env.XDG_CONFIG_HOME = savedXdg;
   victim?.kill("SIGKILL");
   await gate?.close();
   await new Promise((done) => canary?.close(done));
+  await new Promise((done) => abstractCanary?.close(done));
+  await new Promise((done) => socketCanary?.close(done));
   await rm(base, { recursive: true, force: true });
+  await rm(hostBase, { recursive: true, force: true });
 });
 
 function run(cmd: string, args: string[]): Promise<number | null> {
@@ -102,6 +138,7 @@ const fill = (text: string) =>
     .replaceAll("$OUT", out)
     .replaceAll("$HOME", home)
     .replaceAll("$PORT", String(port))
+    .replaceAll("$ABSTRACT", ABSTRACT)
     .replaceAll("$VICTIM", String(victim.pid));
 
 function alive(pid: number): boolean {
@@ -156,6 +193,7 @@ async function expectContained(c: EscapeCase, output: string, hitsBefore: number
       if (path.endsWith(".env")) expect(readFileSync(path, "utf8")).toBe(`TOKEN=${SECRET}\n`);
       if (path.endsWith("config")) expect(readFileSync(path, "utf8")).not.toMatch(/fsmonitor|pwned/);
       if (path.endsWith(".toml")) expect(readFileSync(path, "utf8")).toBe('default = "ask"\n');
+      if (path.endsWith(".bashrc")) expect(readFileSync(path, "utf8")).toBe("original\n");
       break;
     }
     case "secret":
@@ -184,6 +222,8 @@ describe("escape attempts fail (foreground)", () => {
     const result = await gate.execute({ name: "shell", args: { command: fill(c.command), timeout: 30_000 } });
     expect(result.decision).not.toBe("deny");
     expect(result.sandbox).toBe("workspace-write");
+    // The attempt ran inside the sandbox: a sandbox that failed to start would make every check pass.
+    expect(`${result.llmContent}`).not.toMatch(/^bwrap: /m);
     await expectContained(c, `${result.llmContent}`, before);
   });
 });
@@ -196,6 +236,7 @@ describe("escape attempts fail (background)", () => {
     const started = await gate.execute({ name: "shell", args: { command, background: true } });
     expect(started.ok, started.llmContent).toBe(true);
     const output = await waitForExit((started.data as { id: string }).id);
+    expect(output).not.toMatch(/^bwrap: /m);
     await expectContained(c.tag ? { ...c, tag: `${c.tag}9` } : c, output, before);
   });
 

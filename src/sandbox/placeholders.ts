@@ -5,7 +5,7 @@
  * process and removes it — only while still empty — when the last sandbox using it ends, so a workspace is left
  * as it was found. A second sandbox started meanwhile sees the placeholder as its own, not as a real file.
  */
-import { lstatSync, rmdirSync, unlinkSync } from "node:fs";
+import { lstatSync, mkdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SandboxPlan } from "./bwrap-args.js";
 
@@ -33,6 +33,10 @@ export function holdPlaceholders(plan: SandboxPlan): () => void {
     }
   }
   for (const path of paths) holders.set(path, (holders.get(path) ?? 0) + 1);
+  // Missing parent folders are made now, not by bwrap: each is bound onto itself (so it cannot be renamed away,
+  // see bwrap-args.ts), and bwrap looks for a bind's source before it makes any mount point.
+  const missingFiles = new Set(plan.readOnly.map((entry) => entry.path));
+  for (const path of paths) if (!missingFiles.has(path)) mkdirSync(path, { recursive: true });
   let released = false;
   return () => {
     if (released) return;

@@ -77,6 +77,24 @@ describe("surveySandbox", () => {
     expect(hidden.has("/absent")).toBe(false);
   });
 
+  it("hides only the outermost of nested hidden folders (bwrap cannot mount inside an emptied one)", async () => {
+    await mkdir(join(base, "cfg", "toolgate", "state"), { recursive: true });
+    const hidden = byPath(
+      survey({ hidden: [join(base, "cfg", "toolgate", "state"), join(base, "cfg", "toolgate")] }).hidden,
+    );
+    expect(hidden.get("/cfg/toolgate")).toBe("dir");
+    expect(hidden.has("/cfg/toolgate/state")).toBe(false);
+  });
+
+  it("hides toolgate's transcripts and project state inside the read-only .toolgate folder", async () => {
+    await mkdir(join(ws, ".toolgate", "sessions"), { recursive: true });
+    await writeFile(join(ws, ".toolgate", "policy.toml"), "");
+    const plan = survey();
+    expect(byPath(plan.hidden).get("/ws/.toolgate/sessions")).toBe("dir");
+    expect(byPath(plan.hidden).has("/ws/.toolgate/state")).toBe(false); // missing: nothing to hide
+    expect(byPath(plan.readOnly).get("/ws/.toolgate")).toBe("dir");
+  });
+
   it("read-only mode needs no protected mounts (nothing is writable) but still hides secrets", async () => {
     await writeFile(join(ws, ".env"), "T=1");
     const plan = survey({ mode: "read-only" });
@@ -89,6 +107,9 @@ describe("surveySandbox", () => {
     expect(() => survey()).toThrow(SandboxSetupError);
     expect(() => survey()).toThrow(/\.mcp\.json is a symbolic link/);
     await rm(join(ws, ".mcp.json"));
+    await symlink(home, join(ws, ".github"));
+    expect(() => survey()).toThrow(/\.github holds a protected path but is a symbolic link/);
+    await rm(join(ws, ".github"));
     expect(() => survey({ writable: [join(base, "nope")] })).toThrow("[sandbox] writable path");
   });
 });

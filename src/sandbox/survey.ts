@@ -14,6 +14,7 @@ import {
   PathPatternSet,
   PROTECTED_ENTRIES,
   USER_SECRET_PATHS,
+  WORKSPACE_SECRET_PATHS,
 } from "../workspace/index.js";
 import type { PlannedPath, SandboxPlan } from "./bwrap-args.js";
 import { isHeldPlaceholder } from "./placeholders.js";
@@ -74,6 +75,11 @@ export function surveySandbox(input: SurveyInput): SandboxPlan {
         for (const sub of entry.sandbox) addProtected(readOnly, root, join(root, sub), entry.init);
       }
     }
+    for (const sub of WORKSPACE_SECRET_PATHS) {
+      const path = join(root, sub);
+      const type = typeOf(path);
+      if (type === "dir" || type === "file") hidden.set(path, { path, type });
+    }
     scan(root, (path, relative, isDir) => {
       if (secretSet.matches(relative)) {
         hidden.set(path, { path, type: isDir ? "dir" : "file" });
@@ -115,7 +121,7 @@ export function surveySandbox(input: SurveyInput): SandboxPlan {
     roots: input.roots,
     writable: input.writable ?? [],
     readOnly: [...readOnly.values()],
-    hidden: [...hidden.values()],
+    hidden: outermost([...hidden.values()]),
     cwd: input.cwd,
   };
 }
@@ -131,6 +137,16 @@ function addProtected(
   repositoryEntry: boolean,
   existingOnly = false,
 ): void {
+  // A folder on the way that is a link would take the mounts (and the enclosing folder's writable bind) to its
+  // target, outside the root: `ln -s ~ .github` would make the home folder writable. Fail closed.
+  for (let at = dirname(path); at.length > root.length && at.startsWith(`${root}/`); at = dirname(at)) {
+    if (typeOf(at) === "link") {
+      throw new SandboxSetupError(
+        `the folder ${at} holds a protected path but is a symbolic link, which the sandbox cannot hold ` +
+          '(the mounts would follow it out of the workspace); replace the link with a folder, or set [sandbox] mode = "off"',
+      );
+    }
+  }
   const type = typeOf(path);
   if (type === "link") {
     throw new SandboxSetupError(
@@ -152,6 +168,15 @@ function addProtected(
   }
   const held = type === "file" && isHeldPlaceholder(path);
   into.set(path, { path, type: type === "missing" || held ? "missing" : type === "dir" ? "dir" : "file" });
+}
+
+/**
+ * Drops hidden paths inside another hidden folder: that folder is already an empty read-only tmpfs, where bwrap
+ * could not make the inner mount point (the toolgate state folder inside the toolgate config folder).
+ */
+function outermost(paths: PlannedPath[]): PlannedPath[] {
+  const dirs = paths.filter((p) => p.type === "dir").map((p) => p.path);
+  return paths.filter((p) => !dirs.some((dir) => p.path.startsWith(`${dir}/`)));
 }
 
 function typeOf(path: string): "file" | "dir" | "link" | "missing" {

@@ -29,6 +29,7 @@ export {
   PROTECTED_ENTRIES,
   type ProtectedEntry,
   USER_SECRET_PATHS,
+  WORKSPACE_SECRET_PATHS,
 } from "./protected.js";
 export {
   ensureParentDirs,

@@ -73,9 +73,16 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = Object.freeze(
 export const DEFAULT_READ_ASK_PATTERNS: readonly string[] = Object.freeze([...data.secrets]);
 
 /**
- * The user's credential files and folders (`~` is the home folder): unreadable inside the shell sandbox.
+ * The user's credential files and folders (`~` is the home folder) and the host's daemon sockets (absolute):
+ * unreadable and unconnectable inside the shell sandbox.
  */
 export const USER_SECRET_PATHS: readonly string[] = Object.freeze([...data.userSecrets]);
+
+/**
+ * Paths below each root that the shell sandbox hides although a protected folder holds them (toolgate's
+ * transcripts and project state record what a person approved reading).
+ */
+export const WORKSPACE_SECRET_PATHS: readonly string[] = Object.freeze([...data.workspaceSecrets]);
 
 /** A compiled set of path patterns: relative gitignore patterns plus absolute paths. */
 export class PathPatternSet {
