@@ -22,7 +22,6 @@ export {
   loadAgentDefinitions,
   parseAgentDefinition,
 } from "./definitions.js";
-export { compileToolPattern, isGlob, matchSorted, type ToolPattern } from "./glob.js";
 export {
   type AgentWhitelist,
   COORDINATION_TOOLS,

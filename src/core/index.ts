@@ -38,6 +38,7 @@ export {
   type ProviderName,
   SchemaCache,
 } from "./schemas/index.js";
+export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";
 export {
   countLines,
   DEFAULT_LIMITS,

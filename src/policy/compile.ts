@@ -4,8 +4,8 @@
  * condition's operand compiled by each argument-kind plug-in that supports its operator (a bad operand fails
  * here, not at the first call), rule ids and labels fixed, everything frozen.
  */
-import type { ArgKind, Decision, RuleRef } from "../core/index.js";
-import { RuleIndex, toolPattern } from "./candidates.js";
+import { type ArgKind, compileToolPattern, type Decision, type RuleRef } from "../core/index.js";
+import { RuleIndex } from "./candidates.js";
 import { textPlugin } from "./conditions/text.js";
 import type { CompiledCondition, CompiledPolicy, CompiledRule, PolicySpec, RuleSpec } from "./model.js";
 import { PolicyProblem } from "./problem.js";
@@ -106,7 +106,7 @@ export function compileRule(
 ): CompiledRule {
   for (const entry of spec.tool) {
     try {
-      toolPattern(entry);
+      compileToolPattern(entry);
     } catch (error) {
       throw new PolicyProblem((error as Error).message, position, spec.tool, "tool");
     }

@@ -4,8 +4,6 @@
  * `PolicyEngine` decider, the built-in default policy, explain traces and confirmation details.
  * Everything exported here is public; anything added here becomes public too.
  */
-export type { Candidates, ToolPattern } from "./candidates.js";
-export { RuleIndex, toolPattern } from "./candidates.js";
 export type { CompileOptions } from "./compile.js";
 export { compilePolicy, compileRule, pluginList } from "./compile.js";
 export {
