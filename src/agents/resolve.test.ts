@@ -202,7 +202,7 @@ describe("tool entries use the policy's pattern dialect (core/tool-pattern)", ()
     expect(resolve(["entities_[a", "entities_get"])).toMatchObject({
       tools: ["entities_get"],
       warnings: [
-        'agent probe: tool entry "entities_[a" skipped: malformed tool glob "entities_[a": Missing closing: "]" - use "\\]" to match literal characters',
+        'agent probe: tool entry "entities_[a" skipped: malformed tool glob "entities_[a": Missing closing: "]" - use "\\\\]" to match literal characters',
       ],
     });
   });

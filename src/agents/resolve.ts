@@ -4,7 +4,13 @@
  * restrictions on coordination tools and `max_depth`. Never fails as a whole: an entry that matches nothing
  * is a warning naming the agent and the entry. The result is a frozen scope, fixed for one execution.
  */
-import { compileToolPattern, type Logger, matchSorted, type ToolPattern, type ToolScope } from "../core/index.js";
+import {
+  compileToolPattern,
+  type Logger,
+  matchSorted,
+  type ToolPattern,
+  type ToolScope,
+} from "../core/index.js";
 import { type AgentDefinition, DEFAULT_MAX_DEPTH } from "./definitions.js";
 
 export const SPAWN_AGENTS = "spawn_agents";

@@ -30,12 +30,22 @@ export {
   ToolRegistry,
 } from "./registry.js";
 export {
+  type AnthropicTool,
+  type GeminiFunctionDeclaration,
+  type GeminiTool,
   isProviderName,
   type LoweringNote,
   type LoweringResult,
   lowerTools,
+  type ObjectSchema,
+  type OllamaProperty,
+  type OllamaTool,
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
   PROVIDER_NAMES,
   type ProviderName,
+  type ProviderTool,
+  type ProviderToolMap,
   SchemaCache,
 } from "./schemas/index.js";
 export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";

@@ -66,7 +66,9 @@ function compile(entry: string): ToolPattern {
   if (entry === "") throw new Error("tool name must not be empty");
   // Any glob syntax character makes it a glob attempt, so an unbalanced `[` is reported as a malformed glob.
   if (!GLOB_SYNTAX.test(entry)) {
-    throw new Error(`${JSON.stringify(entry)} is neither a tool name (${TOOL_NAME_PATTERN.source}) nor a glob`);
+    throw new Error(
+      `${JSON.stringify(entry)} is neither a tool name (${TOOL_NAME_PATTERN.source}) nor a glob`,
+    );
   }
   let re: RegExp;
   try {

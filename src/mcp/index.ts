@@ -1,10 +1,11 @@
 /**
  * @module mcp
- * Public surface of the MCP folder: the client pool for external servers (`.mcp.json`), tool naming and
- * routing, and toolgate as an MCP server. Anything added here is public.
+ * Front door of the MCP folder, published as `toolgate/mcp`: the client pool for external servers
+ * (`.mcp.json`), its config loader, the routing table from public names to servers, and `serveMcp`, which
+ * serves a gate (or any registry + pipeline) as an MCP server. Everything exported here is public (a test
+ * pins the list).
  */
 
-export { type McpCliIo, runMcpListCommand } from "./cli.js";
 export {
   McpClientPool,
   type McpClientPoolOptions,
@@ -12,8 +13,6 @@ export {
   type McpServerStatus,
 } from "./client-pool.js";
 export {
-  DEFAULT_MCP_TIMEOUT_MS,
-  expandVars,
   type HttpServerConfig,
   hashBytes,
   loadMcpConfig,
@@ -23,30 +22,8 @@ export {
   mcpConfigPath,
   mcpConfigStamp,
   normalizeServerConfig,
-  type ParseOptions,
   parseMcpConfig,
   type StdioServerConfig,
 } from "./config.js";
-export {
-  type ConnectionOptions,
-  McpConnection,
-  type McpServerState,
-  type McpToolInfo,
-} from "./connection.js";
-export {
-  type ContentLimits,
-  DEFAULT_CONTENT_LIMITS,
-  type McpCallResult,
-  mcpResultToToolResult,
-} from "./content.js";
-export { createMcpTool, type McpCaller, normalizeInputSchema, riskFromAnnotations } from "./mcp-tool.js";
-export { assignPublicNames, type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
-export {
-  elicitationMessage,
-  type McpServeTarget,
-  type McpServing,
-  type ServeMcpOptions,
-  serveMcp,
-  toCallToolResult,
-  toMcpTool,
-} from "./server.js";
+export type { McpRoute, RoutingTable } from "./naming.js";
+export { type McpServeTarget, type McpServing, type ServeMcpOptions, serveMcp } from "./server.js";

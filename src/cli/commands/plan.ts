@@ -4,7 +4,9 @@
  * response and prints its result, so a user can replay what a model said and see which calls would follow.
  */
 import { parseArgs } from "node:util";
-import { planFromCli, profileForTools } from "../../planner/index.js";
+// Command-line code still kept in the planner folder (to move into src/cli); not part of its public door.
+import { planFromCli } from "../../planner/cli.js";
+import { profileForTools } from "../../planner/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 

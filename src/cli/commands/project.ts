@@ -3,8 +3,9 @@
  * Adapters for the commands whose work lives in other folders: `memory`, `todos` (state), `agents`
  * (agent definitions and resolution) and `mcp list` (configured MCP servers).
  */
-import { runAgentsCommand } from "../../agents/index.js";
-import { runMcpListCommand } from "../../mcp/index.js";
+// Command-line code still kept in library folders (to move into src/cli); not part of their public doors.
+import { runAgentsCommand } from "../../agents/cli.js";
+import { runMcpListCommand } from "../../mcp/cli.js";
 import type { CliContext } from "../context.js";
 import type { ExitCode } from "../exit-codes.js";
 import { runMemoryCommand } from "./memory.js";

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("toolgate/mcp (published subpath)", () => {
+  it("exports exactly the intended runtime names", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "McpClientPool",
+      "hashBytes",
+      "loadMcpConfig",
+      "mcpConfigPath",
+      "mcpConfigStamp",
+      "normalizeServerConfig",
+      "parseMcpConfig",
+      "serveMcp",
+    ]);
+  });
+});
