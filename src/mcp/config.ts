@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError } from "../core/index.js";
+import { isPlainObject } from "../utils/index.js";
 
 /** The request timeout when a server sets none (ms). */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -247,10 +248,6 @@ export function expandVars(
       return missing(name);
     },
   );
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function positiveInt(value: unknown, key: string, fail: (m: string) => never): number {

@@ -26,4 +26,10 @@ export {
   type StdioServerConfig,
 } from "./config.js";
 export type { McpRoute, RoutingTable } from "./naming.js";
-export { type McpServeTarget, type McpServing, type ServeMcpOptions, serveMcp } from "./server.js";
+export {
+  type McpServeTarget,
+  type McpServing,
+  type McpTransport,
+  type ServeMcpOptions,
+  serveMcp,
+} from "./server.js";
