@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
 import { ConfigError } from "../core/index.js";
+import { isPlainObject } from "../utils/index.js";
 
 /** The settings, as the library uses them (all optional). */
 export interface ToolgateConfig {
@@ -107,7 +108,7 @@ export function parseConfig(text: string, source: string): ToolgateConfig {
         source,
       );
     }
-    if (!isTable(table))
+    if (!isPlainObject(table))
       throw new ConfigError(`${source}: ${section} must be a table ([${section}])`, source);
     for (const [key, value] of Object.entries(table)) {
       const type = fields[key];
@@ -163,10 +164,6 @@ function checkType(value: unknown, type: FieldType): string | undefined {
         : `must be an array of strings`;
   }
   return undefined;
-}
-
-function isTable(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 function firstLine(s: string): string {

@@ -3,7 +3,7 @@
  * Public surface of the core: the tool model, registry, validation, truncation and the pipeline.
  * Anything added here is public.
  */
-export { argsDigest, canonicalJson, FileAuditSink, MemoryAuditSink } from "./audit.js";
+export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
 export {
   type ConfirmationContext,
@@ -50,7 +50,6 @@ export {
 } from "./schemas/index.js";
 export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";
 export {
-  countLines,
   DEFAULT_LIMITS,
   type TruncateOptions,
   type Truncation,

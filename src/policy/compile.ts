@@ -5,6 +5,7 @@
  * here, not at the first call), rule ids and labels fixed, everything frozen.
  */
 import { type ArgKind, compileToolPattern, type Decision, type RuleRef } from "../core/index.js";
+import { deepFreeze } from "../utils/index.js";
 import { RuleIndex } from "./candidates.js";
 import { textPlugin } from "./conditions/text.js";
 import type { CompiledCondition, CompiledPolicy, CompiledRule, PolicySpec, RuleSpec } from "./model.js";
@@ -139,15 +140,6 @@ export function compileRule(
     spec: deepFreeze(structuredClone(spec)),
   };
   return Object.freeze(rule);
-}
-
-/** Freezes plain data all the way down (rule specs are plain data). */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /** Assembles a frozen policy from compiled rules. */

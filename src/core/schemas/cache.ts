@@ -5,9 +5,9 @@
  * tool re-lowers only that tool.
  */
 
+import { deepFreeze } from "../../utils/index.js";
 import type { ToolRegistry } from "../registry.js";
 import type { Tool } from "../types.js";
-import { deepFreeze } from "./canonical.js";
 import { type LoweredTool, lowerTool, wrapTools } from "./lower.js";
 import { assertProviderName, type LoweringResult, type ProviderName } from "./types.js";
 
