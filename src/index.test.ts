@@ -10,6 +10,7 @@ describe("public API", () => {
       "DEFAULT_PROFILE",
       "MessageBus",
       "ModelError",
+      "PROVIDER_NAMES",
       "StateError",
       "ToolFailure",
       "ToolInputError",

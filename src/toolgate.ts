@@ -30,6 +30,7 @@ import {
   type Logger,
   type PipelineDeps,
   type ProviderName,
+  type ProviderTool,
   SchemaCache,
   type Tool,
   type ToolCall,
@@ -106,8 +107,12 @@ export interface Toolgate {
   readonly policy: CompiledPolicy;
   /** Whether the workspace's own files count in full (see `ToolgateOptions.trustWorkspace`). */
   readonly workspaceTrusted: boolean;
-  /** The provider's tools payload, cached until the registry changes. */
-  schemas(provider: ProviderName | string, options?: { scope?: ToolScope }): unknown[];
+  /**
+   * The provider's tools payload, cached until the registry changes (frozen: do not mutate). Typed per
+   * provider, so it can be handed to that provider's SDK as is; an unknown name throws a ConfigError.
+   * @example const tools: AnthropicTool[] = gate.schemas("anthropic");
+   */
+  schemas<P extends ProviderName>(provider: P, options?: { scope?: ToolScope }): ProviderTool<P>[];
   /**
    * Runs one call through the pipeline: resolve → validate → policy → confirm → execute → truncate.
    * `registry` runs the call against another registry (a project's tool pool) with this gate's policy and bus.
@@ -192,7 +197,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     workspaceTrusted,
     schemas(provider, schemaOptions) {
       const scope = schemaOptions?.scope?.tools;
-      return (scope ? cache.get(provider as ProviderName, scope) : cache.get(provider as ProviderName)).tools;
+      return (scope ? cache.get(provider, scope) : cache.get(provider)).tools;
     },
     async execute(call, executeOptions) {
       const result = await executeCall(

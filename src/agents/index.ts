@@ -6,29 +6,10 @@
 
 export {
   type AgentRunner,
-  type AgentRunRequest,
   type AgentRunResult,
-  type CoordinationHost,
   createListAvailableAgentsTool,
   createSpawnAgentsTool,
 } from "./coordination.js";
-export {
-  type AgentDefinition,
-  type AgentDefinitions,
-  type AgentFileProblem,
-  agentsDir,
-  DEFAULT_MAX_DEPTH,
-  loadAgentDefinitions,
-  parseAgentDefinition,
-} from "./definitions.js";
-export { compileToolPattern, isGlob, matchSorted, type ToolPattern } from "./glob.js";
-export {
-  type AgentWhitelist,
-  COORDINATION_TOOLS,
-  createScope,
-  LIST_AVAILABLE_AGENTS,
-  type Resolution,
-  resolveTools,
-  SPAWN_AGENTS,
-} from "./resolve.js";
-export { type ToolPool, ToolPools, type ToolPoolsOptions } from "./tool-pool.js";
+export { type AgentDefinition, loadAgentDefinitions } from "./definitions.js";
+export { COORDINATION_TOOLS, createScope, type Resolution, resolveTools } from "./resolve.js";
+export { ToolPools } from "./tool-pool.js";

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { compileToolPattern, matchSorted } from "./glob.js";
 import { createScope, resolveTools } from "./resolve.js";
 
 /** A pool like the spec's: graph tools, MCP tools, coordination tools. Sorted. */
@@ -182,33 +181,29 @@ describe("resolveTools: the scope (spec: Glob resolution at build time)", () => 
   });
 });
 
-describe("tool-name globs", () => {
-  it.each([
-    ["entities_*", "entities_get", true],
-    ["entities_*", "Entities_Upper", false],
-    ["entities_*", "xentities_get", false],
-    ["entities_?et", "entities_get", true],
-    ["entities_?et", "entities_gget", false],
-    ["entit[a-z]es_get", "entities_get", true],
-    ["entit[!i]es_get", "entities_get", false],
-    ["entit[^i]es_get", "entitxes_get", true],
-    ["mcp__github__*", "mcp__github__create_issue", true],
-    ["mcp__github__*", "mcp__gitlab__x", false],
-    ["mcp__git*__*", "mcp__gitlab__x", true],
-    ["*_get", "entities_get", true],
-    ["a[b", "a[b", true],
-    ["a\\*", "a*", true],
-    ["a\\*", "ab", false],
-    ["a.c", "abc", false],
-    ["[]]x", "]x", true],
-    ["a-*", "a-b", true],
-  ])("%s vs %s → %s", (pattern, name, expected) => {
-    expect(compileToolPattern(pattern).test(name)).toBe(expected);
-    expect(matchSorted(compileToolPattern(pattern), [name])).toEqual(expected ? [name] : []);
+describe("tool entries use the policy's pattern dialect (core/tool-pattern)", () => {
+  it("braces pick tools of two servers, as in policy.toml", () => {
+    expect(resolve(["mcp__{github,gitlab}__*"]).tools).toEqual([
+      "mcp__github__create_issue",
+      "mcp__github__list_prs",
+      "mcp__gitlab__x",
+    ]);
   });
 
-  it("matchSorted finds every match in a sorted list", () => {
-    const p = compileToolPattern("entities_*e");
-    expect(matchSorted(p, POOL)).toEqual(["entities_create", "entities_delete", "entities_update"]);
+  it("extglobs and negated classes work", () => {
+    expect(resolve(["entities_@(get|create)", "entities_[!cdg]*"]).tools).toEqual([
+      "entities_create",
+      "entities_get",
+      "entities_update",
+    ]);
+  });
+
+  it("a malformed entry is a warning naming the agent and the reason, not a failure", () => {
+    expect(resolve(["entities_[a", "entities_get"])).toMatchObject({
+      tools: ["entities_get"],
+      warnings: [
+        'agent probe: tool entry "entities_[a" skipped: malformed tool glob "entities_[a": Missing closing: "]" - use "\\\\]" to match literal characters',
+      ],
+    });
   });
 });

@@ -4,9 +4,14 @@
  * restrictions on coordination tools and `max_depth`. Never fails as a whole: an entry that matches nothing
  * is a warning naming the agent and the entry. The result is a frozen scope, fixed for one execution.
  */
-import type { Logger, ToolScope } from "../core/index.js";
+import {
+  compileToolPattern,
+  type Logger,
+  matchSorted,
+  type ToolPattern,
+  type ToolScope,
+} from "../core/index.js";
 import { type AgentDefinition, DEFAULT_MAX_DEPTH } from "./definitions.js";
-import { compileToolPattern, isGlob, matchSorted } from "./glob.js";
 
 export const SPAWN_AGENTS = "spawn_agents";
 export const LIST_AVAILABLE_AGENTS = "list_available_agents";
@@ -48,10 +53,17 @@ export function resolveTools(
   const explicit = new Set<string>();
   let poolSet: Set<string> | undefined;
   for (const entry of agent.tools) {
-    if (entry === "*") {
+    let pattern: ToolPattern;
+    try {
+      pattern = compileToolPattern(entry);
+    } catch (error) {
+      warn(`agent ${agent.name}: tool entry ${JSON.stringify(entry)} skipped: ${(error as Error).message}`);
+      continue;
+    }
+    if (pattern.type === "any") {
       for (const name of poolNames) picked.add(name);
-    } else if (isGlob(entry)) {
-      const matches = matchSorted(compileToolPattern(entry), poolNames);
+    } else if (pattern.type === "glob") {
+      const matches = matchSorted(pattern, poolNames);
       if (matches.length === 0)
         warn(
           `agent ${agent.name}: tool pattern ${JSON.stringify(entry)} matches no tool in the pool; skipped`,

@@ -10,7 +10,8 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withGitConfigCheck } from "../policy/index.js";
-import { createCommandKind, loadBashParser } from "../policy/shell/index.js";
+import { createCommandKind } from "../policy/shell/index.js";
+import { loadBashParser } from "../policy/shell/parser.js";
 import { fmt, measure, report } from "./harness.js";
 
 const ROUNDS = 10;

@@ -11,7 +11,7 @@ import type { Decision, RuleRef, ToolKind } from "../core/index.js";
 import { defineTool, okResult, type Tool } from "../core/index.js";
 import type { ArgKindPlugin, CompiledPolicy, PreparedCall } from "../policy/index.js";
 import { createCommandKind, evaluate, matchRule, PolicyEngine, parsePolicy } from "../policy/index.js";
-import { loadBashParser } from "../policy/shell/index.js";
+import { loadBashParser } from "../policy/shell/parser.js";
 import { fmt, measure, measureSync, report, stats } from "./harness.js";
 
 const RULES = 1000;

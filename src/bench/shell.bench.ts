@@ -9,7 +9,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolResult } from "../core/index.js";
-import { analyzeCommandSync, createCommandKind, loadBashParser } from "../policy/shell/index.js";
+import { analyzeCommandSync, createCommandKind } from "../policy/shell/index.js";
+import { loadBashParser } from "../policy/shell/parser.js";
 import { createToolgate } from "../toolgate.js";
 import { fmt, interleaved, measureSync, report } from "./harness.js";
 

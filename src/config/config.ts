@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError } from "../core/index.js";
+import { isPlainObject } from "../utils/index.js";
 import { CONFIG_SCHEMA, type ToolgateConfig, type ToolgateSettings } from "./schema.js";
 
 /** Parses and validates config text. `source` names the file in errors. */
@@ -56,7 +57,8 @@ export function settingsFromConfig(config: ToolgateConfig, source = "config"): T
 }
 
 function checked(value: unknown, source: string): z.core.$ZodIssue | undefined {
-  if (!isTable(value)) throw new ConfigError(`${source}: the config must be a table of sections`, source);
+  if (!isPlainObject(value))
+    throw new ConfigError(`${source}: the config must be a table of sections`, source);
   for (const [name, table] of Object.entries(value)) {
     // zod takes a Date for an object; TOML's dates are never a section.
     if (table instanceof Date)
@@ -86,17 +88,13 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 function camelKeys(value: unknown): unknown {
-  if (!isTable(value)) return value;
+  if (!isPlainObject(value)) return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, v]) => [
       key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
       camelKeys(v),
     ]),
   );
-}
-
-function isTable(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 function firstLine(s: string): string {

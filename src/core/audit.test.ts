@@ -2,7 +2,8 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { argsDigest, canonicalJson, FileAuditSink } from "./audit.js";
+import { canonicalJson } from "../utils/index.js";
+import { argsDigest, FileAuditSink } from "./audit.js";
 import type { AuditRecord } from "./types.js";
 
 const record: AuditRecord = {

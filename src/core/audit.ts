@@ -6,18 +6,12 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { canonicalJson } from "../utils/index.js";
 import type { AuditRecord, AuditSink } from "./types.js";
 
 /** sha256 over JSON with sorted keys, so equal arguments give equal digests. */
 export function argsDigest(args: unknown): string {
   return `sha256:${createHash("sha256").update(canonicalJson(args)).digest("hex")}`;
-}
-
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
 /**

@@ -3,7 +3,7 @@
  * Public surface of the core: the tool model, registry, validation, truncation and the pipeline.
  * Anything added here is public.
  */
-export { argsDigest, canonicalJson, FileAuditSink, MemoryAuditSink } from "./audit.js";
+export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
 export {
   type ConfirmationContext,
@@ -30,16 +30,26 @@ export {
   ToolRegistry,
 } from "./registry.js";
 export {
+  type AnthropicTool,
+  type GeminiFunctionDeclaration,
+  type GeminiTool,
   isProviderName,
   type LoweringNote,
   type LoweringResult,
   lowerTools,
+  type ObjectSchema,
+  type OllamaProperty,
+  type OllamaTool,
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
   PROVIDER_NAMES,
   type ProviderName,
+  type ProviderTool,
+  type ProviderToolMap,
   SchemaCache,
 } from "./schemas/index.js";
+export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";
 export {
-  countLines,
   DEFAULT_LIMITS,
   type TruncateOptions,
   type Truncation,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { countLines, truncateOutput, truncationIndicator } from "./truncate.js";
+import { countLines } from "../utils/index.js";
+import { truncateOutput, truncationIndicator } from "./truncate.js";
 
 const lines = (n: number, width = 10) =>
   Array.from({ length: n }, (_, i) => `${i}`.padEnd(width, "x")).join("\n");

@@ -4,6 +4,7 @@
  * and the guarantee that the truncated text, indicator included, stays within both limits.
  * `head` keeps the start; `head-tail` keeps both ends (command output, where the end holds the error).
  */
+import { countLines } from "../utils/index.js";
 
 export interface TruncationLimits {
   /** Maximum characters (UTF-16 code units) of the result, indicator included. */
@@ -77,18 +78,6 @@ export function truncateOutput(text: string, options: TruncateOptions): Truncati
     omittedLines: countLines(omitted),
     omittedChars: omitted.length,
   };
-}
-
-/** Lines as a reader counts them: a trailing newline does not start a new line. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let n = 1;
-  let i = text.indexOf("\n");
-  while (i !== -1) {
-    if (i !== text.length - 1) n++;
-    i = text.indexOf("\n", i + 1);
-  }
-  return n;
 }
 
 function withNewline(s: string): string {

@@ -10,22 +10,9 @@ import type { ChatModel, LlmSettings } from "./types.js";
 
 export { ModelError, type ModelErrorKind, SETUP_KINDS } from "./errors.js";
 export { DEFAULT_TIMEOUT_MS } from "./http.js";
-export { createOllamaModel, OLLAMA_DEFAULT_URL } from "./ollama.js";
-export { createOpenAIModel } from "./openai.js";
 export { DEFAULT_MAX_RETRIES } from "./retry.js";
-export { DEFAULT_OLLAMA_MODEL, type LlmConfig, type LlmFlags, resolveLlmSettings } from "./settings.js";
-export type {
-  ChatMessage,
-  ChatModel,
-  ChatReply,
-  ChatRequest,
-  LlmSettings,
-  ModelCheck,
-  ModelOptions,
-  ModelToolCall,
-  ProviderKind,
-  TokenUsage,
-} from "./types.js";
+export { type LlmConfig, resolveLlmSettings } from "./settings.js";
+export type { ChatMessage, ChatModel, ChatReply, LlmSettings, ModelToolCall } from "./types.js";
 
 /** The model for resolved settings. */
 export function createChatModel(settings: LlmSettings): ChatModel {

@@ -4,28 +4,10 @@
  * transcripts and replay, the sub-agent runner, and the host that brings a project's tool pool into a gate.
  * Anything added here is public.
  */
-export {
-  type Answer,
-  type Asker,
-  type AskRequest,
-  ConfirmationBroker,
-  fixedAsker,
-  SessionApprovals,
-} from "./approvals.js";
-export { attachToolPool, type HostGate, type SessionHost } from "./host.js";
-export { systemInstructions } from "./prompts.js";
+export { type Answer, type Asker, ConfirmationBroker, fixedAsker } from "./approvals.js";
+export { attachToolPool, type SessionHost } from "./host.js";
 export { formatMs, renderTranscript } from "./replay.js";
-export { parseRoutingReply, type RoutableTool, routeQuery, routingPrompt } from "./routing.js";
-export { describeCall, type PendingCall, runCalls } from "./run-calls.js";
-export { AgentSession, currentTranscript } from "./session.js";
-export { type AgentRunnerOptions, createAgentRunner, type LoopAgentRunner } from "./sub-agents.js";
-export {
-  historyOf,
-  readTranscript,
-  sessionsDir,
-  TRANSCRIPT_VERSION,
-  Transcript,
-  type TranscriptEntry,
-  type TranscriptRecord,
-} from "./transcript.js";
-export type { LoopEvent, LoopGate, SessionOptions, StopReason, TurnResult } from "./types.js";
+export { AgentSession } from "./session.js";
+export { createAgentRunner } from "./sub-agents.js";
+export { historyOf, readTranscript, sessionsDir, Transcript } from "./transcript.js";
+export type { LoopEvent, SessionOptions, TurnResult } from "./types.js";

@@ -6,7 +6,6 @@
  * identical calls, or cancellation.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { canonicalJson } from "../core/index.js";
 import {
   type ChatMessage,
   type ChatModel,
@@ -26,6 +25,7 @@ import {
   stripThinking,
 } from "../planner/index.js";
 import { withTurnSpan } from "../telemetry/index.js";
+import { canonicalJson } from "../utils/index.js";
 import { charsOf, promptBudget, shortenToolResults, summarise, summaryRange, TokenGauge } from "./context.js";
 import { systemInstructions } from "./prompts.js";
 import { routeQuery } from "./routing.js";

@@ -12,6 +12,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
 import { ConfigError } from "../core/index.js";
+import { isPlainObject } from "../utils/index.js";
 import { type ExpandContext, ExpandError, expandValue } from "./expand.js";
 import { DEFAULT_HOST_FILE, MCP_HOST_FILES, type McpHostFile, TRUST_GRANTING_KEYS } from "./hosts.js";
 
@@ -421,10 +422,6 @@ export function expandVars(
       throw error;
     }
   });
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function positiveInt(value: unknown, key: string, fail: (m: string) => never): number {

@@ -1,7 +1,9 @@
 /**
  * @module mcp
- * Public surface of the MCP folder: the client pool for external servers (`.mcp.json` and other hosts' files), tool naming and
- * routing, and toolgate as an MCP server. Anything added here is public.
+ * Front door of the MCP folder, published as `toolgate/mcp`: the client pool for external servers
+ * (`.mcp.json` and other hosts' files), its config loader, the routing table from public names to servers, and `serveMcp`, which
+ * serves a gate (or any registry + pipeline) as an MCP server over stdio or, with `serveMcpHttp`, streamable HTTP. Everything exported here is public (a test
+ * pins the list).
  */
 
 export {
@@ -11,42 +13,19 @@ export {
   type McpServerStatus,
 } from "./client-pool.js";
 export {
-  DEFAULT_MCP_TIMEOUT_MS,
-  expandVars,
   type HttpServerConfig,
   hashBytes,
   loadMcpConfig,
   type McpConfigFile,
-  type McpConfigNote,
   type McpConfigProblem,
-  type McpConfigSource,
   type McpServerConfig,
   mcpConfigHash,
   mcpConfigPath,
-  mcpConfigPaths,
   mcpConfigStamp,
-  type NormalizeOptions,
   normalizeServerConfig,
-  type ParsedMcpConfig,
-  type ParseOptions,
   parseMcpConfig,
-  type SseServerConfig,
   type StdioServerConfig,
 } from "./config.js";
-export {
-  type ConnectionOptions,
-  McpConnection,
-  type McpServerState,
-  type McpToolInfo,
-} from "./connection.js";
-export {
-  type ContentLimits,
-  DEFAULT_CONTENT_LIMITS,
-  type McpCallResult,
-  mcpResultToToolResult,
-} from "./content.js";
-export { type ExpandContext, ExpandError, expandValue } from "./expand.js";
-export { MCP_HOST_FILES, type McpHostFile, TRUST_GRANTING_KEYS } from "./hosts.js";
 export {
   isLoopbackHost,
   McpHttpOptionsError,
@@ -55,14 +34,11 @@ export {
   serveMcpHttp,
 } from "./http-server.js";
 export { describeMcpSources, type McpServerProvenance, serverProvenance } from "./list-report.js";
-export { createMcpTool, type McpCaller, normalizeInputSchema, riskFromAnnotations } from "./mcp-tool.js";
-export { assignPublicNames, type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
+export type { McpRoute, RoutingTable } from "./naming.js";
 export {
-  elicitationMessage,
   type McpServeTarget,
   type McpServing,
+  type McpTransport,
   type ServeMcpOptions,
   serveMcp,
-  toCallToolResult,
-  toMcpTool,
 } from "./server.js";

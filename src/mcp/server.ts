@@ -50,9 +50,24 @@ export interface ServeMcpOptions {
   elicitationTimeoutMs?: number;
 }
 
+/**
+ * An MCP transport: the SDK's `StdioServerTransport`, `StreamableHTTPServerTransport`, or an
+ * `InMemoryTransport`. Written structurally so toolgate's published types do not pull in the SDK's
+ * declaration files (they name DOM-only types a Node project's strict type check rejects).
+ */
+export interface McpTransport {
+  start(): Promise<void>;
+  send(message: unknown, options?: unknown): Promise<void>;
+  close(): Promise<void>;
+  // Methods, not function-typed properties: the SDK's handlers take its own message types.
+  onclose?(): void;
+  onerror?(error: Error): void;
+  onmessage?(message: unknown, extra?: unknown): void;
+  sessionId?: string | undefined;
+}
+
 /** A running server. */
 export interface McpServing {
-  readonly server: Server;
   /** Tells the client the tool list changed (call after registering or removing tools). */
   notifyToolsChanged(): Promise<void>;
   close(): Promise<void>;
@@ -100,7 +115,7 @@ export function toMcpTool(tool: Tool): McpTool {
  */
 export async function serveMcp(
   target: McpServeTarget,
-  transport: Transport,
+  transport: McpTransport,
   options: ServeMcpOptions = {},
 ): Promise<McpServing> {
   const server = new Server(
@@ -193,9 +208,9 @@ export async function serveMcp(
     });
   }
 
-  await server.connect(transport);
+  // The SDK transports match McpTransport; the SDK's own type is the exact one.
+  await server.connect(transport as Transport);
   return {
-    server,
     notifyToolsChanged: () => server.sendToolListChanged(),
     async close() {
       unsubscribe();

@@ -4,8 +4,10 @@
  * (D4). Either a call comes out, or a skip with the reason — a tool that passes the check but cannot get its
  * arguments is reported, never silently dropped.
  */
+
+import { escapeRegex } from "../utils/index.js";
 import { findJiraKey, type JiraKeyOptions } from "./extract-jira.js";
-import { escapeRegex, findGlob, findPath, findSearchTerm } from "./extract-text.js";
+import { findGlob, findPath, findSearchTerm } from "./extract-text.js";
 import { confluenceSearchText, findConfluenceRef, findUrl } from "./extract-url.js";
 import type { ArgSource, ArgTemplate, PlannedCall, SkippedCall, ToolNeed, ToolRule } from "./types.js";
 

@@ -5,6 +5,7 @@
  * Anthropic `tool_use`, Gemini `functionCall`, wrappers such as `{tool_calls: […]}`, and arrays of these.
  */
 import { TOOL_NAME_PATTERN } from "../core/index.js";
+import { isPlainObject } from "../utils/index.js";
 import { parseJsonLenient } from "./json-scan.js";
 import type { PlannedCall, SkippedCall } from "./types.js";
 
@@ -30,10 +31,6 @@ export interface CallsFromValue {
   problems: SkippedCall[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** `functions.jira_fetch` (OpenAI multi-tool wrappers) → `jira_fetch`; invalid names → undefined. */
 function cleanName(raw: unknown): string | undefined {
   if (typeof raw !== "string") return undefined;
@@ -44,13 +41,13 @@ function cleanName(raw: unknown): string | undefined {
 /** Arguments as an object: objects as given, JSON strings parsed, absent → `{}`; else an error message. */
 export function normalizeArgs(raw: unknown): { args: Record<string, unknown> } | { error: string } {
   if (raw === undefined || raw === null) return { args: {} };
-  if (isRecord(raw)) return { args: raw };
+  if (isPlainObject(raw)) return { args: raw };
   if (typeof raw === "string") {
     if (raw.trim() === "") return { args: {} };
     const parsed = parseJsonLenient(raw);
     if (!parsed) return { error: "arguments are not valid JSON" };
     if (parsed.value === null) return { args: {} };
-    if (isRecord(parsed.value)) return { args: parsed.value };
+    if (isPlainObject(parsed.value)) return { args: parsed.value };
     return { error: "arguments are not a JSON object" };
   }
   return { error: "arguments are not a JSON object" };
@@ -58,8 +55,8 @@ export function normalizeArgs(raw: unknown): { args: Record<string, unknown> } |
 
 /** One object → a call, a problem, or `undefined` when it is not a call at all. */
 function callFromObject(obj: Record<string, unknown>): PlannedCall | SkippedCall | undefined {
-  if (isRecord(obj.function)) return callFromObject(obj.function);
-  if (isRecord(obj.functionCall)) return callFromObject(obj.functionCall);
+  if (isPlainObject(obj.function)) return callFromObject(obj.function);
+  if (isPlainObject(obj.functionCall)) return callFromObject(obj.functionCall);
   const nameKey = NAME_KEYS.find((key) => typeof obj[key] === "string");
   if (!nameKey) return undefined;
   const name = cleanName(obj[nameKey]);
@@ -89,7 +86,7 @@ export function callsFromValue(value: unknown): CallsFromValue | undefined {
   const result: CallsFromValue = { calls: [], problems: [] };
   let recognized = false;
   for (const item of items) {
-    if (!isRecord(item)) continue;
+    if (!isPlainObject(item)) continue;
     const wrapperKey = WRAPPER_KEYS.find((key) => Array.isArray(item[key]));
     if (wrapperKey) {
       const inner = callsFromValue(item[wrapperKey]);

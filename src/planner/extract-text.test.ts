@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { escapeRegex, findGlob, findPath, findSearchTerm } from "./extract-text.js";
+import { escapeRegex } from "../utils/index.js";
+import { findGlob, findPath, findSearchTerm } from "./extract-text.js";
 
 describe("findPath", () => {
   const rows: Array<[string, string, string | undefined]> = [

@@ -96,11 +96,6 @@ export function findSearchTerm(text: string, exclude: readonly string[] = []): s
   return undefined;
 }
 
-/** A literal escaped for a regular expression (our `grep` takes a regex). */
-export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 const GLOB_TOKEN = /(?<![A-Za-z0-9_.\-/{},[\]*?!])([A-Za-z0-9_.\-/{},[\]!]*[*?][A-Za-z0-9_.\-/{},[\]*?!]*)/g;
 const EXTENSION_FILES = /(?<![A-Za-z0-9_])\.([A-Za-z][A-Za-z0-9]{0,7})\s*(?:files?|文件)/i;
 

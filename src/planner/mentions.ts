@@ -4,7 +4,7 @@
  * letters, digits and `_` are not), in order of first mention, each once, and tells negated mentions
  * ("don't use jira_fetch", "不需要 web_fetch") from real ones, clause by clause.
  */
-import { escapeRegex } from "./extract-text.js";
+import { escapeRegex } from "../utils/index.js";
 import { HARD_BOUNDARY, LIST_FILLER, POST_CUE, PRE_CUE, SOFT_BOUNDARY } from "./negation-cues.js";
 
 /** One occurrence of a tool name. */

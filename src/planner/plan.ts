@@ -4,6 +4,8 @@
  * (model autonomy, G4) → guarded text extraction (D1, D2) → the default call on a first round. The result
  * names the step that produced the calls, says why, and lists every tool left out with its reason.
  */
+
+import { canonicalJson } from "../utils/index.js";
 import { type BuildContext, buildCall } from "./build-call.js";
 import { mentionedTools } from "./mentions.js";
 import { parseNativeCalls } from "./parse-native.js";
@@ -20,7 +22,7 @@ class Collector {
 
   add(outcome: PlannedCall | SkippedCall): void {
     if ("args" in outcome) {
-      const key = `${outcome.name}\u0000${stableJson(outcome.args)}`;
+      const key = `${outcome.name}\u0000${canonicalJson(outcome.args)}`;
       if (this.seen.has(key)) return;
       this.seen.add(key);
       this.calls.push(outcome);
@@ -30,16 +32,6 @@ class Collector {
   skip(skip: SkippedCall): void {
     if (!this.skipped.some((s) => s.name === skip.name && s.reason === skip.reason)) this.skipped.push(skip);
   }
-}
-
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` count as the same arguments. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 function cleanList(list: readonly unknown[] | undefined): string[] {

@@ -7,6 +7,7 @@
 
 import type { Tool } from "../core/index.js";
 import { ConfigError } from "../core/index.js";
+import { deepFreeze, isPlainObject } from "../utils/index.js";
 import type { ArgSource, ArgTemplate, PlannerProfile, ToolNeed, ToolRule } from "./types.js";
 
 const SEARCH: ToolRule = { args: { query: "text" } };
@@ -37,15 +38,6 @@ export const DEFAULT_PROFILE: PlannerProfile = deepFreeze<PlannerProfile>({
   fallback: ["hybrid_search", "vector_search", "grep_search", "local_file_qa"],
 });
 
-/** Freezes a value and everything in it: the shared default must never change under its users. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object") {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 const NEEDS: ReadonlySet<string> = new Set<ToolNeed>(["none", "jira_key", "url", "confluence_ref", "path"]);
 const SOURCES: ReadonlySet<string> = new Set<string>([
   "text",
@@ -60,16 +52,12 @@ const SOURCES: ReadonlySet<string> = new Set<string>([
   "glob",
 ] satisfies Exclude<ArgSource, { const: unknown }>[]);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function parseTemplate(value: unknown, where: string): ArgTemplate {
-  if (!isRecord(value)) throw new ConfigError(`${where} must be an object of argument → source`);
+  if (!isPlainObject(value)) throw new ConfigError(`${where} must be an object of argument → source`);
   const template: ArgTemplate = {};
   for (const [param, source] of Object.entries(value)) {
     if (typeof source === "string" && SOURCES.has(source)) template[param] = source as ArgSource;
-    else if (isRecord(source) && "const" in source && Object.keys(source).length === 1)
+    else if (isPlainObject(source) && "const" in source && Object.keys(source).length === 1)
       template[param] = { const: source.const };
     else
       throw new ConfigError(
@@ -84,14 +72,14 @@ function parseTemplate(value: unknown, where: string): ArgTemplate {
  * @example parsePlannerProfile({ tools: { ticket_lookup: { needs: "jira_key", args: { key: "jira_key" } } } })
  */
 export function parsePlannerProfile(value: unknown): PlannerProfile {
-  if (!isRecord(value) || !isRecord(value.tools))
+  if (!isPlainObject(value) || !isPlainObject(value.tools))
     throw new ConfigError("planner profile: `tools` must be an object");
   for (const key of Object.keys(value))
     if (key !== "tools" && key !== "fallback") throw new ConfigError(`planner profile: unknown key ${key}`);
   const tools: Record<string, ToolRule> = {};
   for (const [name, raw] of Object.entries(value.tools)) {
     const where = `planner profile: tools.${name}`;
-    if (!isRecord(raw)) throw new ConfigError(`${where} must be an object`);
+    if (!isPlainObject(raw)) throw new ConfigError(`${where} must be an object`);
     for (const key of Object.keys(raw))
       if (key !== "needs" && key !== "args") throw new ConfigError(`${where}: unknown key ${key}`);
     if (raw.needs !== undefined && (typeof raw.needs !== "string" || !NEEDS.has(raw.needs)))

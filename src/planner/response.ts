@@ -5,17 +5,14 @@
  * into a {@link RoutingPlan}. Pure: the caller reads the files.
  */
 import { ConfigError } from "../core/index.js";
+import { isPlainObject } from "../utils/index.js";
 import type { ModelReply, RoutingPlan } from "./types.js";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
+    .map((part) => (isPlainObject(part) && typeof part.text === "string" ? part.text : ""))
     .filter(Boolean)
     .join("\n");
 }
@@ -27,7 +24,7 @@ function replyFromMessage(message: Record<string, unknown>): ModelReply {
     reply.text = `<think>${message.reasoning_content}</think>${reply.text}`;
   if (Array.isArray(message.tool_calls)) reply.toolCalls = message.tool_calls;
   else if (Array.isArray(message.content)) {
-    const uses = message.content.filter((b) => isRecord(b) && b.type === "tool_use");
+    const uses = message.content.filter((b) => isPlainObject(b) && b.type === "tool_use");
     if (uses.length) reply.toolCalls = uses;
   }
   return reply;
@@ -45,22 +42,26 @@ export function replyFromResponse(content: string): ModelReply {
   } catch {
     return { text: content };
   }
-  if (!isRecord(value)) return { text: content };
+  if (!isPlainObject(value)) return { text: content };
   const choice = Array.isArray(value.choices) ? value.choices[0] : undefined;
-  if (isRecord(choice) && isRecord(choice.message)) return replyFromMessage(choice.message);
-  if (isRecord(value.message)) return replyFromMessage(value.message);
+  if (isPlainObject(choice) && isPlainObject(choice.message)) return replyFromMessage(choice.message);
+  if (isPlainObject(value.message)) return replyFromMessage(value.message);
   if (Array.isArray(value.output)) {
-    const calls = value.output.filter((o) => isRecord(o) && o.type === "function_call");
+    const calls = value.output.filter((o) => isPlainObject(o) && o.type === "function_call");
     const text = value.output
-      .filter((o) => isRecord(o) && o.type === "message")
+      .filter((o) => isPlainObject(o) && o.type === "message")
       .map((o) => textOf((o as Record<string, unknown>).content))
       .join("\n");
     return calls.length ? { text, toolCalls: calls } : { text };
   }
   const candidate = Array.isArray(value.candidates) ? value.candidates[0] : undefined;
-  if (isRecord(candidate) && isRecord(candidate.content) && Array.isArray(candidate.content.parts)) {
-    const parts = candidate.content.parts.filter(isRecord);
-    const calls = parts.filter((p) => isRecord(p.functionCall));
+  if (
+    isPlainObject(candidate) &&
+    isPlainObject(candidate.content) &&
+    Array.isArray(candidate.content.parts)
+  ) {
+    const parts = candidate.content.parts.filter(isPlainObject);
+    const calls = parts.filter((p) => isPlainObject(p.functionCall));
     const text = textOf(parts.filter((p) => typeof p.text === "string"));
     return calls.length ? { text, toolCalls: calls } : { text };
   }
@@ -77,7 +78,7 @@ export function parseRoutingPlan(json: string): RoutingPlan {
   } catch (error) {
     throw new ConfigError(`--routing is not valid JSON: ${(error as Error).message}`);
   }
-  if (!isRecord(value)) throw new ConfigError("--routing must be a JSON object");
+  if (!isPlainObject(value)) throw new ConfigError("--routing must be a JSON object");
   const routing: RoutingPlan = {};
   if (value.query_type !== undefined) {
     if (typeof value.query_type !== "string") throw new ConfigError("--routing: query_type must be a string");

@@ -4,41 +4,11 @@
  * `*` rules appended. The ordered candidate list (tool-specific rules, then `*` rules) is memoised per name,
  * so evaluating a call only looks at the rules that name its tool.
  */
-import picomatch from "picomatch";
 import type { ArgKind, ToolKind } from "../core/index.js";
-import { TOOL_NAME_PATTERN } from "../core/index.js";
+import { compileToolPattern } from "../core/index.js";
 import type { CompiledRule } from "./model.js";
 import { KeyedRules } from "./rule-keys.js";
 import type { ArgKindPlugin } from "./types.js";
-
-/** How a rule's `tool` entry matches names. */
-export type ToolPattern =
-  | { readonly type: "any" }
-  | { readonly type: "exact"; readonly name: string }
-  | { readonly type: "glob"; readonly glob: string; readonly test: (name: string) => boolean };
-
-/**
- * Classifies one `tool` entry: `*`, an exact tool name, or a glob such as `mcp__github__*`.
- * @throws Error when the entry is empty, a malformed glob, or neither a tool name nor a glob.
- */
-export function toolPattern(entry: string): ToolPattern {
-  if (entry === "*") return { type: "any" };
-  if (TOOL_NAME_PATTERN.test(entry)) return { type: "exact", name: entry };
-  if (entry === "") throw new Error("tool name must not be empty");
-  // Any glob syntax character makes it a glob attempt, so an unbalanced `[` is reported as a malformed glob.
-  if (!/[*?[\]{}()!+@]/.test(entry)) {
-    throw new Error(
-      `${JSON.stringify(entry)} is neither a tool name (${TOOL_NAME_PATTERN.source}) nor a glob`,
-    );
-  }
-  let re: RegExp;
-  try {
-    re = picomatch.makeRe(entry, { strictBrackets: true, dot: true });
-  } catch (error) {
-    throw new Error(`malformed tool glob ${JSON.stringify(entry)}: ${(error as Error).message}`);
-  }
-  return { type: "glob", glob: entry, test: (name) => re.test(name) };
-}
 
 /** The rules that can apply to one tool name, in evaluation order. */
 export interface Candidates {
@@ -98,7 +68,7 @@ export class RuleIndex {
     this.#plugins = plugins;
     rules.forEach((rule, position) => {
       for (const entry of rule.tools) {
-        const pattern = toolPattern(entry);
+        const pattern = compileToolPattern(entry);
         if (pattern.type === "any") this.#any.push(position);
         else if (pattern.type === "glob") this.#globs.push({ position, test: pattern.test });
         else {

@@ -4,8 +4,9 @@
  * condition's operand compiled by each argument-kind plug-in that supports its operator (a bad operand fails
  * here, not at the first call), rule ids and labels fixed, everything frozen.
  */
-import type { ArgKind, Decision, RuleRef } from "../core/index.js";
-import { RuleIndex, toolPattern } from "./candidates.js";
+import { type ArgKind, compileToolPattern, type Decision, type RuleRef } from "../core/index.js";
+import { deepFreeze } from "../utils/index.js";
+import { RuleIndex } from "./candidates.js";
 import { textPlugin } from "./conditions/text.js";
 import type { CompiledCondition, CompiledPolicy, CompiledRule, PolicySpec, RuleSpec } from "./model.js";
 import { PolicyProblem } from "./problem.js";
@@ -111,7 +112,7 @@ export function compileRule(
 ): CompiledRule {
   for (const entry of spec.tool) {
     try {
-      toolPattern(entry);
+      compileToolPattern(entry);
     } catch (error) {
       throw new PolicyProblem((error as Error).message, position, spec.tool, "tool");
     }
@@ -144,15 +145,6 @@ export function compileRule(
     spec: deepFreeze(structuredClone(spec)),
   };
   return Object.freeze(rule);
-}
-
-/** Freezes plain data all the way down (rule specs are plain data). */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /** Assembles a frozen policy from compiled rules. */

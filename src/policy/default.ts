@@ -6,7 +6,7 @@
  * the workspace layer). Each call builds a fresh policy, so no caller can change another's.
  */
 
-import { deepFreeze } from "./compile.js";
+import { deepFreeze } from "../utils/index.js";
 import type { LoadOptions } from "./load.js";
 import { parsePolicyObject } from "./load.js";
 import type { CompiledPolicy } from "./model.js";

@@ -4,8 +4,7 @@
  * must not. Examples are prepared through the same plug-ins as real calls, so they are checked at load
  * (async: a plug-in's `prepare` may do IO) and a failing one is a load error naming the rule.
  */
-import type { ArgKind, ToolKind } from "../core/index.js";
-import { toolPattern } from "./candidates.js";
+import { type ArgKind, compileToolPattern, type ToolKind } from "../core/index.js";
 import { matchRule } from "./evaluate.js";
 import type { CompiledRule, ExampleSpec, PolicyToolInfo, PreparedCall } from "./model.js";
 import { PolicyProblem } from "./problem.js";
@@ -23,7 +22,7 @@ export interface ExampleContext {
 /** True when one of the rule's `tool` entries names `name`. */
 export function ruleNamesTool(rule: CompiledRule, name: string): boolean {
   return rule.tools.some((entry) => {
-    const pattern = toolPattern(entry);
+    const pattern = compileToolPattern(entry);
     return pattern.type === "any" || (pattern.type === "exact" ? pattern.name === name : pattern.test(name));
   });
 }
@@ -47,7 +46,7 @@ async function exampleCall(
   label: string,
   context: ExampleContext,
 ): Promise<PreparedCall> {
-  const name = example.tool ?? rule.tools.map(toolPattern).find((p) => p.type === "exact")?.name;
+  const name = example.tool ?? rule.tools.map(compileToolPattern).find((p) => p.type === "exact")?.name;
   const key = label.slice(0, label.indexOf("["));
   const fail = (message: string): never => {
     throw new PolicyProblem(`${label}: ${message}`, rule.ref.index - 1, rule.tools, key);

@@ -4,7 +4,7 @@
  * `tool = "Shell"` loads as valid and never fires — for a deny rule, a hole the author believes is closed.
  * Warnings at load, errors in `toolgate policy validate --strict`. Pure: the known names are passed in.
  */
-import { toolPattern } from "./candidates.js";
+import { compileToolPattern } from "../core/index.js";
 import type { CompiledPolicy } from "./model.js";
 
 /** One rule that names something no tool is called. */
@@ -51,11 +51,9 @@ export function closestName(name: string, known: Iterable<string>): string | und
   return best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
 }
 
-/** True when a glob could match an MCP tool name: it starts with `mcp__` or with a wildcard. */
-function globCouldMatchMcp(glob: string): boolean {
-  return (
-    glob.startsWith(MCP_PREFIX) || /^[*?[{]/.test(glob) || MCP_PREFIX.startsWith(glob.replace(/\*.*$/, ""))
-  );
+/** True when a glob with this literal prefix could match an MCP tool name (`mcp__…`, `mcp*`, `*…`). */
+function globCouldMatchMcp(prefix: string): boolean {
+  return prefix.startsWith(MCP_PREFIX) || MCP_PREFIX.startsWith(prefix);
 }
 
 /**
@@ -68,11 +66,11 @@ export function lintPolicy(policy: CompiledPolicy, known: Iterable<string>): Pol
   const out: PolicyLintWarning[] = [];
   for (const rule of policy.rules) {
     for (const entry of rule.tools) {
-      const pattern = toolPattern(entry);
+      const pattern = compileToolPattern(entry);
       if (pattern.type === "any") continue;
       if (pattern.type === "exact") {
         if (names.has(pattern.name) || pattern.name.startsWith(MCP_PREFIX)) continue;
-      } else if ([...names].some((n) => pattern.test(n)) || globCouldMatchMcp(pattern.glob)) continue;
+      } else if ([...names].some((n) => pattern.test(n)) || globCouldMatchMcp(pattern.prefix)) continue;
       const suggestion = pattern.type === "exact" ? closestName(pattern.name, names) : undefined;
       const hint = suggestion ? ` (did you mean ${JSON.stringify(suggestion)}?)` : "";
       const where = `${rule.ref.id}${rule.line ? ` (line ${rule.line})` : ""}`;

@@ -5,6 +5,7 @@
  * (`rule #3 (tool "shell")`) and the problem.
  */
 import { ConfigError } from "../core/index.js";
+import { escapeRegex } from "../utils/index.js";
 
 /** A problem found while validating or compiling a policy, before it is given its file and line. */
 export class PolicyProblem extends Error {
@@ -57,11 +58,6 @@ export function policyError(problem: PolicyProblem, source: string, lines?: Line
   return new ConfigError(`${at}: ${where}${problem.message}`, source);
 }
 
-/** Escapes a string for use inside a RegExp. */
-function escapeRe(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
  * Finds lines by scanning the text: `[[rules]]` headers delimit rules; inside a rule, a key is the first line
  * starting with `key =` or `key.`. Used only for messages, so a miss just omits the line.
@@ -74,7 +70,7 @@ export function lineFinder(text: string, ruleCount: number): LineFinder {
   });
   const usable = headers.length === ruleCount;
   const findKey = (key: string, from: number, to: number): number | undefined => {
-    const re = new RegExp(`^\\s*(?:${escapeRe(key)}|"${escapeRe(key)}")\\s*[.=]`);
+    const re = new RegExp(`^\\s*(?:${escapeRegex(key)}|"${escapeRegex(key)}")\\s*[.=]`);
     for (let i = from; i < to; i++) if (re.test(lines[i]!)) return i + 1;
     return undefined;
   };

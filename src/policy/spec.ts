@@ -5,6 +5,7 @@
  * are checked later, by the argument-kind plug-ins, in compile.ts.
  */
 import type { ToolKind } from "../core/index.js";
+import { isPlainObject } from "../utils/index.js";
 import { typeName } from "./conditions/operands.js";
 import type { ExampleSpec, PolicySpec, RuleSpec } from "./model.js";
 import { DECISIONS, isDecision, isRiskLevel, RISK_LEVELS } from "./order.js";
@@ -42,10 +43,6 @@ export const TOOL_KINDS: readonly ToolKind[] = Object.freeze([
   "other",
 ]);
 
-function isTable(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
 function quoteList(values: readonly string[]): string {
   return values.map((v) => JSON.stringify(v)).join(", ");
 }
@@ -55,7 +52,7 @@ function quoteList(values: readonly string[]): string {
  * @throws PolicyProblem for the first problem found.
  */
 export function validatePolicyObject(raw: unknown): PolicySpec {
-  if (!isTable(raw)) throw new PolicyProblem(`a policy must be a table, got ${typeName(raw)}`);
+  if (!isPlainObject(raw)) throw new PolicyProblem(`a policy must be a table, got ${typeName(raw)}`);
   for (const key of Object.keys(raw)) {
     if (!TOP_LEVEL_KEYS.includes(key)) {
       throw new PolicyProblem(
@@ -92,7 +89,7 @@ export function validatePolicyObject(raw: unknown): PolicySpec {
  * @throws PolicyProblem naming the rule and key.
  */
 export function validateRuleObject(raw: unknown, position: number): RuleSpec {
-  if (!isTable(raw)) throw new PolicyProblem(`a rule must be a table, got ${typeName(raw)}`, position);
+  if (!isPlainObject(raw)) throw new PolicyProblem(`a rule must be a table, got ${typeName(raw)}`, position);
   const tool = raw["tool"];
   const fail = (message: string, key?: string): never => {
     throw new PolicyProblem(message, position, tool, key);
@@ -174,7 +171,7 @@ function kindList(value: unknown, key: string, fail: Fail): ToolKind[] {
 }
 
 function whenTable(when: unknown, fail: Fail): Record<string, Record<string, unknown>> {
-  if (!isTable(when)) {
+  if (!isPlainObject(when)) {
     return fail(
       `when must be a table of arguments, e.g. when.path = { glob = "src/**" }; got ${typeName(when)}`,
       "when",
@@ -189,7 +186,7 @@ function whenTable(when: unknown, fail: Fail): Record<string, Record<string, unk
     // (`constructor`, `toString`, ...) would read Object.prototype's member when the call lacks it.
     if (arg in Object.prototype)
       fail(`when.${arg}: argument name ${JSON.stringify(arg)} is reserved`, "when");
-    if (!isTable(ops)) {
+    if (!isPlainObject(ops)) {
       fail(
         `when.${arg} must be a table of operators, e.g. when.${arg} = { equals = "x" }; got ${typeName(ops)}`,
         "when",
@@ -203,7 +200,7 @@ function whenTable(when: unknown, fail: Fail): Record<string, Record<string, unk
 }
 
 function examples(value: unknown, key: string, fail: Fail): ExampleSpec[] {
-  const list = isTable(value) ? [value] : value;
+  const list = isPlainObject(value) ? [value] : value;
   if (!Array.isArray(list) || list.length === 0) {
     return fail(
       `${key} must be an example call { args = { ... } } or an array of them, got ${typeName(value)}`,
@@ -212,7 +209,7 @@ function examples(value: unknown, key: string, fail: Fail): ExampleSpec[] {
   }
   return list.map((example, i) => {
     const label = `${key}[${i + 1}]`;
-    if (!isTable(example))
+    if (!isPlainObject(example))
       return fail(`${label} must be a table { tool, kind, args }, got ${typeName(example)}`, key);
     for (const k of Object.keys(example)) {
       if (!EXAMPLE_KEYS.includes(k))
@@ -232,7 +229,7 @@ function examples(value: unknown, key: string, fail: Fail): ExampleSpec[] {
       out.kind = kind as ToolKind;
     }
     const args = example["args"] ?? {};
-    if (!isTable(args)) fail(`${label}: args must be a table, got ${typeName(args)}`, key);
+    if (!isPlainObject(args)) fail(`${label}: args must be a table, got ${typeName(args)}`, key);
     out.args = { ...(args as Record<string, unknown>) };
     return out;
   });

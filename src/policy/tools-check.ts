@@ -4,8 +4,7 @@
  * conditions on arguments that tool has, with operators that argument's kind supports ("where an operator
  * does not fit an argument's kind, the file is refused", DESIGN §6).
  */
-import type { Tool } from "../core/index.js";
-import { toolPattern } from "./candidates.js";
+import { compileToolPattern, type Tool } from "../core/index.js";
 import type { CompiledPolicy, PolicyToolInfo } from "./model.js";
 import { PolicyProblem, policyError } from "./problem.js";
 
@@ -26,7 +25,7 @@ export function validateAgainstTools(policy: CompiledPolicy, tools: Iterable<Pol
   for (const tool of tools) byName.set(tool.name, tool);
   for (const rule of policy.rules) {
     for (const entry of rule.tools) {
-      const pattern = toolPattern(entry);
+      const pattern = compileToolPattern(entry);
       if (pattern.type !== "exact") continue;
       const tool = byName.get(pattern.name);
       if (tool === undefined) continue;

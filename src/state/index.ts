@@ -3,12 +3,9 @@
  * The front door of persistent state: memory and todo stores, where they live, and their errors.
  * Anything added here is public API.
  */
-export { StateError, type StateErrorCode } from "./errors.js";
-export { DEFAULT_STALE_MS, type FileLockOptions, lockPathFor, MIN_STALE_MS } from "./file-lock.js";
-export type { StateLogger, StoreOptions } from "./json-store.js";
+export { StateError } from "./errors.js";
+export type { StateLogger } from "./json-store.js";
 export {
-  DEFAULT_MAX_VALUE_BYTES,
-  MEMORY_KEY_PATTERN,
   type MemoryEntry,
   type MemoryStore,
   type MemoryStoreOptions,
@@ -17,21 +14,14 @@ export {
   openMemoryStore,
 } from "./memory-store.js";
 export {
-  MEMORY_FILE,
   memoryFilePath,
   projectStateDir,
-  type StateLocation,
   type StateScope,
-  stateDirFor,
-  TODOS_FILE,
   todosFilePath,
-  type UserDirEnvironment,
   userConfigDir,
   userStateDir,
 } from "./paths.js";
 export {
-  DEFAULT_MAX_TODOS,
-  MAX_TODO_TEXT,
   openTodoStore,
   TODO_STATUSES,
   type TodoChange,

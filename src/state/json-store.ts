@@ -5,6 +5,7 @@
  */
 import { chmod, mkdir, readdir, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { escapeRegex } from "../utils/index.js";
 import { writeFileAtomic } from "../workspace/index.js";
 import { ioError, StateError } from "./errors.js";
 import { type FileLockOptions, withFileLock } from "./file-lock.js";
@@ -56,7 +57,7 @@ export class JsonStore<T> {
   ) {
     this.logger = options.logger ?? defaultLogger;
     // writeFileAtomic names its temp files `.<name>.<12 hex>.tmp` beside the target.
-    const escaped = basename(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const escaped = escapeRegex(basename(path));
     this.tempPattern = new RegExp(`^\\.${escaped}\\.[0-9a-f]{12}\\.tmp$`);
   }
 

@@ -9,6 +9,7 @@ import type { FileHandle } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import type { Tool, ToolResult } from "../core/index.js";
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
+import { countLines } from "../utils/index.js";
 import {
   createDecoder,
   decodeText,
@@ -243,18 +244,6 @@ function tooLargeWithHint(resolved: ResolvedPath, size: number, limit: number): 
 
 function encodingLabel(info: { encoding: string; bom: boolean }): string {
   return info.bom ? `${info.encoding} with BOM` : info.encoding;
-}
-
-/** Lines in a text: a final line without a newline counts; an empty text has none. */
-function countLines(text: string): number {
-  if (text === "") return 0;
-  let count = 1;
-  let index = text.indexOf("\n");
-  while (index !== -1) {
-    if (index < text.length - 1) count++;
-    index = text.indexOf("\n", index + 1);
-  }
-  return count;
 }
 
 interface RangeResult {

@@ -5,9 +5,9 @@
  * tool re-lowers only that tool.
  */
 
+import { deepFreeze } from "../../utils/index.js";
 import type { ToolRegistry } from "../registry.js";
 import type { Tool } from "../types.js";
-import { deepFreeze } from "./canonical.js";
 import { type LoweredTool, lowerTool, wrapTools } from "./lower.js";
 import { assertProviderName, type LoweringResult, type ProviderName } from "./types.js";
 
@@ -33,7 +33,9 @@ export class SchemaCache {
    * The payload for `provider`, for every registered tool or only those named in `scope` (names not
    * registered are ignored). Throws ConfigError for an unknown provider.
    */
-  get(provider: ProviderName | string, scope?: Iterable<string>): LoweringResult {
+  get<P extends ProviderName>(provider: P, scope?: Iterable<string>): LoweringResult<P>;
+  get(provider: string, scope?: Iterable<string>): LoweringResult;
+  get(provider: string, scope?: Iterable<string>): LoweringResult {
     const name = assertProviderName(provider);
     const key = this.key(name, scope);
     let result = this.results.get(key);
@@ -48,7 +50,7 @@ export class SchemaCache {
   }
 
   /** `JSON.stringify` of {@link get}'s `tools`, cached too: byte-identical while the registry is unchanged. */
-  json(provider: ProviderName | string, scope?: Iterable<string>): string {
+  json(provider: string, scope?: Iterable<string>): string {
     const key = this.key(assertProviderName(provider), scope);
     let text = this.texts.get(key);
     if (text === undefined) {

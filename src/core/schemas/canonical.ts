@@ -3,7 +3,9 @@
  * Canonical key order for lowered schemas, so identical registries give byte-identical JSON (prompt caches
  * key on bytes). The result is a fresh deep copy: it never shares objects with its input.
  */
-import { holdsSubschemas, isObject, MAP_SUBSCHEMA, type SchemaNode } from "./schema-walk.js";
+
+import { isPlainObject } from "../../utils/index.js";
+import { holdsSubschemas, MAP_SUBSCHEMA, type SchemaNode } from "./schema-walk.js";
 
 /**
  * The order keywords are written in: what a value is, what it means, constraints on it, its structure,
@@ -74,12 +76,12 @@ export function compareKeywords(a: string, b: string): number {
  * Array order is kept everywhere else (`anyOf` branches and `enum` values carry meaning in their order).
  */
 export function canonicalSchema(node: SchemaNode): SchemaNode {
-  if (!isObject(node)) return node;
+  if (!isPlainObject(node)) return node;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(node).sort(compareKeywords)) {
     const value = node[key];
     if (key === "required" && Array.isArray(value)) out[key] = [...value].sort();
-    else if (MAP_SUBSCHEMA.has(key) && isObject(value)) {
+    else if (MAP_SUBSCHEMA.has(key) && isPlainObject(value)) {
       const map: Record<string, unknown> = {};
       for (const name of Object.keys(value).sort(byCodePoint))
         map[name] = canonicalSchema(value[name] as SchemaNode);
@@ -96,19 +98,10 @@ export function canonicalSchema(node: SchemaNode): SchemaNode {
 /** A deep copy of a JSON value with object keys sorted. */
 export function canonicalData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonicalData);
-  if (isObject(value)) {
+  if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort(byCodePoint)) out[key] = canonicalData(value[key]);
     return out;
-  }
-  return value;
-}
-
-/** Freezes a JSON value and everything in it (cached payloads are shared between callers). */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
 }

@@ -20,6 +20,18 @@
 export { SchemaCache } from "./cache.js";
 export { KEYWORD_ORDER } from "./canonical.js";
 export { type LoweredTool, lowerTool, lowerTools } from "./lower.js";
+export type {
+  AnthropicTool,
+  GeminiFunctionDeclaration,
+  GeminiTool,
+  ObjectSchema,
+  OllamaProperty,
+  OllamaTool,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  ProviderTool,
+  ProviderToolMap,
+} from "./payloads.js";
 export { dropStrictNulls } from "./strict-args.js";
 export {
   assertProviderName,

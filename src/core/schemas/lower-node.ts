@@ -3,9 +3,11 @@
  * The one walk every provider lowering uses: each keyword of each schema node is kept, moved into the
  * node's description, or dropped, as the provider's profile says; every move and drop is reported.
  */
+
+import { isPlainObject } from "../../utils/index.js";
 import type { JsonSchema } from "../types.js";
 import { compareKeywords, renderKeyword } from "./canonical.js";
-import { appendNotes, holdsSubschemas, isObject, mapSubschemaValue, type SchemaNode } from "./schema-walk.js";
+import { appendNotes, holdsSubschemas, mapSubschemaValue, type SchemaNode } from "./schema-walk.js";
 import type { LoweringNote, ProviderName } from "./types.js";
 
 /** Where a lowering writes what it changed. */
@@ -60,7 +62,7 @@ export function describeOn(
  * below; the caller canonicalizes, which deep-copies).
  */
 export function lowerNode(node: SchemaNode, path: string, profile: Profile, ctx: LowerContext): SchemaNode {
-  if (!isObject(node)) return node;
+  if (!isPlainObject(node)) return node;
   const source = profile.rewrite ? profile.rewrite(node, path, ctx) : node;
   const out: JsonSchema = {};
   const notes: string[] = [];

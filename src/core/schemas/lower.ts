@@ -9,6 +9,7 @@ import type { JsonSchema, Tool } from "../types.js";
 import { canonicalSchema } from "./canonical.js";
 import { type LowerContext, lowerNode, note, PASSTHROUGH } from "./lower-node.js";
 import { blockerNote, STRICT_PROFILE, strictBlocker } from "./openai-strict.js";
+import type { ObjectSchema, OllamaTool, ProviderTool } from "./payloads.js";
 import { definitionsToDefs, inlineRefs } from "./refs.js";
 import { prepareRoot, toolDescription } from "./root.js";
 import { GEMINI_PROFILE, OLLAMA_PROFILE } from "./subset-profiles.js";
@@ -64,24 +65,42 @@ export function lowerTool(tool: Tool, provider: ProviderName): LoweredTool {
 }
 
 /** Wraps lowered tools in the provider's wire format (key order fixed here, for byte-stable JSON). */
-export function wrapTools(provider: ProviderName, lowered: readonly LoweredTool[]): unknown[] {
+export function wrapTools<P extends ProviderName>(
+  provider: P,
+  lowered: readonly LoweredTool[],
+): ProviderTool<P>[] {
+  return wrapAny(provider, lowered) as ProviderTool<P>[];
+}
+
+function wrapAny(provider: ProviderName, lowered: readonly LoweredTool[]): ProviderTool[] {
+  // Every lowering makes the root an object schema with `properties` (root.ts), and Ollama's keeps only
+  // the keywords its type lists (subset-profiles.ts); the casts record that.
+  const params = (t: LoweredTool) => t.parameters as ObjectSchema;
   switch (provider) {
     case "openai":
+      return lowered.map((t) => ({
+        type: "function",
+        function: { name: t.name, description: t.description, parameters: params(t) },
+      }));
     case "ollama":
       return lowered.map((t) => ({
         type: "function",
-        function: { name: t.name, description: t.description, parameters: t.parameters },
+        function: {
+          name: t.name,
+          description: t.description,
+          parameters: t.parameters as OllamaTool["function"]["parameters"],
+        },
       }));
     case "openai-responses":
       return lowered.map((t) => ({
         type: "function",
         name: t.name,
         description: t.description,
-        parameters: t.parameters,
+        parameters: params(t),
         strict: t.strict ?? false,
       }));
     case "anthropic":
-      return lowered.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+      return lowered.map((t) => ({ name: t.name, description: t.description, input_schema: params(t) }));
     case "gemini":
       if (lowered.length === 0) return [];
       return [
@@ -89,7 +108,7 @@ export function wrapTools(provider: ProviderName, lowered: readonly LoweredTool[
           functionDeclarations: lowered.map((t) => ({
             name: t.name,
             description: t.description,
-            parametersJsonSchema: t.parameters,
+            parametersJsonSchema: params(t),
           })),
         },
       ];
@@ -103,7 +122,9 @@ export function wrapTools(provider: ProviderName, lowered: readonly LoweredTool[
  * const { tools, report } = lowerTools(registry.list(), "anthropic");
  * JSON.stringify(tools); // [{"name":"read_file","description":"...","input_schema":{...}}]
  */
-export function lowerTools(tools: readonly Tool[], provider: ProviderName | string): LoweringResult {
+export function lowerTools<P extends ProviderName>(tools: readonly Tool[], provider: P): LoweringResult<P>;
+export function lowerTools(tools: readonly Tool[], provider: string): LoweringResult;
+export function lowerTools(tools: readonly Tool[], provider: string): LoweringResult {
   const name = assertProviderName(provider);
   const lowered = [...tools].sort((a, b) => compareNames(a.name, b.name)).map((t) => lowerTool(t, name));
   return { tools: wrapTools(name, lowered), report: lowered.flatMap((t) => t.report) };

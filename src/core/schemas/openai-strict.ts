@@ -4,9 +4,11 @@
  * otherwise rewrites a schema into the strict subset: `additionalProperties: false` on every object, every
  * property required, optional ones made nullable, unsupported narrowing keywords moved into descriptions.
  */
+
+import { isPlainObject } from "../../utils/index.js";
 import type { JsonSchema } from "../types.js";
 import { type LowerContext, note, type Profile } from "./lower-node.js";
-import { enumTypes, forEachSubschema, isObject, pointer, type SchemaNode, typesOf } from "./schema-walk.js";
+import { enumTypes, forEachSubschema, pointer, type SchemaNode, typesOf } from "./schema-walk.js";
 
 /**
  * Keywords that change which argument shapes are valid and that strict mode cannot express: a schema
@@ -124,7 +126,7 @@ export function strictBlocker(root: JsonSchema): StrictBlocker | undefined {
         found = { path, keyword: "properties", reason: "a free-form object has no strict form" };
         return;
       }
-      const props = isObject(node.properties) ? node.properties : {};
+      const props = isPlainObject(node.properties) ? node.properties : {};
       const missing = (Array.isArray(node.required) ? node.required : []).find(
         (r) => typeof r !== "string" || !(r in props),
       );
@@ -158,11 +160,11 @@ export function strictBlocker(root: JsonSchema): StrictBlocker | undefined {
 
 /** Makes an optional property's schema accept null (strict mode has no optional properties). */
 export function nullable(schema: SchemaNode): SchemaNode {
-  if (!isObject(schema)) return schema;
+  if (!isPlainObject(schema)) return schema;
   const types = typesOf(schema);
   if (types.includes("null")) return schema;
   if (types.length === 0 && Array.isArray(schema.anyOf) && schema.$ref === undefined) {
-    const hasNull = schema.anyOf.some((b) => isObject(b) && typesOf(b).includes("null"));
+    const hasNull = schema.anyOf.some((b) => isPlainObject(b) && typesOf(b).includes("null"));
     return hasNull ? schema : { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
   }
   if (types.length > 0 && types.every((t) => SIMPLE_TYPES.has(t)) && schema.$ref === undefined) {
@@ -224,7 +226,7 @@ function appendOne(description: unknown, text: string): string {
 
 /** `additionalProperties: false`, every property required, the optional ones nullable. */
 function closeObject(node: JsonSchema, original: JsonSchema, path: string, ctx: LowerContext): JsonSchema {
-  const props = isObject(node.properties) ? node.properties : {};
+  const props = isPlainObject(node.properties) ? node.properties : {};
   const required = new Set(Array.isArray(original.required) ? original.required : []);
   const closed: Record<string, SchemaNode> = {};
   for (const [name, schema] of Object.entries(props)) {

@@ -3,9 +3,11 @@
  * Local `$ref` handling for providers that need it: inlining every reference (recursion is cut and
  * reported), and renaming draft-07 `definitions` to `$defs`.
  */
+
+import { isPlainObject } from "../../utils/index.js";
 import type { JsonSchema } from "../types.js";
 import { type LowerContext, note } from "./lower-node.js";
-import { appendNotes, holdsSubschemas, isObject, mapSubschemaValue, type SchemaNode } from "./schema-walk.js";
+import { appendNotes, holdsSubschemas, mapSubschemaValue, type SchemaNode } from "./schema-walk.js";
 
 /** Resolves a local reference (`#`, `#/$defs/x`, any `#/...` JSON Pointer) against `root`. */
 export function resolveLocalRef(root: JsonSchema, ref: string): SchemaNode | undefined {
@@ -15,10 +17,10 @@ export function resolveLocalRef(root: JsonSchema, ref: string): SchemaNode | und
   for (const raw of ref.slice(2).split("/")) {
     const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(at)) at = at[Number(segment)];
-    else if (isObject(at)) at = at[segment];
+    else if (isPlainObject(at)) at = at[segment];
     else return undefined;
   }
-  return isObject(at) || typeof at === "boolean" ? (at as SchemaNode) : undefined;
+  return isPlainObject(at) || typeof at === "boolean" ? (at as SchemaNode) : undefined;
 }
 
 /** The last segment of a reference, for messages: `#/$defs/Address` → `Address`. */
@@ -28,7 +30,7 @@ function refName(ref: string): string {
 
 /** True when the schema uses `$ref` anywhere. */
 export function usesRefs(node: SchemaNode): boolean {
-  if (!isObject(node)) return false;
+  if (!isPlainObject(node)) return false;
   if (typeof node.$ref === "string") return true;
   for (const [key, value] of Object.entries(node)) {
     if (!holdsSubschemas(key, value)) continue;
@@ -49,7 +51,7 @@ export function usesRefs(node: SchemaNode): boolean {
  */
 export function inlineRefs(root: JsonSchema, ctx: LowerContext): JsonSchema {
   const expand = (node: SchemaNode, path: string, stack: readonly string[]): SchemaNode => {
-    if (!isObject(node)) return node;
+    if (!isPlainObject(node)) return node;
     if (typeof node.$ref === "string") {
       const ref = node.$ref;
       const { $ref: _ref, ...siblings } = node;
@@ -63,14 +65,14 @@ export function inlineRefs(root: JsonSchema, ctx: LowerContext): JsonSchema {
         );
       }
       if (stack.includes(ref)) {
-        const type = isObject(target) && target.type !== undefined ? target.type : "object";
+        const type = isPlainObject(target) && target.type !== undefined ? target.type : "object";
         const text = `recursive: same shape as ${refName(ref)}`;
         note(ctx, path, "$ref", `recursive reference ${ref} cut; the description says so`);
         return { type, ...siblings, description: appendNotes(siblings.description, [text]) };
       }
       const expanded = expand(target, path, [...stack, ref]);
       const rest = expand(siblings, path, stack) as JsonSchema;
-      if (!isObject(expanded)) return Object.keys(rest).length === 0 ? expanded : rest;
+      if (!isPlainObject(expanded)) return Object.keys(rest).length === 0 ? expanded : rest;
       // The referring node's own keywords (usually a description) are more specific than the target's.
       return { ...expanded, ...rest };
     }
@@ -94,7 +96,7 @@ export function inlineRefs(root: JsonSchema, ctx: LowerContext): JsonSchema {
 export function definitionsToDefs(root: JsonSchema): JsonSchema {
   if (root.definitions === undefined || root.$defs !== undefined) return root;
   const rewrite = (node: SchemaNode, path: string): SchemaNode => {
-    if (!isObject(node)) return node;
+    if (!isPlainObject(node)) return node;
     const out: JsonSchema = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === "$ref" && typeof value === "string" && value.startsWith("#/definitions/"))

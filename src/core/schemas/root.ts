@@ -4,10 +4,11 @@
  * value keywords at the top level (providers reject `anyOf`/`oneOf`/`allOf`/`enum`/`not` there). Those
  * keywords move into the tool's description and are reported.
  */
+
+import { isPlainObject } from "../../utils/index.js";
 import type { JsonSchema } from "../types.js";
 import { renderKeyword } from "./canonical.js";
 import { type LowerContext, note } from "./lower-node.js";
-import { isObject } from "./schema-walk.js";
 
 /** Root keywords no provider accepts on a tool's parameter object. */
 export const ROOT_LIFTED: readonly string[] = [
@@ -61,7 +62,7 @@ function requiredAlternatives(key: string, value: unknown): string | undefined {
   if ((key !== "anyOf" && key !== "oneOf") || !Array.isArray(value) || value.length === 0) return undefined;
   const sets: string[][] = [];
   for (const branch of value) {
-    const names = isObject(branch) && Object.keys(branch).length === 1 ? branch.required : undefined;
+    const names = isPlainObject(branch) && Object.keys(branch).length === 1 ? branch.required : undefined;
     if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === "string"))
       return undefined;
     sets.push(names as string[]);

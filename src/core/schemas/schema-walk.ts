@@ -3,6 +3,8 @@
  * Knowing where the subschemas are: which JSON Schema keywords hold one schema, a list of schemas, or a map
  * of named schemas, and a copy-on-write map over them. Also JSON Pointer escaping and the note text format.
  */
+
+import { isPlainObject } from "../../utils/index.js";
 import type { JsonSchema } from "../types.js";
 
 /** A schema node: an object schema, or a boolean schema (`true` / `false`). */
@@ -40,10 +42,6 @@ export function holdsSubschemas(key: string, value: unknown): boolean {
   return SINGLE_SUBSCHEMA.has(key) || LIST_SUBSCHEMA.has(key) || MAP_SUBSCHEMA.has(key);
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Escapes one JSON Pointer segment (RFC 6901). */
 export function pointerSegment(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -66,12 +64,12 @@ export function mapSubschemaValue(
 ): unknown {
   const here = pointer(path, key);
   if (Array.isArray(value)) return value.map((s, i) => fn(s as SchemaNode, pointer(here, i)));
-  if (MAP_SUBSCHEMA.has(key) && isObject(value)) {
+  if (MAP_SUBSCHEMA.has(key) && isPlainObject(value)) {
     const out: Record<string, SchemaNode> = {};
     for (const [name, s] of Object.entries(value)) out[name] = fn(s as SchemaNode, pointer(here, name));
     return out;
   }
-  if (isObject(value) || typeof value === "boolean") return fn(value as SchemaNode, here);
+  if (isPlainObject(value) || typeof value === "boolean") return fn(value as SchemaNode, here);
   return value;
 }
 

@@ -4,13 +4,15 @@
  * means to omit. `dropStrictNulls` removes those nulls before the arguments are validated against the
  * tool's original schema, which may not accept null there.
  */
+
+import { isPlainObject } from "../../utils/index.js";
 import type { JsonSchema } from "../types.js";
 import { resolveLocalRef } from "./refs.js";
-import { isObject, type SchemaNode, typesOf } from "./schema-walk.js";
+import { type SchemaNode, typesOf } from "./schema-walk.js";
 
 function acceptsNull(schema: SchemaNode, root: JsonSchema, depth = 0): boolean {
   if (schema === true) return true;
-  if (!isObject(schema) || depth > 20) return false;
+  if (!isPlainObject(schema) || depth > 20) return false;
   if (typeof schema.$ref === "string") {
     const target = resolveLocalRef(root, schema.$ref);
     if (target !== undefined && acceptsNull(target, root, depth + 1)) return true;
@@ -27,7 +29,7 @@ function acceptsNull(schema: SchemaNode, root: JsonSchema, depth = 0): boolean {
 
 function deref(schema: SchemaNode, root: JsonSchema): SchemaNode {
   let node = schema;
-  for (let i = 0; i < 20 && isObject(node) && typeof node.$ref === "string"; i++) {
+  for (let i = 0; i < 20 && isPlainObject(node) && typeof node.$ref === "string"; i++) {
     const target = resolveLocalRef(root, node.$ref);
     if (target === undefined) break;
     node = target;
@@ -43,12 +45,12 @@ function deref(schema: SchemaNode, root: JsonSchema): SchemaNode {
 export function dropStrictNulls(parameters: JsonSchema, args: unknown): unknown {
   const walk = (schema: SchemaNode, value: unknown): unknown => {
     const node = deref(schema, parameters);
-    if (!isObject(node)) return value;
+    if (!isPlainObject(node)) return value;
     if (Array.isArray(value)) {
       const items = node.items;
-      return isObject(items) ? value.map((v) => walk(items, v)) : value;
+      return isPlainObject(items) ? value.map((v) => walk(items, v)) : value;
     }
-    if (!isObject(value) || !isObject(node.properties)) return value;
+    if (!isPlainObject(value) || !isPlainObject(node.properties)) return value;
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {

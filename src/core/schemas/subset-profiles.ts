@@ -5,10 +5,12 @@
  * fixed struct: type, description, enum, items, properties, required). Anything else moves into
  * descriptions.
  */
+
+import { isPlainObject } from "../../utils/index.js";
 import type { JsonSchema } from "../types.js";
 import { renderKeyword } from "./canonical.js";
 import { describeOn, type LowerContext, note, type Profile } from "./lower-node.js";
-import { isObject, jsonTypeOf, type SchemaNode, typesOf } from "./schema-walk.js";
+import { jsonTypeOf, type SchemaNode, typesOf } from "./schema-walk.js";
 
 const GEMINI_KEPT: ReadonlySet<string> = new Set([
   "type",
@@ -75,12 +77,14 @@ export const GEMINI_PROFILE: Profile = {
 const OLLAMA_KEPT: ReadonlySet<string> = new Set(["type", "description", "enum", "properties", "required"]);
 
 function isNullOnly(alt: SchemaNode): boolean {
-  return isObject(alt) && typesOf(alt).join() === "null" && Object.keys(alt).every((k) => k === "type");
+  return isPlainObject(alt) && typesOf(alt).join() === "null" && Object.keys(alt).every((k) => k === "type");
 }
 
 function isPlainType(alt: SchemaNode): boolean {
   return (
-    isObject(alt) && typesOf(alt).length > 0 && Object.keys(alt).every((k) => k === "type" || k === "title")
+    isPlainObject(alt) &&
+    typesOf(alt).length > 0 &&
+    Object.keys(alt).every((k) => k === "type" || k === "title")
   );
 }
 
@@ -100,7 +104,7 @@ function collapseAlternatives(node: JsonSchema, path: string, ctx: LowerContext)
   const nonNull = alts.filter((a) => !isNullOnly(a));
   const withNull = nonNull.length < alts.length ? ["null"] : [];
   const only = nonNull[0];
-  if (nonNull.length === 1 && isObject(only) && rest.type === undefined && typesOf(only).length > 0) {
+  if (nonNull.length === 1 && isPlainObject(only) && rest.type === undefined && typesOf(only).length > 0) {
     const merged: JsonSchema = { ...only, ...rest, type: oneType([...typesOf(only), ...withNull]) };
     note(
       ctx,
@@ -110,7 +114,7 @@ function collapseAlternatives(node: JsonSchema, path: string, ctx: LowerContext)
     );
     return collapseAlternatives(merged, path, ctx);
   }
-  const types = [...new Set([...nonNull.flatMap((a) => (isObject(a) ? typesOf(a) : [])), ...withNull])];
+  const types = [...new Set([...nonNull.flatMap((a) => (isPlainObject(a) ? typesOf(a) : [])), ...withNull])];
   if (nonNull.every(isPlainType) && rest.type === undefined) {
     note(ctx, path, key, "alternatives of plain types lowered to a type list");
     return { ...rest, type: oneType(types) };
@@ -118,7 +122,7 @@ function collapseAlternatives(node: JsonSchema, path: string, ctx: LowerContext)
   const text = renderKeyword(key, alts);
   note(ctx, path, key, `moved into the description: ${text}`);
   const out: JsonSchema = { ...rest };
-  if (out.type === undefined && nonNull.every((a) => isObject(a) && typesOf(a).length > 0))
+  if (out.type === undefined && nonNull.every((a) => isPlainObject(a) && typesOf(a).length > 0))
     out.type = oneType(types);
   return describeOn(out, path, [text], ctx);
 }
@@ -133,7 +137,7 @@ export const OLLAMA_PROFILE: Profile = {
     ),
   action(key, value, _node, path) {
     if (key === "title") return "drop";
-    if (key === "items") return isObject(value) ? "keep" : "describe";
+    if (key === "items") return isPlainObject(value) ? "keep" : "describe";
     if (path === "" && key === "description") return "keep";
     return OLLAMA_KEPT.has(key) ? "keep" : "describe";
   },

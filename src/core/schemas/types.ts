@@ -4,6 +4,7 @@
  * writes whenever it has to move or drop a JSON Schema keyword the provider does not take.
  */
 import { ConfigError } from "../errors.js";
+import type { ProviderTool } from "./payloads.js";
 
 /** The providers toolgate can lower tool schemas for. */
 export const PROVIDER_NAMES = ["openai", "openai-responses", "anthropic", "gemini", "ollama"] as const;
@@ -50,8 +51,8 @@ export interface LoweringNote {
 }
 
 /** What {@link lowerTools} returns: the provider's `tools` array and every change made on the way. */
-export interface LoweringResult {
-  /** The provider's `tools` payload, ready for `JSON.stringify`. */
-  tools: unknown[];
+export interface LoweringResult<P extends ProviderName = ProviderName> {
+  /** The provider's `tools` payload, ready for `JSON.stringify` or the provider's SDK. */
+  tools: ProviderTool<P>[];
   report: LoweringNote[];
 }

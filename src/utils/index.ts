@@ -1,0 +1,8 @@
+/**
+ * @module utils
+ * Helpers every folder may use, each written once: plain-data checks and transforms, and small text
+ * helpers. Imports nothing of toolgate's, so any folder (core and workspace included) can import it.
+ * Not published; anything added here is shared with the whole code base.
+ */
+export { canonicalJson, deepFreeze, isPlainObject } from "./data.js";
+export { countLines, escapeRegex } from "./text.js";

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("toolgate/workspace (published subpath)", () => {
+  it("exports exactly the intended runtime names", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "DEFAULT_MAX_FILE_BYTES",
+      "DEFAULT_READ_ASK_PATTERNS",
+      "IgnoreRules",
+      "PROTECTED_ENTRIES",
+      "PathPatternSet",
+      "SNIFF_BYTES",
+      "USER_SECRET_PATHS",
+      "Workspace",
+      "WorkspaceError",
+      "createDecoder",
+      "decodeText",
+      "detectEncoding",
+      "encodeText",
+      "isErrno",
+      "isInsideOrEqual",
+      "isTrusted",
+      "openForRead",
+      "readChecked",
+      "readTrustedFolders",
+      "toLf",
+      "tooLarge",
+      "trustFolder",
+      "trustStorePath",
+      "untrustFolder",
+      "withLineEnding",
+      "writeChecked",
+      "writeFileAtomic",
+    ]);
+  });
+});
