@@ -3,18 +3,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testServerPath } from "../mcp/testdata/servers.js";
+import { createToolgate, type Toolgate } from "../toolgate.js";
 import { runAgentsCommand } from "./cli.js";
 import { graphRegistry } from "./testdata/graph-tools.js";
 
 describe("runAgentsCommand", () => {
   let root: string;
+  let gate: Toolgate;
   const run = async (argv: string[], json = false) => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runAgentsCommand(argv, {
       root,
       json,
-      registry: graphRegistry(),
+      async resolve(agent, depth) {
+        const { warnings: poolWarnings } = await gate.tools();
+        return { ...(await gate.resolveAgent(agent, depth)), poolWarnings };
+      },
       stdout: (s) => out.push(s),
       stderr: (s) => err.push(s),
     });
@@ -34,8 +39,18 @@ describe("runAgentsCommand", () => {
       join(root, ".mcp.json"),
       JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [testServerPath] } } }),
     );
+    // The agent's tools are resolved among the gate's: the graph tools and the project's pool.
+    gate = await createToolgate({
+      roots: [root],
+      builtins: false,
+      tools: [...graphRegistry().list()],
+      trustWorkspace: true,
+      mcp: true,
+      logger: { warn: () => {} },
+    });
   });
   afterAll(async () => {
+    await gate.close();
     await rm(root, { recursive: true, force: true });
   });
 

@@ -4,10 +4,9 @@
  * `resolve --json` prints DESIGN §4's `{"tools":[...],"warnings":[...]}`.
  */
 import { parseArgs } from "node:util";
-import type { ToolRegistry } from "../core/index.js";
 import { ConfigError } from "../core/index.js";
-import { loadAgentDefinitions } from "./definitions.js";
-import { ToolPools } from "./tool-pool.js";
+import { type AgentDefinition, loadAgentDefinitions } from "./definitions.js";
+import type { Resolution } from "./resolve.js";
 
 /** What the commands need from the CLI. */
 export interface AgentsCliIo {
@@ -15,8 +14,11 @@ export interface AgentsCliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   json: boolean;
-  /** The host's tools (built-ins): part of every pool. */
-  registry: ToolRegistry;
+  /**
+   * Resolves an agent among every tool of the host (`gate.resolveAgent`); `poolWarnings` are what building
+   * the tools reported (already shown on stderr by the host's logger; added to the JSON output).
+   */
+  resolve(agent: AgentDefinition, depth: number): Promise<Resolution & { poolWarnings: readonly string[] }>;
 }
 
 export const agentsUsage = "toolgate agents list | toolgate agents resolve AGENT [--depth N]";
@@ -75,19 +77,12 @@ async function resolveAgent(argv: readonly string[], io: AgentsCliIo): Promise<n
         : `no agent named ${JSON.stringify(name)} in .toolgate/agents/`,
     );
   }
-  const pools = new ToolPools({ builtins: io.registry, logger: { warn: () => {} } });
-  try {
-    const pool = await pools.get(io.root);
-    const { tools, warnings } = await pools.resolve(io.root, agent, depth);
-    const all = [...pool.warnings, ...warnings];
-    if (io.json || values.json) {
-      io.stdout(`${JSON.stringify({ tools, warnings: all })}\n`);
-    } else {
-      for (const t of tools) io.stdout(`${t}\n`);
-      for (const w of all) io.stderr(`toolgate: warning: ${w}\n`);
-    }
-  } finally {
-    await pools.close();
+  const { tools, warnings, poolWarnings } = await io.resolve(agent, depth);
+  if (io.json || values.json) {
+    io.stdout(`${JSON.stringify({ tools, warnings: [...poolWarnings, ...warnings] })}\n`);
+  } else {
+    for (const t of tools) io.stdout(`${t}\n`);
+    for (const w of warnings) io.stderr(`toolgate: warning: ${w}\n`);
   }
   return 0;
 }

@@ -102,9 +102,14 @@ export class McpClientPool {
     return [...this.connections.keys()].sort();
   }
 
-  /** Lists every enabled server's tools and builds the Tools. `reserved`: names already taken (built-ins). */
-  async discover(reserved: ReadonlySet<string> = new Set()): Promise<McpDiscovery> {
-    const entries = [...this.connections.values()].map((e) => e.connection).filter((c) => c.config.enabled);
+  /**
+   * Lists every enabled server's tools (or only the `only` servers': the others are not started) and builds
+   * the Tools. `reserved`: names already taken (built-ins).
+   */
+  async discover(reserved: ReadonlySet<string> = new Set(), only?: ReadonlySet<string>): Promise<McpDiscovery> {
+    const entries = [...this.connections.values()]
+      .map((e) => e.connection)
+      .filter((c) => c.config.enabled && (!only || only.has(c.name)));
     const warnings: string[] = [];
     const listed = await Promise.all(
       entries.map(async (c) => {

@@ -7,7 +7,6 @@
 
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ToolPools } from "../../agents/index.js";
 import { serveMcp } from "../../mcp/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
@@ -28,29 +27,20 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   if (positionals.length > 0) throw new UsageError(`usage: ${usage}`);
   const gate = await ctx.gate();
   // No terminal approver here: stdin/stdout carry the protocol; approvals go to the client as elicitations.
-  let target: Parameters<typeof serveMcp>[0] = gate;
-  let pools: ToolPools | undefined;
-  if (values.pool) {
-    const poolSet = new ToolPools({
-      builtins: gate.registry,
-      trusted: () => gate.workspaceTrusted,
-      logger: { warn: (m) => ctx.io.stderr(`toolgate: ${m}\n`) },
-    });
-    pools = poolSet;
-    const registry = async () => (await poolSet.get(ctx.root)).registry;
-    target = {
-      registry,
-      bus: gate.bus,
-      execute: async (call, options) => gate.execute(call, { ...options, registry: await registry() }),
-    };
-  }
+  // With --pool every tool of the gate's current generation is served (`.mcp.json` edits included); without,
+  // the host's own tools only.
+  const target: Parameters<typeof serveMcp>[0] = {
+    registry: values.pool ? async () => (await gate.tools()).registry : gate.registry,
+    bus: gate.bus,
+    execute: (call, options) => gate.execute(call, options),
+  };
+  const scope = values.pool ? undefined : { tools: new Set(gate.registry.names()) };
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
   });
-  await serveMcp(target, transport);
+  await serveMcp(target, transport, scope ? { scope } : {});
   await closed;
-  await pools?.close();
   return EXIT.ok;
 }

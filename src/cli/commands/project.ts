@@ -28,8 +28,14 @@ export async function runTodos(argv: string[], ctx: CliContext): Promise<ExitCod
 }
 
 export async function runAgents(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  const gate = await ctx.gate();
-  return (await runAgentsCommand(argv, { ...stateIo(ctx), registry: gate.registry })) as ExitCode;
+  return (await runAgentsCommand(argv, {
+    ...stateIo(ctx),
+    async resolve(agent, depth) {
+      const gate = await ctx.gate();
+      const { warnings: poolWarnings } = await gate.tools();
+      return { ...(await gate.resolveAgent(agent, depth)), poolWarnings };
+    },
+  })) as ExitCode;
 }
 
 export async function runMcpList(ctx: CliContext): Promise<ExitCode> {
