@@ -157,7 +157,10 @@ export class ToolSource {
     const host = this.options.host;
     this.hostVersion = host.version;
     const warnings = [...(pool?.warnings ?? [])];
-    const registry = new ToolRegistry({ validator: host.validator, logger: { warn: (m) => warnings.push(m) } });
+    const registry = new ToolRegistry({
+      validator: host.validator,
+      logger: { warn: (m) => warnings.push(m) },
+    });
     // Host tools were checked when they were registered; pool tools when their build accepted them.
     for (const tool of host.list()) registry.register(tool, { schemaChecked: true });
     for (const tool of pool?.added ?? []) {

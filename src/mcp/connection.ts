@@ -17,13 +17,16 @@ import { ChildStdioTransport } from "./stdio-transport.js";
 /** Where a server is in its life. */
 export type McpServerState = "disabled" | "idle" | "starting" | "ready" | "failed" | "crashed";
 
-/** A tool as a server lists it (the fields toolgate uses). */
+/** A tool as a server lists it: the fields toolgate reads, and every other field kept as listed. */
 export interface McpToolInfo {
   name: string;
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string; [k: string]: unknown };
+  _meta?: Record<string, unknown>;
+  [k: string]: unknown;
 }
 
 export interface ConnectionOptions {
