@@ -18,7 +18,6 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ConfirmationListener } from "../bus/index.js";
 import type { CallResult, ExecuteOptions, ToolRegistry } from "../core/index.js";
-import { upstreamToolInfo } from "./mcp-tool.js";
 import {
   type ConfirmationDetails,
   type ConfirmationResponse,
@@ -28,6 +27,7 @@ import {
   type ToolCall,
   type ToolScope,
 } from "../core/index.js";
+import { upstreamToolInfo } from "./mcp-tool.js";
 
 /** What `serveMcp` needs: a gate, or anything shaped like one. */
 export interface McpServeTarget {
