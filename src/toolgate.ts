@@ -1,14 +1,16 @@
 /**
  * @module toolgate
- * `createToolgate(options)`: wires the parts into one gate — roots, settings, registry with the built-in
- * tools, policy (file or built-in default) with its argument plug-ins, message bus, audit — and exposes the
- * one pipeline. Everything is validated here, at creation, never at first use.
+ * `createToolgate(options)`: wires the parts into one gate — roots, settings, the tool source (built-in and
+ * registered tools plus the project's MCP pool, as generations), policy (file or built-in default) with its
+ * argument plug-ins, message bus, audit — and exposes the one pipeline. Everything is validated here, at
+ * creation, never at first use.
  */
 
 import { existsSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 // Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
+import type { AgentRunner, AgentWhitelist, Resolution } from "./agents/index.js";
 import { COORDINATION_TOOLS } from "./agents/resolve.js";
 import { MessageBus } from "./bus/index.js";
 import {
@@ -55,6 +57,7 @@ import {
   withGitConfigCheck,
 } from "./policy/index.js";
 import { recordToolSpan } from "./telemetry/index.js";
+import { type ToolGeneration, ToolSource } from "./tool-source.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
 import { DEFAULT_READ_ASK_PATTERNS, isTrusted, type Workspace } from "./workspace/index.js";
 
@@ -92,11 +95,22 @@ export interface ToolgateOptions {
    * user's trusted folders (`toolgate trust`). Files named with `policy`/`config` are always trusted.
    */
   trustWorkspace?: boolean;
+  /**
+   * Whether the project's MCP pool (the first root's `.mcp.json` servers, and the coordination tools
+   * `spawn_agents` / `list_available_agents`) joins the gate's tools. Servers start only when their tools
+   * are needed: `tools()` lists every server, a call of `mcp__<server>__…` starts only that server.
+   * Default false (the `toolgate` command turns it on); `attachProjectTools` turns it on later.
+   */
+  mcp?: boolean;
 }
 
 /** A ready gate. */
 export interface Toolgate {
   readonly roots: readonly string[];
+  /**
+   * The current generation's tools (see `tools()`): built-in and registered tools, plus the project's MCP
+   * tools once a listing or a call brought them in. Read it; add tools with `register`.
+   */
   readonly registry: ToolRegistry;
   readonly bus: MessageBus;
   /** The config as written (file or object; an untrusted workspace's without its security keys). */
@@ -108,23 +122,35 @@ export interface Toolgate {
   /** Whether the workspace's own files count in full (see `ToolgateOptions.trustWorkspace`). */
   readonly workspaceTrusted: boolean;
   /**
-   * The provider's tools payload, cached until the registry changes (frozen: do not mutate). Typed per
-   * provider, so it can be handed to that provider's SDK as is; an unknown name throws a ConfigError.
+   * Every tool, the project's MCP servers listed: rebuilds when `.mcp.json`, a server's tool list or the
+   * registered tools changed since the last generation, and returns the generation now in force.
+   */
+  tools(): Promise<ToolGeneration>;
+  /**
+   * The provider's tools payload for the current generation (cached per generation; frozen: do not mutate).
+   * Typed per provider, so it can be handed to that provider's SDK as is; an unknown name throws a ConfigError.
    * @example const tools: AnthropicTool[] = gate.schemas("anthropic");
    */
   schemas<P extends ProviderName>(provider: P, options?: { scope?: ToolScope }): ProviderTool<P>[];
   /**
-   * Runs one call through the pipeline: resolve → validate → policy → confirm → execute → truncate.
-   * `registry` runs the call against another registry (a project's tool pool) with this gate's policy and bus.
+   * Runs one call through the pipeline: resolve → validate → policy → confirm → execute → truncate. The call
+   * runs against the generation in force when it starts, even if a newer one is adopted meanwhile.
    */
-  execute(call: ToolCall, options?: ExecuteOptions & { registry?: ToolRegistry }): Promise<CallResult>;
+  execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
   /** Resolve → validate → policy, without running anything. `explain` adds a rendered trace. */
   check(
     call: ToolCall,
     options?: { scope?: ToolScope; explain?: boolean },
   ): Promise<CheckResult & { explanation?: string }>;
-  /** Registers a tool (checked against the policy's rules) — same as `registry.register` plus that check. */
+  /** Registers a tool (checked against the policy's rules); the next generation includes it. */
   register(tool: Tool): void;
+  /** Resolves an agent's tools (by name in `.toolgate/agents/`, or a definition) among every tool, at `depth`. */
+  resolveAgent(agent: string | AgentWhitelist, depth?: number): Promise<Resolution>;
+  /**
+   * Brings the project's pool into the gate's tools (as `mcp: true` does) and sets the runner `spawn_agents`
+   * uses to run sub-agents (the agent loop provides one; `undefined` detaches it).
+   */
+  attachProjectTools(runner?: AgentRunner): void;
   /** Stops background processes and releases resources. */
   close(): Promise<void>;
 }
@@ -148,6 +174,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     typeof options.config === "object" ? "the config option" : "config",
   );
 
+  // The host's tools; the generations the pipeline runs against are made from it and the project's pool.
   const registry = new ToolRegistry({ logger });
   const builtins: BuiltinTools = await createBuiltinTools({
     roots,
@@ -178,42 +205,61 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     timeoutMs: options.confirmTimeoutMs ?? settings.confirm.timeoutMs,
   });
   const audit = resolveAudit(options.audit, settings, first, logger);
-  const deps: PipelineDeps = {
-    registry,
+  const source = new ToolSource({
+    host: registry,
+    root: first,
+    mcp: options.mcp ?? false,
+    trusted: workspaceTrusted,
+    admit: (tool) => validateAgainstTools(policy, [tool]),
+    logger,
+  });
+  const deps: Omit<PipelineDeps, "registry"> = {
     decider: engine,
     confirmer: bus,
     ...(audit ? { audit } : {}),
     limits: settings.limits,
   };
-  const cache = new SchemaCache(registry);
+  // One schema cache per generation: a generation never changes, so its payloads never go stale.
+  const caches = new WeakMap<ToolRegistry, SchemaCache>();
+  const cacheOf = (generation: ToolRegistry) => {
+    let cache = caches.get(generation);
+    if (!cache) {
+      cache = new SchemaCache(generation);
+      caches.set(generation, cache);
+    }
+    return cache;
+  };
 
   return {
     roots,
-    registry,
+    get registry() {
+      return source.current.registry;
+    },
     bus,
     config,
     settings,
     policy,
     workspaceTrusted,
+    tools: () => source.full(),
     schemas(provider, schemaOptions) {
+      const cache = cacheOf(source.current.registry);
       const scope = schemaOptions?.scope?.tools;
       return (scope ? cache.get(provider, scope) : cache.get(provider)).tools;
     },
     async execute(call, executeOptions) {
-      const result = await executeCall(
-        executeOptions?.registry ? { ...deps, registry: executeOptions.registry } : deps,
-        call,
-        executeOptions,
-      );
+      const generation = await source.forCall(call?.name);
+      const result = await executeCall({ ...deps, registry: generation.registry }, call, executeOptions);
       // Telemetry sits at the gate, not in core: core imports no other folder of ours.
       recordToolSpan(call, result, executeOptions?.scope);
       return result;
     },
     async check(call, checkOptions = {}) {
+      const generation = await source.forCall(call?.name);
+      const pipeline: PipelineDeps = { ...deps, registry: generation.registry };
       const scope = checkOptions.scope ? { scope: checkOptions.scope } : {};
-      if (!checkOptions.explain) return checkCall(deps, call, scope);
+      if (!checkOptions.explain) return checkCall(pipeline, call, scope);
       const recorder = createRecorder();
-      const result = await checkCall(deps, call, {
+      const result = await checkCall(pipeline, call, {
         ...scope,
         decide: (request) => engine.decide(request, recorder),
       });
@@ -223,7 +269,10 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       validateAgainstTools(policy, [tool]);
       registry.register(tool);
     },
+    resolveAgent: (agent, depth) => source.resolveAgent(agent, depth),
+    attachProjectTools: (runner) => source.attach(runner),
     async close() {
+      await source.close();
       await builtins.close();
     },
   };

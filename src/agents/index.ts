@@ -11,5 +11,11 @@ export {
   createSpawnAgentsTool,
 } from "./coordination.js";
 export { type AgentDefinition, loadAgentDefinitions } from "./definitions.js";
-export { COORDINATION_TOOLS, createScope, type Resolution, resolveTools } from "./resolve.js";
-export { ToolPools } from "./tool-pool.js";
+export {
+  type AgentWhitelist,
+  COORDINATION_TOOLS,
+  createScope,
+  type Resolution,
+  resolveTools,
+} from "./resolve.js";
+export { type ToolPool, ToolPools } from "./tool-pool.js";

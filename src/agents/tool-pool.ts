@@ -1,13 +1,15 @@
 /**
  * @module agents/tool-pool
  * Per-project tool pools: the host's built-in tools, the coordination tools and every configured MCP
- * server's tools in one registry, built on first access and cached per project. Any change to a project's
- * MCP configuration (API, `.mcp.json` on disk, `list_changed`) or to the built-ins invalidates the cache;
- * the next access rebuilds it. Concurrent accesses share one build.
+ * server's tools, built on first access and cached per project. Each build is a new, immutable snapshot
+ * (its own registry; compiled validators are shared, not the registry). Any change to a project's MCP
+ * configuration (API, `.mcp.json` on disk, `list_changed`) or to the built-ins invalidates the cache; the
+ * next access rebuilds it. Concurrent accesses share one build. A build for one tool name
+ * (`get(root, { tool })`) starts only the servers that name can belong to.
  */
 import { resolve as resolvePath } from "node:path";
 import type { Logger, Tool } from "../core/index.js";
-import { ConfigError, ToolRegistry } from "../core/index.js";
+import { ConfigError, ParamValidator, ToolRegistry } from "../core/index.js";
 import {
   loadMcpConfig,
   McpClientPool,
@@ -19,6 +21,7 @@ import {
   mcpConfigStamp,
   normalizeServerConfig,
   type RoutingTable,
+  sanitizeNamePart,
 } from "../mcp/index.js";
 import { isTrusted } from "../workspace/index.js";
 import { type AgentRunner, createListAvailableAgentsTool, createSpawnAgentsTool } from "./coordination.js";
@@ -29,11 +32,18 @@ import { type AgentWhitelist, COORDINATION_TOOLS, type Resolution, resolveTools 
 export interface ToolPool {
   readonly root: string;
   /**
-   * Built-ins + coordination tools + MCP tools: the project's registry, kept up to date across builds
-   * (unchanged tools keep their compiled validators). Give it to the pipeline (`executeCall`); a caller's
-   * scope, not the registry, fixes what one execution may call.
+   * Built-ins + coordination tools + MCP tools of this build, in a registry of its own that nothing changes
+   * afterwards (unchanged tools keep their compiled validators across builds). Give it to the pipeline
+   * (`executeCall`); a caller's scope, not the registry, fixes what one execution may call.
    */
   readonly registry: ToolRegistry;
+  /** The tools this pool adds to the built-ins: coordination tools and MCP tools, sorted by name. */
+  readonly added: readonly Tool[];
+  /**
+   * Set when the build listed only the servers one tool name can belong to (`get(root, { tool })`): the
+   * servers listed. Absent for a full build.
+   */
+  readonly partial?: readonly string[];
   /** Every name of this build, sorted (code-point order). */
   readonly names: readonly string[];
   readonly servers: readonly McpServerStatus[];
@@ -62,6 +72,8 @@ export interface ToolPoolsOptions {
 
 interface Project {
   root: string;
+  /** The tool name a partial build was made for. */
+  partialFor?: string;
   clients: McpClientPool;
   /** Servers set through the API: a config, or `null` for "removed". They override the file. */
   overrides: Map<string, McpServerConfig | null>;
@@ -72,10 +84,10 @@ interface Project {
   hash?: string;
   builtinsVersion?: number;
   generation: number;
-  /** Created once per project and synchronised on each build. */
-  registry: ToolRegistry;
-  /** Where the registry's own warnings go during a build. */
-  registryWarnings: string[];
+  /** Shared by every build's registry: an unchanged tool is not compiled again. */
+  validator: ParamValidator;
+  /** Tools whose schema a build's registry already accepted (checked once, not on every build). */
+  checked: WeakSet<Tool>;
   coordination: Tool[];
 }
 
@@ -88,17 +100,33 @@ interface Project {
  */
 export class ToolPools {
   private readonly projects = new Map<string, Project>();
+  private runner: AgentRunner | undefined;
 
-  constructor(private readonly options: ToolPoolsOptions) {}
+  constructor(private readonly options: ToolPoolsOptions) {
+    this.runner = options.runner;
+  }
 
-  /** The project's pool, built on first access and rebuilt after any change. */
-  async get(root: string): Promise<ToolPool> {
+  /** Sets the runner `spawn_agents` uses from now on (a host that creates its model after the pool). */
+  setRunner(runner: AgentRunner | undefined): void {
+    this.runner = runner;
+  }
+
+  /**
+   * The project's pool, built on first access and rebuilt after any change. With `tool`, a pool that can
+   * answer for that name is enough: when no full pool is built, only the servers whose public prefix
+   * (`mcp__<server>__`) the name carries are started and listed.
+   */
+  async get(root: string, options: { tool?: string } = {}): Promise<ToolPool> {
     const project = this.project(root);
     if (project.building) return project.building;
-    if (project.built && !project.dirty && (await this.unchanged(project))) return project.built;
+    const fits = (pool: ToolPool) =>
+      pool.partial === undefined || (options.tool !== undefined && project.partialFor === options.tool);
+    if (project.built && fits(project.built) && !project.dirty && (await this.unchanged(project)))
+      return project.built;
     // A build may have started while we looked at the file.
     if (project.building) return project.building;
-    const building = this.build(project);
+    const tool = project.built && !project.built.partial ? undefined : options.tool;
+    const building = this.build(project, tool);
     project.building = building;
     try {
       return await building;
@@ -159,11 +187,10 @@ export class ToolPools {
     const key = resolvePath(root);
     let project = this.projects.get(key);
     if (!project) {
-      const registryWarnings: string[] = [];
       const created: Project = {
         root: key,
-        registry: new ToolRegistry({ logger: { warn: (m) => registryWarnings.push(m) } }),
-        registryWarnings,
+        validator: new ParamValidator(),
+        checked: new WeakSet(),
         coordination: [],
         clients: new McpClientPool({
           ...this.options.mcp,
@@ -197,7 +224,7 @@ export class ToolPools {
     return true;
   }
 
-  private async build(project: Project): Promise<ToolPool> {
+  private async build(project: Project, tool?: string): Promise<ToolPool> {
     project.dirty = false;
     const builtins = this.options.builtins;
     const builtinsVersion = builtins.version;
@@ -240,19 +267,27 @@ export class ToolPools {
     const taken = new Set(base.map((t) => t.name));
     for (const tool of project.coordination) if (!taken.has(tool.name)) base.push(tool);
     for (const w of warnings) this.options.logger?.warn(w);
+    const only = tool === undefined ? undefined : serversFor(tool, Object.keys(servers));
     // Discovery logs its own warnings (server failures, replaced schemas) through the same logger.
-    const discovery = await project.clients.discover(new Set(base.map((t) => t.name)));
+    const discovery = await project.clients.discover(new Set(base.map((t) => t.name)), only);
     warnings.push(...discovery.warnings);
-    const registry = project.registry;
-    project.registryWarnings.length = 0;
-    syncRegistry(registry, [...base, ...discovery.tools], warnings);
-    warnings.push(...project.registryWarnings);
+    const registry = new ToolRegistry({
+      validator: project.validator,
+      logger: { warn: (m) => warnings.push(m) },
+    });
+    const added = [...base.filter((t) => !builtins.has(t.name)), ...discovery.tools];
+    fillRegistry(registry, [...base, ...discovery.tools], project.checked, warnings);
     project.stamp = stamp;
     project.hash = hash;
     project.builtinsVersion = builtinsVersion;
+    project.partialFor = tool;
     const pool: ToolPool = Object.freeze({
       root: project.root,
       registry,
+      added: Object.freeze(
+        added.filter((t) => registry.get(t.name) === t).sort((a, b) => (a.name < b.name ? -1 : 1)),
+      ),
+      ...(only ? { partial: Object.freeze([...only].sort()) } : {}),
       names: Object.freeze(registry.names()),
       servers: Object.freeze(
         [...project.clients.status(), ...untrusted.filter((u) => !(u.name in servers))].sort((a, b) =>
@@ -268,11 +303,15 @@ export class ToolPools {
   }
 
   private coordinationTools(project: Project): Tool[] {
+    const pools = this;
     const host = {
       root: project.root,
       agents: () => loadAgentDefinitions(project.root),
       poolNames: async () => (await this.get(project.root)).names,
-      ...(this.options.runner ? { runner: this.options.runner } : {}),
+      // Read at call time: a host may set its runner after the pool exists.
+      get runner() {
+        return pools.runner;
+      },
       ...(this.options.logger ? { logger: this.options.logger } : {}),
     };
     const tools = [createListAvailableAgentsTool(host), createSpawnAgentsTool(host)];
@@ -280,21 +319,33 @@ export class ToolPools {
   }
 }
 
-/**
- * Makes `registry` hold exactly `tools`: names gone are removed, new or changed tools (by identity) are
- * registered. Unchanged tools stay, with their compiled validators.
- */
-function syncRegistry(registry: ToolRegistry, tools: readonly Tool[], warnings: string[]): void {
-  const wanted = new Map(tools.map((t) => [t.name, t]));
-  for (const name of registry.names()) if (!wanted.has(name)) registry.unregister(name);
+/** Registers `tools` in a fresh registry; a tool the registry refuses is left out with a warning. */
+function fillRegistry(
+  registry: ToolRegistry,
+  tools: readonly Tool[],
+  checked: WeakSet<Tool>,
+  warnings: string[],
+): void {
   for (const tool of tools) {
-    const current = registry.get(tool.name);
-    if (current === tool) continue;
-    if (current) registry.unregister(tool.name);
     try {
-      registry.register(tool);
+      registry.register(tool, { schemaChecked: checked.has(tool) });
+      checked.add(tool);
     } catch (error) {
       warnings.push((error as Error).message);
     }
   }
+}
+
+/**
+ * The servers a public tool name can belong to: those whose `mcp__<server>__` prefix it carries (a name cut
+ * to 64 characters carries the first 57 of it). Names are never parsed back; this only narrows what to start.
+ */
+export function serversFor(tool: string, servers: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const server of servers) {
+    const prefix = `mcp__${sanitizeNamePart(server)}__`;
+    if (tool.startsWith(prefix) || (tool.length === 64 && prefix.startsWith(tool.slice(0, 57))))
+      out.add(server);
+  }
+  return out;
 }

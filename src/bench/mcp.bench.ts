@@ -1,9 +1,11 @@
 /**
  * @module bench/mcp
  * MCP benchmarks against raw SDK anchors in the same run: a call through the pool and the pipeline vs a raw
- * `client.callTool` to the same stdio server, and building a pool of 5 servers × 100 tools (10 pages each)
- * vs the raw SDK listing the same pages in sequence.
+ * `client.callTool` to the same stdio server; the same call proxied by `toolgate mcp --pool` (an SDK client
+ * talking to the toolgate process, which calls the server) vs the SDK client calling the server directly; and
+ * building a pool of 5 servers × 100 tools (10 pages each) vs the raw SDK listing the same pages in sequence.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -17,6 +19,8 @@ import { fmt, measure, report, stats } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serverPath = join(here, "..", "..", "src", "mcp", "testdata", "test-server.mjs");
+// The bundled command the package's `bin` names (`npm run build` makes it).
+const MAIN = join(here, "..", "bin", "toolgate.js");
 
 /** A difference with its sign (fmt shows magnitudes only). */
 function signed(ms: number): string {
@@ -37,7 +41,7 @@ async function callOverhead(): Promise<void> {
     join(root, ".mcp.json"),
     JSON.stringify({ mcpServers: { b: { command: process.execPath, args: [serverPath] } } }),
   );
-  const pools = new ToolPools({ builtins: new ToolRegistry() });
+  const pools = new ToolPools({ builtins: new ToolRegistry(), trusted: () => true });
   const raw = await rawClient([]);
   try {
     const pool = await pools.get(root);
@@ -95,6 +99,80 @@ async function callOverhead(): Promise<void> {
     await rm(root, { recursive: true, force: true });
   }
 }
+/** One `tools/call` proxied by `toolgate mcp --pool` vs the same call straight to the upstream server. */
+async function proxyCall(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), "toolgate-bench-mcp-proxy-"));
+  const xdg = await mkdtemp(join(tmpdir(), "toolgate-bench-mcp-xdg-"));
+  await writeFile(
+    join(root, ".mcp.json"),
+    JSON.stringify({ mcpServers: { b: { command: process.execPath, args: [serverPath] } } }),
+  );
+  const env = { ...(process.env as Record<string, string>), XDG_CONFIG_HOME: xdg };
+  // The workspace's servers start only once it is trusted; its policy then allows the call.
+  const trusted = spawnSync(process.execPath, [MAIN, "trust", root], { env, encoding: "utf8" });
+  if (trusted.status !== 0) throw new Error(`toolgate trust failed: ${trusted.stderr}`);
+  const { mkdir } = await import("node:fs/promises");
+  await mkdir(join(root, ".toolgate"), { recursive: true });
+  await writeFile(join(root, ".toolgate", "policy.toml"), 'default = "allow"\n');
+  const proxy = new Client({ name: "bench", version: "1" });
+  await proxy.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, "mcp", "--pool", "--workspace", root],
+      env,
+      stderr: "pipe",
+    }),
+  );
+  const direct = await rawClient([]);
+  try {
+    const ours = async () => {
+      const r = await proxy.callTool({ name: "mcp__b__echo", arguments: { text: "ping" } });
+      if (r.isError) throw new Error(JSON.stringify(r.content));
+    };
+    const anchor = () => direct.callTool({ name: "echo", arguments: { text: "ping" } });
+    await ours(); // starts the upstream server behind the proxy
+    const p50 = { ours: [] as number[], anchor: [] as number[] };
+    const p99 = { ours: [] as number[], anchor: [] as number[] };
+    const gc = (globalThis as { gc?: () => void }).gc;
+    // Interleaved rounds: drift (CPU frequency, GC, other load) hits both sides alike.
+    for (let round = 0; round < 15; round++) {
+      for (const [side, fn] of [
+        ["anchor", anchor],
+        ["ours", ours],
+      ] as const) {
+        gc?.();
+        const st = await measure(fn, 200, 20);
+        p50[side].push(st.p50);
+        p99[side].push(st.p99);
+      }
+    }
+    const med = (xs: number[]) => stats(xs).p50;
+    const [o50, a50, o99, a99] = [med(p50.ours), med(p50.anchor), med(p99.ours), med(p99.anchor)];
+    // A proxy adds a second process hop (client → toolgate → server): about one more round trip.
+    report({
+      name: "MCP call proxied by toolgate mcp --pool, p50",
+      ours: `${fmt(o50)} (overhead ${signed(o50 - a50)})`,
+      anchor: `the same call straight to the server ${fmt(a50)}`,
+      ratio: o50 / a50,
+      target: "≤ 3× anchor",
+      pass: o50 / a50 <= 3,
+    });
+    report({
+      name: "MCP call proxied by toolgate mcp --pool, p99 (median of 15 rounds' p99)",
+      ours: `${fmt(o99)} (overhead ${signed(o99 - a99)})`,
+      anchor: `the same call straight to the server ${fmt(a99)}`,
+      ratio: o99 / a99,
+      target: "≤ 3× anchor",
+      pass: o99 / a99 <= 3,
+    });
+  } finally {
+    await proxy.close();
+    await direct.close();
+    await rm(root, { recursive: true, force: true });
+    await rm(xdg, { recursive: true, force: true });
+  }
+}
+
 async function poolBuild(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), "toolgate-bench-mcp-pool-"));
   const args = ["--tools", "100", "--page-size", "10", "--fixed", "no"];
@@ -103,7 +181,7 @@ async function poolBuild(): Promise<void> {
   );
   for (const s of Object.values(servers)) s.args = [serverPath, ...args];
   await writeFile(join(root, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
-  const pools = new ToolPools({ builtins: new ToolRegistry() });
+  const pools = new ToolPools({ builtins: new ToolRegistry(), trusted: () => true });
   const raws = await Promise.all([1, 2, 3, 4, 5].map(() => rawClient(args)));
   try {
     const first = await pools.get(root);
@@ -142,7 +220,7 @@ async function poolBuild(): Promise<void> {
     const coldAnchor: number[] = [];
     for (let round = 0; round < 3; round++) {
       const t0 = performance.now();
-      const fresh = new ToolPools({ builtins: new ToolRegistry() });
+      const fresh = new ToolPools({ builtins: new ToolRegistry(), trusted: () => true });
       await fresh.get(root);
       coldOurs.push(performance.now() - t0);
       await fresh.close();
@@ -179,5 +257,6 @@ async function poolBuild(): Promise<void> {
 
 export default async function run(): Promise<void> {
   await callOverhead();
+  await proxyCall();
   await poolBuild();
 }

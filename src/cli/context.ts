@@ -31,6 +31,8 @@ export function createContext(io: CliIo, globals: GlobalOptions): CliContext & {
         cwd: io.cwd,
         ...(globals.policy ? { policy: globals.policy } : {}),
         ...(globals.config ? { config: globals.config } : {}),
+        // Every command sees the project's MCP tools; servers start only when a command needs their tools.
+        mcp: true,
         logger: { warn: (m) => io.stderr(`toolgate: warning: ${m}\n`) },
       });
       return gate;

@@ -85,6 +85,7 @@ export type {
   ToolKind,
   ToolResult,
   ToolScope,
+  UpstreamResult,
 } from "./types.js";
 export { READ_ONLY_KINDS } from "./types.js";
 export { ParamValidator, plainProblems, type ValidationOutcome } from "./validate.js";

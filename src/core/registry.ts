@@ -14,6 +14,8 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 export interface RegistryOptions {
   /** Receives the warning when a tool replaces another. Default: `console.warn`. */
   logger?: Logger;
+  /** Compiled validators to share: a registry rebuilt from another's tools need not compile them again. */
+  validator?: ParamValidator;
 }
 
 /** Listens for registry changes. */
@@ -27,7 +29,7 @@ export type RegistryListener = (event: { type: "register" | "unregister"; name: 
  * registry.list().map((t) => t.name);
  */
 export class ToolRegistry {
-  readonly validator = new ParamValidator();
+  readonly validator: ParamValidator;
   private readonly tools = new Map<string, Tool>();
   private sorted: Tool[] | undefined;
   private readonly logger: Logger;
@@ -36,6 +38,7 @@ export class ToolRegistry {
 
   constructor(options: RegistryOptions = {}) {
     this.logger = options.logger ?? { warn: (m) => console.warn(m) };
+    this.validator = options.validator ?? new ParamValidator();
   }
 
   /** Increases on every change; caches compare it. */

@@ -86,6 +86,19 @@ export interface ToolResult {
   data?: unknown;
   /** The confinement the call ran under (shell: `workspace-write`, `read-only`, `off`, …), for audit. */
   sandbox?: string;
+  /**
+   * The result exactly as an upstream MCP server sent it, for a proxy to pass on unchanged (toolgate's own
+   * MCP server does). Never sent to the model by toolgate itself.
+   */
+  upstream?: UpstreamResult;
+}
+
+/** An MCP `tools/call` result as the upstream server sent it: content blocks, structured content, `_meta`. */
+export interface UpstreamResult {
+  content: readonly unknown[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
 }
 
 /** Details shown to a person who must approve a call (R7.8). */

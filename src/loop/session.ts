@@ -50,9 +50,14 @@ type RoundCall = PendingCall & { problem?: string };
  */
 export class AgentSession {
   readonly messages: ChatMessage[] = [];
-  /** The tool names this session may call, sorted. */
-  readonly toolNames: readonly string[];
-  private readonly schemas: unknown[];
+  /** The tool names this session may call, sorted (refreshed at each turn from the gate's tools). */
+  get toolNames(): readonly string[] {
+    return this.names;
+  }
+  private names: readonly string[] = [];
+  private schemas: unknown[] = [];
+  /** The gate's generation the names and schemas were taken from. */
+  private registry: unknown;
   private readonly profile: PlannerProfile;
   private nextId = 1;
   private readonly gauge = new TokenGauge();
@@ -60,21 +65,10 @@ export class AgentSession {
   private tokensUsed: number | undefined;
 
   constructor(private options: SessionOptions) {
-    const { gate, scope } = options;
-    this.toolNames = gate.registry.names().filter((n) => !scope || scope.tools.has(n));
-    // A model that cannot call tools natively gets none sent (servers refuse them) and writes calls in text.
-    this.schemas =
-      this.toolNames.length > 0 && options.nativeTools !== false
-        ? gate.schemas(options.model.schemaProvider, scope ? { scope } : {})
-        : [];
+    this.takeTools();
     // No default call unless configured: a chat greeting must not trigger a search.
     this.profile = options.profile ?? mergeProfiles(DEFAULT_PROFILE, { tools: {}, fallback: [] });
-    const system = systemInstructions({
-      tools: this.toolNames,
-      ...(options.root ? { root: options.root } : {}),
-      ...(options.agent ? { agent: options.agent } : {}),
-      ...(options.instructions ? { instructions: options.instructions } : {}),
-    });
+    const system = this.systemText();
     options.transcript?.write({
       type: "session",
       version: TRANSCRIPT_VERSION,
@@ -111,8 +105,49 @@ export class AgentSession {
     const { agent, model } = this.options;
     const span = { ...(agent ? { agent } : {}), provider: model.provider, model: model.model };
     return withTurnSpan(span, () =>
-      currentTranscript.run(this.options.transcript, () => this.turn(task, options.signal)),
+      currentTranscript.run(this.options.transcript, async () => {
+        await this.refreshTools();
+        return this.turn(task, options.signal);
+      }),
     );
+  }
+
+  /** Names and schemas from the gate's current generation, within the session's scope. */
+  private takeTools(): void {
+    const { gate, scope } = this.options;
+    this.registry = gate.registry;
+    this.names = gate.registry.names().filter((n) => !scope || scope.tools.has(n));
+    // A model that cannot call tools natively gets none sent (servers refuse them) and writes calls in text.
+    this.schemas =
+      this.names.length > 0 && this.options.nativeTools !== false
+        ? gate.schemas(this.options.model.schemaProvider, scope ? { scope } : {})
+        : [];
+  }
+
+  private systemText(): string {
+    const o = this.options;
+    return systemInstructions({
+      tools: this.names,
+      ...(o.root ? { root: o.root } : {}),
+      ...(o.agent ? { agent: o.agent } : {}),
+      ...(o.instructions ? { instructions: o.instructions } : {}),
+    });
+  }
+
+  /**
+   * Before a turn: a gate that owns a changing tool source (`.mcp.json` edited, a server's tools changed)
+   * gives the turn its newest tools; the system instructions follow.
+   */
+  private async refreshTools(): Promise<void> {
+    const { gate } = this.options;
+    if (!gate.tools) return;
+    await gate.tools();
+    if (gate.registry === this.registry) return;
+    const before = this.names.join("\n");
+    this.takeTools();
+    if (this.names.join("\n") === before) return;
+    const first = this.messages[0];
+    if (first?.role === "system") this.messages[0] = { ...first, content: this.systemText() };
   }
 
   private async turn(task: string, signal = new AbortController().signal): Promise<TurnResult> {

@@ -16,6 +16,8 @@ export interface LoopGate {
   readonly bus: MessageBus;
   schemas(provider: string, options?: { scope?: ToolScope }): unknown[];
   execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
+  /** Adopts the newest tools (a gate whose project pool changed); `registry` then shows them. */
+  tools?(): Promise<unknown>;
 }
 
 /** Something the loop did, for a UI. `agent` names the sub-agent it happened in (absent: the main one). */

@@ -62,9 +62,9 @@ describe("McpClientPool with our SDK test server over stdio", () => {
     expect(broken?.state).toBe("failed");
     expect(broken?.error).toMatch(/^could not start: .*ENOENT/);
     expect(discovery.tools.some((t) => t.source === "mcp:broken")).toBe(false);
-    expect(warnings.some((w) => w.startsWith("MCP server broken: MCP server broken could not start"))).toBe(
-      true,
-    );
+    // Named once: the connection's message already says which server.
+    expect(warnings.some((w) => w.startsWith("MCP server broken could not start"))).toBe(true);
+    expect(warnings.some((w) => w.includes("MCP server broken: MCP server broken"))).toBe(false);
   });
 
   it("backs off between start attempts of a server that keeps failing", async () => {
@@ -104,9 +104,11 @@ describe("McpClientPool with our SDK test server over stdio", () => {
   });
 
   it("maps text, images, resources and structured content", async () => {
+    // The server's own result rides along unchanged, for a proxy.
     expect(await run(find(discovery, "mcp__t__echo"), { text: "hello" })).toEqual({
       llmContent: "hello",
       returnDisplay: "hello",
+      upstream: { content: [{ type: "text", text: "hello" }] },
     });
     const image = await run(find(discovery, "mcp__t__image"));
     expect(image.llmContent).toBe("a pixel\n[image: image/png, 8 bytes]");
@@ -145,10 +147,11 @@ describe("McpClientPool with our SDK test server over stdio", () => {
   it("gives a crash mid-call a tool error, and restarts the server on next use", async () => {
     const before = (await run(find(discovery, "mcp__t__pid"))).llmContent;
     const crash = await run(find(discovery, "mcp__t__crash"));
-    expect(crash.error).toEqual({
-      type: "execution_failed",
-      message: "MCP server t stopped during the call to crash; it will be restarted on next use",
-    });
+    expect(crash.error?.type).toBe("execution_failed");
+    // Its exit code and last stderr lines, not only "Connection closed".
+    expect(crash.error?.message).toMatch(
+      /^MCP server t stopped during the call to crash \(it exited with code 3; its last stderr: "test server starting".*\); it will be restarted on next use$/,
+    );
     expect(pool.status().find((s) => s.name === "t")).toMatchObject({ state: "crashed" });
     const after = await run(find(discovery, "mcp__t__pid"));
     expect(after.error).toBeUndefined();
@@ -172,7 +175,7 @@ describe("McpClientPool with our SDK test server over stdio", () => {
     const block = await run(find(discovery, "mcp__slow__block"));
     expect(block.error?.type).toBe("timeout");
     const echo = await run(find(discovery, "mcp__slow__echo"), { text: "back" });
-    expect(echo).toEqual({ llmContent: "back", returnDisplay: "back" });
+    expect(echo).toMatchObject({ llmContent: "back", returnDisplay: "back" });
     expect((await run(find(discovery, "mcp__slow__pid"))).llmContent).not.toBe(pid);
   });
 
@@ -199,11 +202,11 @@ describe("McpClientPool: a message over the size cap", () => {
       pool.configure({ capped: testServer() });
       const d = await pool.discover();
       const result = await run(find(d, "mcp__capped__big"), { mb: 2 });
-      expect(result.error).toEqual({
-        type: "execution_failed",
-        message: "MCP server capped stopped during the call to big; it will be restarted on next use",
-      });
-      expect(await run(find(d, "mcp__capped__echo"), { text: "still here" })).toEqual({
+      expect(result.error?.type).toBe("execution_failed");
+      expect(result.error?.message).toMatch(
+        /^MCP server capped stopped during the call to big( \(it (exited with code|was stopped by) [^)]*\))?; it will be restarted on next use$/,
+      );
+      expect(await run(find(d, "mcp__capped__echo"), { text: "still here" })).toMatchObject({
         llmContent: "still here",
         returnDisplay: "still here",
       });
@@ -241,7 +244,7 @@ describe("McpClientPool: environment and streamable HTTP", () => {
   it("lists and calls tools over streamable HTTP with the configured headers, across pages", async () => {
     const d = await pool.discover();
     expect(d.tools.filter((t) => t.source === "mcp:web")).toHaveLength(44);
-    expect(await run(find(d, "mcp__web__echo"), { text: "over http" })).toEqual({
+    expect(await run(find(d, "mcp__web__echo"), { text: "over http" })).toMatchObject({
       llmContent: "over http",
       returnDisplay: "over http",
     });

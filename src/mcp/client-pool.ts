@@ -102,16 +102,29 @@ export class McpClientPool {
     return [...this.connections.keys()].sort();
   }
 
-  /** Lists every enabled server's tools and builds the Tools. `reserved`: names already taken (built-ins). */
-  async discover(reserved: ReadonlySet<string> = new Set()): Promise<McpDiscovery> {
-    const entries = [...this.connections.values()].map((e) => e.connection).filter((c) => c.config.enabled);
+  /**
+   * Lists every enabled server's tools (or only the `only` servers': the others are not started) and builds
+   * the Tools. `reserved`: names already taken (built-ins).
+   */
+  async discover(
+    reserved: ReadonlySet<string> = new Set(),
+    only?: ReadonlySet<string>,
+  ): Promise<McpDiscovery> {
+    const entries = [...this.connections.values()]
+      .map((e) => e.connection)
+      .filter((c) => c.config.enabled && (!only || only.has(c.name)));
     const warnings: string[] = [];
     const listed = await Promise.all(
       entries.map(async (c) => {
         try {
           return { connection: c, tools: await c.listTools() };
         } catch (error) {
-          warnings.push(`MCP server ${c.name}: ${(error as Error).message}; its tools are left out`);
+          // Connection errors already name the server.
+          const message = (error as Error).message;
+          const named = message.startsWith(`MCP server ${c.name} `)
+            ? message
+            : `MCP server ${c.name}: ${message}`;
+          warnings.push(`${named}; its tools are left out`);
           return { connection: c, tools: [] as McpToolInfo[] };
         }
       }),

@@ -18,13 +18,16 @@ import { ChildStdioTransport } from "./stdio-transport.js";
 /** Where a server is in its life. */
 export type McpServerState = "disabled" | "idle" | "starting" | "ready" | "failed" | "crashed";
 
-/** A tool as a server lists it (the fields toolgate uses). */
+/** A tool as a server lists it: the fields toolgate reads, and every other field kept as listed. */
 export interface McpToolInfo {
   name: string;
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string; [k: string]: unknown };
+  _meta?: Record<string, unknown>;
+  [k: string]: unknown;
 }
 
 export interface ConnectionOptions {
@@ -46,6 +49,8 @@ export interface ConnectionOptions {
 
 const MAX_PAGES = 10_000;
 const MAX_BACKOFF_MS = 30_000;
+/** Stderr lines quoted when a server exits. */
+const STDERR_TAIL = 5;
 
 /**
  * A managed connection to one server. Created idle; the first use starts it.
@@ -67,6 +72,8 @@ export class McpConnection {
   private errorValue: string | undefined;
   private restartCount = 0;
   private readonly stderrRing: string[] = [];
+  /** How the last stdio child ended, while no newer one runs. */
+  private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   constructor(
     readonly name: string,
@@ -137,9 +144,10 @@ export class McpConnection {
         );
       }
       if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+        const how = this.exitReport();
         throw new ToolFailure(
           "execution_failed",
-          `MCP server ${this.name} stopped during the call to ${tool}; it will be restarted on next use`,
+          `MCP server ${this.name} stopped during the call to ${tool}${how ? ` (${how})` : ""}; it will be restarted on next use`,
         );
       }
       throw new ToolFailure(
@@ -188,6 +196,7 @@ export class McpConnection {
 
   private async start(): Promise<Client> {
     this.stateValue = "starting";
+    this.exited = undefined;
     const transport = this.createTransport();
     const client = new Client({ name: "toolgate", version: "0.1.0" }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -200,9 +209,10 @@ export class McpConnection {
       this.client = undefined;
       this.transport = undefined;
       if (this.closed) return;
-      this.markFailed("crashed", "the server stopped unexpectedly");
+      const how = this.exitReport();
+      this.markFailed("crashed", `the server stopped unexpectedly${how ? ` (${how})` : ""}`);
       this.options.logger?.warn(
-        `MCP server ${this.name} stopped unexpectedly; it will be restarted on next use`,
+        `MCP server ${this.name} stopped unexpectedly${how ? ` (${how})` : ""}; it will be restarted on next use`,
       );
     };
     try {
@@ -211,7 +221,11 @@ export class McpConnection {
       });
     } catch (error) {
       await transport.close().catch(() => {});
-      const message = `could not start: ${(error as Error).message}${this.stderrHint()}`;
+      // A child that exited says more than the SDK's "Connection closed": its exit code and last words.
+      const how = this.exitReport();
+      const message = how
+        ? `could not start: ${how}`
+        : `could not start: ${(error as Error).message}${this.stderrHint()}`;
       this.markFailed("failed", message);
       throw new ToolFailure("execution_failed", `MCP server ${this.name} ${message}`);
     }
@@ -247,6 +261,11 @@ export class McpConnection {
         partial = (lines.pop() ?? "").slice(-4000);
         for (const line of lines) this.recordStderr(line);
       },
+      onExit: (code, signal) => {
+        if (partial !== "") this.recordStderr(partial);
+        partial = "";
+        this.exited = { code, signal };
+      },
     });
   }
 
@@ -256,6 +275,17 @@ export class McpConnection {
     if (this.stderrRing.length > (this.options.stderrLines ?? 200)) this.stderrRing.shift();
     this.options.onStderr?.(this.name, text);
     this.options.logger?.debug?.(`[mcp ${this.name}] ${text}`);
+  }
+
+  /** How the stdio child ended and its last stderr lines, once it has exited. */
+  private exitReport(): string | undefined {
+    if (!this.exited) return undefined;
+    const { code, signal } = this.exited;
+    const how = signal ? `it was stopped by ${signal}` : `it exited with code ${code}`;
+    const tail = this.stderrRing.filter((l) => l.trim() !== "").slice(-STDERR_TAIL);
+    return tail.length > 0
+      ? `${how}; its last stderr: ${tail.map((l) => JSON.stringify(l)).join(", ")}`
+      : how;
   }
 
   private stderrHint(): string {

@@ -2,10 +2,11 @@
  * @module mcp/content
  * Turns an MCP `tools/call` result into a toolgate {@link ToolResult}: text joined for the model, images,
  * audio and resources as attachments, `structuredContent` as data, `isError` as a tool error — and keeps
- * an oversized result from flooding memory or the model (truncated with a note, never fatal).
+ * an oversized result from flooding the model (truncated with a note, never fatal). The server's own result
+ * rides along unchanged (`upstream`), so toolgate serving the tool passes every block on as it came.
  */
 
-import type { ToolAttachment, ToolResult } from "../core/index.js";
+import type { ToolAttachment, ToolResult, UpstreamResult } from "../core/index.js";
 import { errorResult } from "../core/index.js";
 
 /** Limits on what one MCP result may contribute. */
@@ -27,6 +28,7 @@ export interface McpCallResult {
   structuredContent?: unknown;
   isError?: unknown;
   toolResult?: unknown;
+  _meta?: unknown;
 }
 
 type Block = Record<string, unknown>;
@@ -95,12 +97,26 @@ export function mcpResultToToolResult(
   if (texts.length === 0 && result.structuredContent !== undefined)
     text = stringify(result.structuredContent);
   text = truncate(text, limits.maxChars);
+  const upstream = upstreamOf(result, blocks);
   if (result.isError === true) {
-    return errorResult("execution_failed", `${name} reported an error: ${text || "(no message)"}`);
+    return {
+      ...errorResult("execution_failed", `${name} reported an error: ${text || "(no message)"}`),
+      upstream,
+    };
   }
-  const out: ToolResult = { llmContent: text, returnDisplay: text };
+  const out: ToolResult = { llmContent: text, returnDisplay: text, upstream };
   if (attachments.length > 0) out.attachments = attachments;
   if (result.structuredContent !== undefined) out.data = result.structuredContent;
+  return out;
+}
+
+/** The server's own result, kept for a proxy: every block as sent, structured content, `_meta`, isError. */
+function upstreamOf(result: McpCallResult, blocks: readonly Block[]): UpstreamResult {
+  const out: UpstreamResult = { content: blocks };
+  if (result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
+  if (result.isError === true) out.isError = true;
+  if (result._meta !== null && typeof result._meta === "object" && !Array.isArray(result._meta))
+    out._meta = result._meta as Record<string, unknown>;
   return out;
 }
 

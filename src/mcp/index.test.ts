@@ -15,6 +15,7 @@ describe("toolgate/mcp (published subpath)", () => {
       "mcpConfigStamp",
       "normalizeServerConfig",
       "parseMcpConfig",
+      "sanitizeNamePart",
       "serveMcp",
       "serveMcpHttp",
       "serverProvenance",

@@ -34,7 +34,7 @@ export {
   serveMcpHttp,
 } from "./http-server.js";
 export { describeMcpSources, type McpServerProvenance, serverProvenance } from "./list-report.js";
-export type { McpRoute, RoutingTable } from "./naming.js";
+export { type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
 export {
   type McpServeTarget,
   type McpServing,

@@ -2,7 +2,8 @@
  * @module mcp/mcp-tool
  * One tool of an external MCP server as a toolgate {@link Tool}: its schema made acceptable to the registry,
  * its risk read from annotations (hints only: the kind stays "other", so no policy allows it by kind), and
- * its calls routed by the routing table's (server, original name), never by parsing the public name.
+ * its calls routed by the routing table's (server, original name), never by parsing the public name. The
+ * tool as the server listed it stays attached (`upstreamToolInfo`), so serving it again passes it on.
  */
 import type {
   ArgKind,
@@ -69,6 +70,14 @@ export function inferArgKinds(schema: JsonSchema): Record<string, ArgKind> {
   return kinds;
 }
 
+/** The tool as its server listed it, for tools made by {@link createMcpTool}. */
+const listed = new WeakMap<Tool, McpToolInfo>();
+
+/** The upstream listing of a Tool made from an MCP server's tool (title, annotations, outputSchema, `_meta`). */
+export function upstreamToolInfo(tool: Tool): McpToolInfo | undefined {
+  return listed.get(tool);
+}
+
 /**
  * Creates the Tool for one MCP tool.
  * @param name the public name (from the routing table)
@@ -88,7 +97,7 @@ export function createMcpTool(
   const title = info.title ?? info.annotations?.title ?? route.tool;
   const displayName = `${title} (${route.server})`;
   const description = info.description?.trim() || `${route.tool} from the MCP server ${route.server}`;
-  return {
+  const tool: Tool = {
     name,
     displayName,
     description,
@@ -112,6 +121,8 @@ export function createMcpTool(
       };
     },
   };
+  listed.set(tool, info);
+  return tool;
 }
 
 /** The arguments as JSON, cut to a readable length (the confirmation step makes hidden characters visible). */

@@ -1,7 +1,8 @@
 /**
  * @module mcp/server
- * toolgate as an MCP server: lists a registry's tools (annotations from our kinds and risk levels) and runs
- * every `tools/call` through the pipeline and its policy. An `ask` becomes an elicitation request to the
+ * toolgate as an MCP server: lists a registry's tools (annotations from our kinds and risk levels; a
+ * proxied MCP tool as its server listed it) and runs every `tools/call` through the pipeline and its policy;
+ * a proxied tool's result is passed on as its server sent it. An `ask` becomes an elicitation request to the
  * MCP client when it supports elicitation (the person approves in their MCP host), and a deny otherwise.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -26,6 +27,7 @@ import {
   type ToolCall,
   type ToolScope,
 } from "../core/index.js";
+import { upstreamToolInfo } from "./mcp-tool.js";
 
 /** What `serveMcp` needs: a gate, or anything shaped like one. */
 export interface McpServeTarget {
@@ -87,8 +89,17 @@ export function elicitationMessage(details: ConfirmationDetails): string {
   return lines.join("\n");
 }
 
-/** What a client learns about a tool: the schema, and annotations from our kind and risk. */
+/**
+ * What a client learns about a tool: the schema, and annotations from our kind and risk. A tool from an
+ * upstream MCP server keeps its listing — title, annotations, outputSchema, `_meta`, anything else — under
+ * its public name, with the schema toolgate validates against.
+ */
 export function toMcpTool(tool: Tool): McpTool {
+  const upstream = upstreamToolInfo(tool);
+  if (upstream) {
+    const { name: _name, inputSchema: _input, ...rest } = upstream;
+    return { ...rest, name: tool.name, inputSchema: tool.parameters as McpTool["inputSchema"] } as McpTool;
+  }
   const readOnly = READ_ONLY_KINDS.has(tool.kind);
   const destructive =
     !readOnly &&
@@ -220,8 +231,19 @@ export async function serveMcp(
   };
 }
 
-/** Our result as an MCP result: the model text, then images and resources. */
+/**
+ * Our result as an MCP result: the model text, then images and resources. A result an upstream MCP server
+ * produced is passed on as it came (every block, structuredContent, `_meta`, isError).
+ */
 export function toCallToolResult(result: CallResult): CallToolResult {
+  if (result.upstream) {
+    const { content, structuredContent, isError, _meta } = result.upstream;
+    const out = { content: [...content] } as CallToolResult;
+    if (structuredContent !== undefined) out.structuredContent = structuredContent as Record<string, unknown>;
+    if (isError) out.isError = true;
+    if (_meta) out._meta = _meta;
+    return out;
+  }
   const content: CallToolResult["content"] = [{ type: "text", text: result.llmContent }];
   for (const a of result.attachments ?? []) {
     if ((a.type === "image" || a.type === "audio") && a.data)

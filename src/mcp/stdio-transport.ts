@@ -20,6 +20,8 @@ export interface ChildStdioParams {
   maxMessageBytes: number;
   /** Receives the child's stderr. */
   onStderr?: (chunk: Buffer) => void;
+  /** Called once the child has exited and its output is read, before `onclose`. */
+  onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
 const GRACE_MS = 1000;
@@ -60,8 +62,9 @@ export class ChildStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.on("spawn", () => resolve());
-      child.on("close", () => {
+      child.on("close", (code, signal) => {
         if (this.child === child) this.child = undefined;
+        this.params.onExit?.(code, signal);
         this.onclose?.();
       });
       child.stdin?.on("error", (error) => this.onerror?.(error));

@@ -5,12 +5,14 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphRegistry } from "../../agents/testdata/graph-tools.js";
 import { testServerPath } from "../../mcp/testdata/servers.js";
+import { createToolgate, type Toolgate } from "../../toolgate.js";
 import { createContext } from "../context.js";
 import { splitGlobals } from "../globals.js";
 import { runAgents } from "./agents.js";
 
 describe("toolgate agents", () => {
   let root: string;
+  let gate: Toolgate;
   /** Runs the command as the CLI does (global flags split off first), with the graph tools as built-ins. */
   const run = async (argv: string[], json = false) => {
     const out: string[] = [];
@@ -27,7 +29,7 @@ describe("toolgate agents", () => {
       },
       globals,
     );
-    const code = await runAgents(rest, ctx, graphRegistry());
+    const code = await runAgents(rest, ctx, gate);
     return { code, out: out.join(""), err: err.join("") };
   };
 
@@ -44,8 +46,18 @@ describe("toolgate agents", () => {
       join(root, ".mcp.json"),
       JSON.stringify({ mcpServers: { t: { command: process.execPath, args: [testServerPath] } } }),
     );
+    // The agent's tools are resolved among the gate's: the graph tools and the project's pool.
+    gate = await createToolgate({
+      roots: [root],
+      builtins: false,
+      tools: [...graphRegistry().list()],
+      trustWorkspace: true,
+      mcp: true,
+      logger: { warn: () => {} },
+    });
   });
   afterAll(async () => {
+    await gate.close();
     await rm(root, { recursive: true, force: true });
   });
 

@@ -4,8 +4,8 @@
  * and the tools one of them gets in the project's pool (built-ins plus `.mcp.json`'s servers). `resolve
  * --json` prints DESIGN §4's `{"tools":[...],"warnings":[...]}`.
  */
-import { type AgentDefinition, loadAgentDefinitions, ToolPools } from "../../agents/index.js";
-import type { ToolRegistry } from "../../core/index.js";
+import { type AgentDefinition, loadAgentDefinitions } from "../../agents/index.js";
+import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
@@ -27,11 +27,11 @@ export const agentsHelp: CommandHelp = {
   examples: ["toolgate agents list --json", "toolgate agents resolve reviewer --depth 1"],
 };
 
-/** Runs `agents list` or `agents resolve`; `registry` is the host's tools (default: the gate's). */
-export async function runAgents(argv: string[], ctx: CliContext, registry?: ToolRegistry): Promise<ExitCode> {
+/** Runs `agents list` or `agents resolve`; `gate` holds the tools agents resolve among (default: the context's). */
+export async function runAgents(argv: string[], ctx: CliContext, gate?: Toolgate): Promise<ExitCode> {
   const [sub, ...rest] = argv;
   if (sub === "list") return listAgents(rest, ctx);
-  if (sub === "resolve") return resolveAgent(rest, ctx, registry ?? (await ctx.gate()).registry);
+  if (sub === "resolve") return resolveAgent(rest, ctx, gate ?? (await ctx.gate()));
   throw new UsageError(`usage: ${agentsUsage}`);
 }
 
@@ -62,7 +62,7 @@ function agentRow(a: AgentDefinition) {
   };
 }
 
-async function resolveAgent(argv: string[], ctx: CliContext, registry: ToolRegistry): Promise<ExitCode> {
+async function resolveAgent(argv: string[], ctx: CliContext, gate: Toolgate): Promise<ExitCode> {
   const { values, positionals } = parseOptions("toolgate agents resolve", argv, RESOLVE_OPTIONS);
   if (positionals.length !== 1) throw new UsageError(`usage: ${agentsUsage}`);
   const depth = values.depth === undefined ? 0 : Number(values.depth);
@@ -79,19 +79,14 @@ async function resolveAgent(argv: string[], ctx: CliContext, registry: ToolRegis
         : `no agent named ${JSON.stringify(name)} in .toolgate/agents/`,
     );
   }
-  const pools = new ToolPools({ builtins: registry, logger: { warn: () => {} } });
-  try {
-    const pool = await pools.get(ctx.root);
-    const { tools, warnings } = await pools.resolve(ctx.root, agent, depth);
-    const all = [...pool.warnings, ...warnings];
-    if (ctx.globals.json) {
-      ctx.io.stdout(`${JSON.stringify({ tools, warnings: all })}\n`);
-    } else {
-      for (const t of tools) ctx.io.stdout(`${t}\n`);
-      for (const w of all) ctx.io.stderr(`toolgate: warning: ${w}\n`);
-    }
-  } finally {
-    await pools.close();
+  // Every tool of the gate, the project's MCP servers listed; what building them reported comes first.
+  const { warnings: poolWarnings } = await gate.tools();
+  const { tools, warnings } = await gate.resolveAgent(agent, depth);
+  if (ctx.globals.json) {
+    ctx.io.stdout(`${JSON.stringify({ tools, warnings: [...poolWarnings, ...warnings] })}\n`);
+  } else {
+    for (const t of tools) ctx.io.stdout(`${t}\n`);
+    for (const w of warnings) ctx.io.stderr(`toolgate: warning: ${w}\n`);
   }
   return EXIT.ok;
 }

@@ -133,3 +133,43 @@ describe("toolgate chat without a terminal", () => {
     expect(hidden.stdout).toContain("Answer two.");
   });
 });
+
+describe("toolgate chat and the project's MCP servers", () => {
+  it("sees .mcp.json edits: the turn after an edit lists the new server's tools", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const { mkdtemp } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { testServerPath } = await import("../../mcp/testdata/servers.js");
+    const mcp = (names: string[]) =>
+      JSON.stringify({
+        mcpServers: Object.fromEntries(
+          names.map((n) => [n, { command: process.execPath, args: [testServerPath] }]),
+        ),
+      });
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url), ".mcp.json": mcp(["a"]) });
+    const env = { XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), "tg-chat-xdg-")) };
+    expect((await toolgate(["trust", ws], { env })).code).toBe(0);
+    const toolsOf = (body: { tools?: unknown }) => JSON.stringify(body.tools ?? []);
+    const seen: string[] = [];
+    server.push(
+      (body) => {
+        seen.push(toolsOf(body));
+        // During the session, between two turns, a server is added.
+        writeFileSync(join(ws, ".mcp.json"), mcp(["a", "b"]));
+        return { text: "First answer." };
+      },
+      (body) => {
+        seen.push(toolsOf(body));
+        return { text: "Second answer." };
+      },
+    );
+    const r = await toolgate(["chat", "--workspace", ws], { input: "first\nsecond\n", env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Second answer.");
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toContain("mcp__a__echo");
+    expect(seen[0]).not.toContain("mcp__b__echo");
+    expect(seen[1]).toContain("mcp__b__echo");
+  }, 120_000);
+});

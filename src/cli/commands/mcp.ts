@@ -8,7 +8,6 @@
  */
 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ToolPools } from "../../agents/index.js";
 import { isLoopbackHost, serveMcp, serveMcpHttp } from "../../mcp/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
@@ -65,22 +64,14 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
     );
   const gate = await ctx.gate();
   // No terminal approver here: stdin/stdout carry the protocol; approvals go to the client as elicitations.
-  let target: Parameters<typeof serveMcp>[0] = gate;
-  let pools: ToolPools | undefined;
-  if (values.pool) {
-    const poolSet = new ToolPools({
-      builtins: gate.registry,
-      trusted: () => gate.workspaceTrusted,
-      logger: { warn: (m) => ctx.io.stderr(`toolgate: ${m}\n`) },
-    });
-    pools = poolSet;
-    const registry = async () => (await poolSet.get(ctx.root)).registry;
-    target = {
-      registry,
-      bus: gate.bus,
-      execute: async (call, options) => gate.execute(call, { ...options, registry: await registry() }),
-    };
-  }
+  // With --pool every tool of the gate's current generation is served (`.mcp.json` edits included); without,
+  // the host's own tools only.
+  const target: Parameters<typeof serveMcp>[0] = {
+    registry: values.pool ? async () => (await gate.tools()).registry : gate.registry,
+    bus: gate.bus,
+    execute: (call, options) => gate.execute(call, options),
+  };
+  const scope = values.pool ? undefined : { tools: new Set(gate.registry.names()) };
   if (listen) {
     const token = ctx.io.env[MCP_TOKEN_ENV] || undefined;
     const http = await serveMcpHttp(target, {
@@ -90,6 +81,7 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
       allowNonLoopback: values["allow-remote"] === true,
       allowedOrigins: values["allow-origin"] ?? [],
       logger: { warn: (m) => ctx.io.stderr(`toolgate: ${m}\n`) },
+      ...(scope ? { scope } : {}),
     });
     // One write: whoever watches stderr for the URL sees how to authenticate with it.
     ctx.io.stderr(
@@ -104,7 +96,6 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
       process.once("SIGTERM", resolve);
     });
     await http.close();
-    await pools?.close();
     return EXIT.ok;
   }
   const transport = new StdioServerTransport();
@@ -112,9 +103,8 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
     transport.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
   });
-  await serveMcp(target, transport);
+  await serveMcp(target, transport, scope ? { scope } : {});
   await closed;
-  await pools?.close();
   return EXIT.ok;
 }
 

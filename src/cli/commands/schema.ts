@@ -37,9 +37,11 @@ export async function runSchema(argv: string[], ctx: CliContext): Promise<ExitCo
     );
   }
   const gate = await ctx.gate();
+  // Every tool, the project's MCP servers included.
+  const { registry } = await gate.tools();
   ctx.io.stdout(`${JSON.stringify(gate.schemas(values.provider), null, ctx.globals.json ? undefined : 2)}\n`);
   if (values.report) {
-    for (const note of lowerTools(gate.registry.list(), values.provider).report) {
+    for (const note of lowerTools(registry.list(), values.provider).report) {
       ctx.io.stderr(`${note.tool} ${note.path || "/"} ${note.keyword}: ${note.note}\n`);
     }
   }

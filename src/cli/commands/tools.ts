@@ -1,6 +1,7 @@
 /**
  * @module cli/commands/tools
- * `toolgate tools`: the registered tools, sorted by name.
+ * `toolgate tools`: every tool of the gate — built-ins, coordination tools and the project's MCP tools —
+ * sorted by name.
  */
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
@@ -19,7 +20,7 @@ export async function runTools(argv: string[], ctx: CliContext): Promise<ExitCod
   const { positionals } = parseOptions("toolgate tools", argv, {});
   if (positionals.length > 0) throw new UsageError(`usage: ${usage}`);
   const gate = await ctx.gate();
-  const tools = gate.registry.list();
+  const tools = (await gate.tools()).registry.list();
   if (ctx.globals.json) {
     ctx.io.stdout(
       `${JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, risk: t.risk })))}\n`,

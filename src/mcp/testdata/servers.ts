@@ -1,6 +1,6 @@
 /**
  * Configurations of the real MCP servers the tests start: our own SDK test server (`test-server.mjs`),
- * and the npm servers `server-everything` and `server-filesystem`, all over stdio.
+ * and the npm servers `server-everything`, `server-filesystem` and `server-memory`, all over stdio.
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,7 @@ export const filesystemPath = join(
   repoRoot,
   "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
 );
+export const memoryPath = join(repoRoot, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
 
 /** Our test server over stdio; `args` adds flags (`--tools 50 --page-size 10`). */
 export function testServer(args: string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
