@@ -11,7 +11,7 @@
  */
 import type { AgentRunner, AgentWhitelist, Resolution, ToolPool, ToolPools } from "./agents/index.js";
 // Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
-import { resolveTools } from "./agents/resolve.js";
+import { resolveTools } from "./agents/index.js";
 import type { Logger, Tool } from "./core/index.js";
 import { ConfigError, ToolRegistry } from "./core/index.js";
 import type { McpServerStatus } from "./mcp/index.js";
