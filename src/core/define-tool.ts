@@ -3,6 +3,7 @@
  * `defineTool` turns a plain declaration (name, schema, kind, risk, describe, run) into a {@link Tool}.
  * Built-in tools and host tools use it; tools with unusual needs can implement `Tool` directly.
  */
+import { callDetails } from "./confirmation.js";
 import { resultFromThrown, ToolInputError } from "./errors.js";
 import type {
   ArgKind,
@@ -66,14 +67,6 @@ export interface ToolSpec<P> {
   run(params: P, context: RunContext): Promise<ToolResult>;
 }
 
-/** The confirmation type that fits a tool kind. */
-export function confirmationTypeFor(kind: ToolKind): ConfirmationDetails["type"] {
-  if (kind === "edit" || kind === "delete") return "edit";
-  if (kind === "execute") return "exec";
-  if (kind === "fetch") return "fetch";
-  return "generic";
-}
-
 /**
  * Declares a tool.
  * @example
@@ -102,7 +95,7 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
       const describe = () => (spec.describe ? spec.describe(params) : displayName);
       const locations = () => (spec.locations ? spec.locations(params) : []);
       const risk = () => (spec.riskFor ? spec.riskFor(params) : spec.risk);
-      return {
+      const invocation: ToolInvocation<P> = {
         params,
         getDescription: describe,
         toolLocations: locations,
@@ -111,14 +104,7 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
         async shouldConfirmExecute(signal: AbortSignal, context: ConfirmationContext = {}) {
           if (risk() === "low" && !spec.confirmation) return false;
           const extra = spec.confirmation ? await spec.confirmation(params, signal, context) : {};
-          return {
-            toolName: name,
-            description: describe(),
-            risk: risk(),
-            locations: locations(),
-            type: confirmationTypeFor(spec.kind),
-            ...extra,
-          };
+          return { ...callDetails(tool, invocation), ...extra };
         },
         async execute(signal: AbortSignal, updateOutput?: OutputCallback, context?: ExecutionContext) {
           const run: RunContext = { signal };
@@ -132,6 +118,7 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
           }
         },
       };
+      return invocation;
     },
   };
   return tool;

@@ -256,9 +256,32 @@ export interface ConfirmationResponse {
   always?: boolean;
 }
 
-/** Asks a person. The message bus implements it. Rejects (or answers not approved) on timeout/no listener. */
+/**
+ * One call's question to a person: what to show, and which call asks. The pipeline makes one per `ask`
+ * and hands it to the call's own `confirm` (or the gate's message bus, which publishes the same fields).
+ */
+export interface ConfirmationRequest {
+  /** The call's id: `call.id` when the caller gave one, else one the pipeline made for this call. */
+  callId: string;
+  /** The call as the caller made it (arguments as given, before validation). */
+  call: ToolCall;
+  /** What the person sees, made safe to display. */
+  details: ConfirmationDetails;
+  /** The agent whose scope made the call, when it came with one. */
+  agent?: string;
+  /** The call's signal: when it aborts, the question is withdrawn and the call is cancelled. */
+  signal: AbortSignal;
+}
+
+/**
+ * Answers one call's confirmation request. A rejection, or no answer before the request's signal aborts,
+ * is never a yes.
+ */
+export type Confirm = (request: ConfirmationRequest) => Promise<ConfirmationResponse>;
+
+/** What answers `ask` for every call that brings no `confirm` of its own. The message bus implements it. */
 export interface Confirmer {
-  confirm(details: ConfirmationDetails, signal: AbortSignal): Promise<ConfirmationResponse>;
+  confirm: Confirm;
 }
 
 /** One audit record per call (JSONL). */

@@ -7,7 +7,6 @@
 export {
   type Answer,
   type Asker,
-  type AskRequest,
   ConfirmationBroker,
   fixedAsker,
   SessionApprovals,

@@ -64,7 +64,8 @@ async function runOne(call: PendingCall, ctx: RunContext): Promise<CallResult> {
       signal: ctx.signal,
       ...(ctx.scope ? { scope: ctx.scope } : {}),
       onOutput: (chunk) => ctx.emit({ type: "tool_output", id: call.id, name: call.name, chunk }),
-      onConfirmation: (details) => ctx.broker?.tag(details, { name: call.name, args: call.args }),
+      // The session's broker answers this call's `ask`, with the call, its agent and its signal in hand.
+      ...(ctx.broker ? { confirm: ctx.broker.confirm } : {}),
     },
   );
   ctx.emit({ type: "tool_end", id: call.id, name: call.name, description, result });

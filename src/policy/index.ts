@@ -1,7 +1,7 @@
 /**
  * @module policy
  * The policy engine's front door: loading policies (TOML, fail closed), the pure `evaluate`, the
- * `PolicyEngine` decider, the built-in default policy, explain traces and confirmation details.
+ * `PolicyEngine` decider, the built-in default policy and explain traces.
  * Everything exported here is public; anything added here becomes public too.
  */
 export type { Candidates, ToolPattern } from "./candidates.js";
@@ -20,7 +20,6 @@ export { createPathKind, type PathCanonicalizer, type PathValue } from "./condit
 export type { TextValue } from "./conditions/text.js";
 export { textPlugin } from "./conditions/text.js";
 export { createUrlKind, type UrlValue } from "./conditions/url.js";
-export { confirmationDetails } from "./confirmation.js";
 export {
   BUILTIN_DEFAULT_DECISION,
   BUILTIN_RULES,

@@ -1,7 +1,7 @@
 /**
  * @module cli/chat/setup
  * What `toolgate chat` and `toolgate run` share: the model flags, the model from `[llm]` + flags, the
- * session broker on the gate's bus, the project's tool pool with `spawn_agents` backed by the loop, the
+ * session's confirmation broker, the project's tool pool with `spawn_agents` backed by the loop, the
  * agent's resolved scope (`--agent NAME`), the transcript file, and the session itself.
  */
 import type { ParseArgsConfig } from "node:util";
@@ -112,8 +112,8 @@ export async function setupSession(
   const routing = flags["no-routing"] ? false : (flags.routing ?? gate.config.planner?.routing ?? false);
   const defaultTool = gate.config.planner?.default_tool;
   const warn = (m: string) => ctx.io.stderr(`toolgate: warning: ${m}\n`);
-  const broker = new ConfirmationBroker(gate.bus, asker, how.refusal);
-  const stopBroker = broker.install();
+  // The session's calls bring the broker's `confirm` with them (loop/run-calls.ts); the bus is not involved.
+  const broker = new ConfirmationBroker(asker, how.refusal);
   const dir = sessionsDir(root);
   // The window: [llm] context_window, else what the server reports, capped (Ollama allocates num_ctx).
   const contextWindow =
@@ -183,7 +183,6 @@ export async function setupSession(
     },
     ...(flags.agent ? { agent: flags.agent } : {}),
     async close() {
-      stopBroker();
       await transcript.flush();
       await host.close();
     },

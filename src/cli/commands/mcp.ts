@@ -40,7 +40,6 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
     const registry = async () => (await poolSet.get(ctx.root)).registry;
     target = {
       registry,
-      bus: gate.bus,
       execute: async (call, options) => gate.execute(call, { ...options, registry: await registry() }),
     };
   }

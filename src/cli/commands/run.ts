@@ -60,7 +60,6 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
       );
       return EXIT.usage;
     }
-    setup.broker.signal = controller.signal;
     const { status } = setup;
     // A server that is not there or lacks the model: say so now, not after retries.
     const result: TurnResult =
