@@ -14,7 +14,7 @@ import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js"
 import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
-import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { EXIT, type ExitCode, exitCodeForTurn, UsageError } from "../exit-codes.js";
 
 export const usage =
   'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--quiet]';
@@ -70,7 +70,7 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     await setup.transcript.flush();
     print(ctx, result, setup.transcript.file);
     printHints(ctx, result, setup, values.yes === true);
-    return exitFor(result);
+    return exitCodeForTurn(result.stopReason, result.errorKind);
   } finally {
     stopTermination();
     await setup?.close();
@@ -126,16 +126,5 @@ function printHints(ctx: CliContext, result: TurnResult, setup: ChatSetup, yes: 
     if (hint === undefined || hinted.has(hint)) continue;
     hinted.add(hint);
     ctx.io.stderr(`toolgate: ${call.result.error?.message}\n${hint}\n`);
-  }
-}
-
-function exitFor(result: TurnResult): ExitCode {
-  switch (result.stopReason) {
-    case "answer":
-      return EXIT.ok;
-    case "model_error":
-      return result.errorKind && SETUP_KINDS.has(result.errorKind) ? EXIT.usage : EXIT.toolError;
-    default:
-      return EXIT.toolError;
   }
 }
