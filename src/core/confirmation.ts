@@ -88,13 +88,13 @@ export function confirmationTypeFor(kind: ToolKind): ConfirmationDetails["type"]
  */
 export function callDetails(
   tool: Pick<Tool, "name" | "kind">,
-  invocation: Pick<ToolInvocation, "getDescription" | "toolLocations" | "getRisk">,
+  invocation: Pick<ToolInvocation, "describe" | "locations" | "riskFor">,
 ): ConfirmationDetails {
   return {
     toolName: tool.name,
-    description: invocation.getDescription(),
-    risk: invocation.getRisk(),
-    locations: invocation.toolLocations(),
+    description: invocation.describe(),
+    risk: invocation.riskFor(),
+    locations: invocation.locations(),
     type: confirmationTypeFor(tool.kind),
   };
 }
@@ -113,10 +113,7 @@ export async function confirmationDetails(
   signal: AbortSignal,
   options: { sandbox?: SandboxGrant; scope?: ToolScope } = {},
 ): Promise<ConfirmationDetails> {
-  const own = await invocation.shouldConfirmExecute(
-    signal,
-    options.sandbox ? { sandbox: options.sandbox } : {},
-  );
+  const own = await invocation.confirmation(signal, options.sandbox ? { sandbox: options.sandbox } : {});
   const base = own || callDetails(tool, invocation);
   const details: ConfirmationDetails = {
     ...base,

@@ -16,7 +16,7 @@ import type {
   ChatReply,
   ChatRequest,
   LlmSettings,
-  ModelCheck,
+  ModelProbe,
   ModelToolCall,
 } from "./types.js";
 
@@ -40,7 +40,7 @@ export function createOpenAIModel(settings: LlmSettings): ChatModel {
     schemaProvider: "openai",
     ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
     chat: (req) => withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, req, () => chatOnce(s, req)),
-    check: (signal) => checkOpenAI(s, signal ?? new AbortController().signal),
+    probe: (signal) => probeOpenAI(s, signal ?? new AbortController().signal),
   };
 }
 
@@ -207,7 +207,7 @@ function toWireMessage(message: ChatMessage): Record<string, unknown> {
 }
 
 /** `GET /models`: is the server there, and does it list the model? A server without the list is trusted. */
-async function checkOpenAI(settings: LlmSettings, signal: AbortSignal): Promise<ModelCheck> {
+async function probeOpenAI(settings: LlmSettings, signal: AbortSignal): Promise<ModelProbe> {
   const base = settings.contextWindow ? { contextWindow: settings.contextWindow } : {};
   try {
     const res = await request(settings, `${settings.baseUrl}/models`, undefined, signal);

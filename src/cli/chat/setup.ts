@@ -23,7 +23,7 @@ import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
 import { findTranscript } from "./find-transcript.js";
-import { checkModel, type ModelStatus } from "./model-check.js";
+import { type ModelStatus, probeModel } from "./model-probe.js";
 
 /**
  * The largest window used when only the server's maximum is known: Ollama allocates memory for `num_ctx`,
@@ -107,7 +107,7 @@ export async function setupSession(
   );
   const model = createChatModel(settings);
   // Before the first task: is the server there, with the model; its window; can it call tools natively.
-  const status = await checkModel(model);
+  const status = await probeModel(model);
   const maxSteps = parseMaxSteps(flags["max-steps"]);
   const routing = flags["no-routing"] ? false : (flags.routing ?? gate.config.planner?.routing ?? false);
   const defaultTool = gate.config.planner?.default_tool;
@@ -174,7 +174,7 @@ export async function setupSession(
     status,
     async switchModel(name: string) {
       const next = createChatModel({ ...settings, model: name });
-      const checked = await checkModel(next);
+      const checked = await probeModel(next);
       if (!checked.error) {
         session.useModel(next);
         setup.model = next;

@@ -34,7 +34,7 @@ export function buildInvocation(validator: ParamValidator, tool: Tool, rawArgs: 
   try {
     const invocation = tool.build(outcome.value);
     // The risk is read here, where a throwing tool becomes an error result rather than a crash.
-    return { invocation, args: outcome.value, risk: invocation.getRisk() };
+    return { invocation, args: outcome.value, risk: invocation.riskFor() };
   } catch (error) {
     if (error instanceof ToolInputError)
       return errorResult("invalid_params", `invalid arguments for ${tool.name}: ${error.message}`);
