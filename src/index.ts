@@ -8,7 +8,9 @@ export { MessageBus } from "./bus/index.js";
 export type { ToolgateConfig } from "./config/index.js";
 export type {
   ArgKind,
+  Confirm,
   ConfirmationDetails,
+  ConfirmationRequest,
   ConfirmationResponse,
   Decision,
   JsonSchema,
