@@ -261,7 +261,7 @@ async function benchReadRange(): Promise<void> {
     `const { Workspace } = await import(${JSON.stringify(ws)});
      const { createReadFileTool } = await import(${JSON.stringify(tool)});
      const t = createReadFileTool({ workspace: await Workspace.create([${JSON.stringify(benchDir)}]) });
-     const r = await t.build({ path: "big.txt", startLine: 600000, endLine: 600100 }).execute(new AbortController().signal);
+     const r = await t.build({ path: "big.txt", startLine: 600000, endLine: 600100 }).run(new AbortController().signal);
      if (r.error || r.llmContent.split("\\n").length !== 102) throw new Error("wrong range");
      ${report_}`,
   );
