@@ -1,5 +1,6 @@
 /** The one exit-code mapping, table-driven: calls by error type, model tasks by stop and error kind, kills. */
 import { describe, expect, it } from "vitest";
+import { SETUP_KINDS } from "../llm/index.js";
 import { EXIT, exitCodeForError, exitCodeForSignal, exitCodeForTurn, worstExitCode } from "./exit-codes.js";
 
 describe("exit codes", () => {
@@ -16,18 +17,25 @@ describe("exit codes", () => {
   });
 
   it.each([
-    ["answer", undefined, EXIT.ok],
-    ["model_error", "unreachable", EXIT.usage],
-    ["model_error", "model_not_found", EXIT.usage],
-    ["model_error", "auth", EXIT.usage],
-    ["model_error", "rate_limited", EXIT.toolError],
-    ["model_error", "server", EXIT.toolError],
-    ["model_error", undefined, EXIT.toolError],
-    ["incomplete", "incomplete", EXIT.toolError],
-    ["max_steps", undefined, EXIT.toolError],
-    ["cancelled", "cancelled", EXIT.toolError],
-  ] as const)("a task that stopped with %s (%s) exits %i", (stop, kind, code) => {
-    expect(exitCodeForTurn(stop, kind)).toBe(code);
+    ["answer", false, EXIT.ok],
+    ["model_error", true, EXIT.usage],
+    ["model_error", false, EXIT.toolError],
+    ["incomplete", false, EXIT.toolError],
+    ["max_steps", false, EXIT.toolError],
+    ["cancelled", false, EXIT.toolError],
+  ] as const)("a task that stopped with %s (a setup problem: %s) exits %i", (stop, setup, code) => {
+    expect(exitCodeForTurn(stop, setup)).toBe(code);
+  });
+
+  it.each([
+    ["unreachable", EXIT.usage],
+    ["model_not_found", EXIT.usage],
+    ["auth", EXIT.usage],
+    ["rate_limited", EXIT.toolError],
+    ["server", EXIT.toolError],
+    ["bad_reply", EXIT.toolError],
+  ] as const)("a model error of kind %s exits %i (the kind decides, as `run` maps it)", (kind, code) => {
+    expect(exitCodeForTurn("model_error", SETUP_KINDS.has(kind))).toBe(code);
   });
 
   it.each([

@@ -4,8 +4,8 @@
  * 2 bad usage or configuration; 3 denied by policy (including an `ask` nobody answered); and 128 + the
  * signal's number when a kill ends the process. Commands return these; nothing else writes a number.
  */
+// Types only: every command loads this file at start-up, so it must not load the core or the model clients.
 import type { ToolErrorType } from "../core/index.js";
-import { type ModelErrorKind, SETUP_KINDS } from "../llm/index.js";
 
 export const EXIT = { ok: 0, toolError: 1, usage: 2, denied: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -19,15 +19,14 @@ export function exitCodeForError(type: ToolErrorType | undefined): ExitCode {
 }
 
 /**
- * A model task's exit code (`toolgate run`) from how it stopped: an answer is success; a model error that
- * means "start or configure something" (unreachable server, unknown model, refused key) is bad usage; any
- * other stop (a failing model, an incomplete reply, the step limit, cancellation) is a failure. By kind,
- * never by the message's text.
+ * A model task's exit code (`toolgate run`) from how it stopped: an answer is success; a model error whose
+ * kind means "start or configure something" (`setup`: the llm module's SETUP_KINDS — unreachable server,
+ * unknown model, refused key) is bad usage; any other stop (a failing model, an incomplete reply, the step
+ * limit, cancellation) is a failure. Decided from the kind, never from the message's text.
  */
-export function exitCodeForTurn(stopReason: string, errorKind: ModelErrorKind | undefined): ExitCode {
+export function exitCodeForTurn(stopReason: string, setup: boolean): ExitCode {
   if (stopReason === "answer") return EXIT.ok;
-  if (stopReason === "model_error" && errorKind !== undefined && SETUP_KINDS.has(errorKind))
-    return EXIT.usage;
+  if (stopReason === "model_error" && setup) return EXIT.usage;
   return EXIT.toolError;
 }
 

@@ -70,7 +70,10 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     await setup.transcript.flush();
     print(ctx, result, setup.transcript.file);
     printHints(ctx, result, setup, values.yes === true);
-    return exitCodeForTurn(result.stopReason, result.errorKind);
+    return exitCodeForTurn(
+      result.stopReason,
+      result.errorKind !== undefined && SETUP_KINDS.has(result.errorKind),
+    );
   } finally {
     stopTermination();
     await setup?.close();
