@@ -9,7 +9,9 @@ export type { ToolgateConfig, ToolgateSettings } from "./config/index.js";
 export type {
   AnthropicTool,
   ArgKind,
+  Confirm,
   ConfirmationDetails,
+  ConfirmationRequest,
   ConfirmationResponse,
   Decision,
   GeminiFunctionDeclaration,

@@ -49,14 +49,14 @@ const signal = new AbortController().signal;
 
 describe("coordination tools", () => {
   it("list_available_agents lists each definition's name and description", async () => {
-    const r = await createListAvailableAgentsTool(host()).build({}).execute(signal);
+    const r = await createListAvailableAgentsTool(host()).build({}).run(signal);
     expect(r.llmContent).toBe("- reader: reader agent\n- writer: writer agent");
   });
 
   it("spawn_agents without a runner is a clear error", async () => {
     const r = await createSpawnAgentsTool(host())
       .build({ agents: [{ agent: "reader", task: "t" }] })
-      .execute(signal);
+      .run(signal);
     expect(r.error?.message).toBe(
       "spawn_agents cannot start sub-agents: no agent runner is configured in this host",
     );
@@ -77,7 +77,7 @@ describe("coordination tools", () => {
           { agent: "ghost", task: "x" },
         ],
       })
-      .execute(signal, undefined, { scope: caller });
+      .run(signal, undefined, { scope: caller });
     expect(r.returnDisplay).toBe("1 of 3 sub-agent(s) succeeded");
     expect(r.llmContent).toContain("## 1. reader: succeeded\nread it");
     expect(r.llmContent).toContain("## 2. writer: failed\ndisk full");

@@ -13,7 +13,7 @@ const node = process.execPath;
 async function call(pool: ToolPool, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
   const tool = pool.registry.get(name);
   if (!tool) throw new Error(`no tool ${name}`);
-  return tool.build(args).execute(new AbortController().signal);
+  return tool.build(args).run(new AbortController().signal);
 }
 
 function mcpJson(servers: Record<string, unknown>): string {

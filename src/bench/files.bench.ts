@@ -152,8 +152,8 @@ async function benchGrep(rg: string): Promise<void> {
   const params = { pattern: "return", caseSensitive: true, maxMatches: 100_000 };
   // The anchor runs rg with exactly the arguments the tool gives it, and only collects its output.
   const rawArgs = ripgrepArgs({ pattern: "return", caseSensitive: true, includeHidden: false, target: dir });
-  const oursOut = (await ours.build(params).execute(signal)).llmContent;
-  const jsOut = (await js.build(params).execute(signal)).llmContent;
+  const oursOut = (await ours.build(params).run(signal)).llmContent;
+  const jsOut = (await js.build(params).run(signal)).llmContent;
   const rawOut = await rawRg(rg, rawArgs, dir);
   // Same output: rg's `path\0line:text` lines, minus the secret files grep leaves out, against ours.
   let secretLines = 0;
@@ -177,7 +177,7 @@ async function benchGrep(rg: string): Promise<void> {
   const jsSame = normalise(jsOut).join("\n") === rawSet;
   const count = rawLines.length;
   const [t, a] = await interleaved(
-    () => ours.build(params).execute(signal),
+    () => ours.build(params).run(signal),
     () => rawRg(rg, rawArgs, dir),
     15,
   );
@@ -191,7 +191,7 @@ async function benchGrep(rg: string): Promise<void> {
     pass: ratio <= 1.15 && oursSame && count >= 20_000,
   });
   const [j, a2] = await interleaved(
-    () => js.build(params).execute(signal),
+    () => js.build(params).run(signal),
     () => rawRg(rg, rawArgs, dir),
     5,
   );
@@ -211,7 +211,7 @@ async function benchGlob(rg: string): Promise<void> {
   const workspace = await Workspace.create([dir]);
   const tool = createGlobTool({ workspace });
   const params = { pattern: "**/*.ts", maxResults: 1_000_000 };
-  const ours = ((await tool.build(params).execute(signal)).data as { files: string[] }).files.sort();
+  const ours = ((await tool.build(params).run(signal)).data as { files: string[] }).files.sort();
   const anchorFn = () => tinyglobby(["**/*.ts"], { cwd: dir, ignore: ["vendor/**"] });
   const anchor = (await anchorFn()).sort();
   const { stdout } = await run(rg, ["--files", "--no-require-git", "-g", "*.ts"], {
@@ -221,7 +221,7 @@ async function benchGlob(rg: string): Promise<void> {
   const rgSet = stdout.trim().split("\n").sort();
   const same = ours.join("\n") === anchor.join("\n") && ours.join("\n") === rgSet.join("\n");
   // Timed as a model calls it (default maxResults); the full set was compared above.
-  const [t, a] = await interleaved(() => tool.build({ pattern: "**/*.ts" }).execute(signal), anchorFn, 15);
+  const [t, a] = await interleaved(() => tool.build({ pattern: "**/*.ts" }).run(signal), anchorFn, 15);
   const ratio = t.p50 / a.p50;
   report({
     name: `glob **/*.ts over 100k files (${ours.length} matches; same set as tinyglobby and rg --files: ${same})`,
@@ -261,7 +261,7 @@ async function benchReadRange(): Promise<void> {
     `const { Workspace } = await import(${JSON.stringify(ws)});
      const { createReadFileTool } = await import(${JSON.stringify(tool)});
      const t = createReadFileTool({ workspace: await Workspace.create([${JSON.stringify(benchDir)}]) });
-     const r = await t.build({ path: "big.txt", startLine: 600000, endLine: 600100 }).execute(new AbortController().signal);
+     const r = await t.build({ path: "big.txt", startLine: 600000, endLine: 600100 }).run(new AbortController().signal);
      if (r.error || r.llmContent.split("\\n").length !== 102) throw new Error("wrong range");
      ${report_}`,
   );
@@ -311,7 +311,7 @@ async function benchReadDeep(): Promise<void> {
     workspace: await Workspace.create([benchDir], { maxFileBytes: 1 << 20 }),
   });
   const text = async (params: { path: string; startLine?: number; endLine?: number; tail?: number }) => {
-    const result = await tool.build(params).execute(signal);
+    const result = await tool.build(params).run(signal);
     if (result.error) throw new Error(result.llmContent);
     return result.llmContent;
   };

@@ -57,7 +57,7 @@ async function callOverhead(): Promise<void> {
     };
     const anchor = () => raw.callTool({ name: "echo", arguments: { text: "ping" } });
     const tool = pool.registry.get("mcp__b__echo")!;
-    const poolOnly = () => tool.build({ text: "ping" }).execute(new AbortController().signal);
+    const poolOnly = () => tool.build({ text: "ping" }).run(new AbortController().signal);
     // Interleave rounds so drift (CPU frequency, GC, other load) hits every side alike.
     const p50 = { ours: [] as number[], pool: [] as number[], anchor: [] as number[] };
     const p99 = { ours: [] as number[], pool: [] as number[], anchor: [] as number[] };

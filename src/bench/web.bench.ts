@@ -70,7 +70,7 @@ async function serve(page: string): Promise<{ url: string; hostPort: string; clo
 /** One web_fetch call, as the tool runs it. */
 async function ours(url: string, hostPort: string): Promise<number> {
   const tool = createWebFetchTool({ allowHosts: [hostPort] });
-  const result = await tool.build({ url }).execute(new AbortController().signal);
+  const result = await tool.build({ url }).run(new AbortController().signal);
   if (result.error) throw new Error(`web_fetch failed: ${result.error.message}`);
   return result.llmContent.length;
 }

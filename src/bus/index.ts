@@ -4,9 +4,9 @@
  */
 export {
   type ConfirmationListener,
-  type ConfirmationRequest,
   ConfirmationTimeoutError,
   MessageBus,
   type MessageBusOptions,
   NoListenerError,
+  type PublishedConfirmation,
 } from "./message-bus.js";

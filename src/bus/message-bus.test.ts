@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
-import type { ConfirmationDetails } from "../core/index.js";
+import type { ConfirmationRequest } from "../core/index.js";
 import { ConfirmationTimeoutError, MessageBus, NoListenerError } from "./message-bus.js";
 
-const details = (toolName = "write_file"): ConfirmationDetails => ({
-  toolName,
-  description: `${toolName} a.txt`,
-  risk: "medium",
-  locations: ["/p/a.txt"],
-  type: "edit",
+/** A call's request, as the pipeline makes it. */
+const details = (toolName = "write_file", signal = new AbortController().signal): ConfirmationRequest => ({
+  callId: `call-${toolName}`,
+  call: { name: toolName, args: { path: "a.txt" } },
+  details: {
+    toolName,
+    description: `${toolName} a.txt`,
+    risk: "medium",
+    locations: ["/p/a.txt"],
+    type: "edit",
+  },
+  signal,
 });
 
 describe("MessageBus (R8)", () => {
@@ -20,6 +26,20 @@ describe("MessageBus (R8)", () => {
     });
     await Promise.all(Array.from({ length: 50 }, () => bus.request(details())));
     expect(new Set(ids).size).toBe(50);
+  });
+
+  it("publishes the call's id, call, details, agent and signal beside the correlation id", async () => {
+    const bus = new MessageBus();
+    const seen: unknown[] = [];
+    bus.onConfirmation((req) => {
+      seen.push(req);
+      return { approved: true };
+    });
+    const signal = new AbortController().signal;
+    const request = { ...details("shell", signal), agent: "reviewer" };
+    await bus.request(request);
+    expect(seen).toEqual([{ ...request, id: expect.any(String), createdAt: expect.any(Number) }]);
+    expect((seen[0] as { signal: AbortSignal }).signal).toBe(signal);
   });
 
   it("waits for the response with the matching id and delivers it (R8.2, R8.3)", async () => {
@@ -70,11 +90,11 @@ describe("MessageBus (R8)", () => {
     const bus = new MessageBus();
     bus.onConfirmation(() => undefined);
     const controller = new AbortController();
-    const answer = bus.request(details(), { signal: controller.signal });
+    const answer = bus.request(details("write_file", controller.signal));
     controller.abort();
     await expect(answer).rejects.toMatchObject({ name: "AbortError" });
     expect(bus.pending()).toEqual([]);
-    await expect(bus.request(details(), { signal: controller.signal })).rejects.toMatchObject({
+    await expect(bus.request(details("write_file", controller.signal))).rejects.toMatchObject({
       name: "AbortError",
     });
   });
@@ -84,14 +104,13 @@ describe("MessageBus (R8)", () => {
   });
 
   it("as a Confirmer, turns no listener and timeouts into refusals", async () => {
-    const signal = new AbortController().signal;
-    await expect(new MessageBus().confirm(details(), signal)).resolves.toEqual({
+    await expect(new MessageBus().confirm(details())).resolves.toEqual({
       approved: false,
       reason: "no one was available to approve it",
     });
     const slow = new MessageBus({ timeoutMs: 10 });
     slow.onConfirmation(() => undefined);
-    await expect(slow.confirm(details(), signal)).resolves.toEqual({
+    await expect(slow.confirm(details())).resolves.toEqual({
       approved: false,
       reason: "no answer within 10 ms",
     });

@@ -1,18 +1,18 @@
 /**
  * @module bus/message-bus
- * The message bus for confirmations (R8): each request gets a unique correlation id, waits for the response
- * carrying that id, times out, and can be cancelled with an AbortSignal. Responses reach only their requester.
- * As the pipeline's Confirmer, an unanswered request (no listener, timeout) is a refusal.
+ * The message bus for confirmations, for hosts that publish/subscribe: each call's confirmation request
+ * (call id, call, details, agent, signal) is published with a unique correlation id, waits for the response
+ * carrying that id, times out, and is withdrawn when the call's signal aborts. Responses reach only their
+ * requester. As the pipeline's Confirmer, an unanswered request (no listener, timeout) is a refusal.
  */
 import { randomUUID } from "node:crypto";
-import type { ConfirmationDetails, ConfirmationResponse, Confirmer } from "../core/index.js";
+import type { ConfirmationRequest, ConfirmationResponse, Confirmer } from "../core/index.js";
 
-/** A pending confirmation, as listeners see it. */
-export interface ConfirmationRequest {
-  /** Correlation id: answer with `bus.respond(id, response)`. */
+/** A call's confirmation request as listeners see it: the request plus its correlation id. */
+export interface PublishedConfirmation extends ConfirmationRequest {
+  /** Correlation id: answer with `bus.respond(id, response)` (not the call's id, `callId`). */
   id: string;
-  details: ConfirmationDetails;
-  /** When the request was made (ms since epoch). */
+  /** When the request was published (ms since epoch). */
   createdAt: number;
 }
 
@@ -21,7 +21,7 @@ export interface ConfirmationRequest {
  * `respond(id, ...)` (a UI that shows a dialog).
  */
 export type ConfirmationListener = (
-  request: ConfirmationRequest,
+  request: PublishedConfirmation,
 ) => ConfirmationResponse | undefined | Promise<ConfirmationResponse | undefined>;
 
 /** Thrown by `request()` when nobody answered in time (R8.4). */
@@ -55,7 +55,7 @@ interface Pending {
 /**
  * @example
  * const bus = new MessageBus();
- * bus.onConfirmation(async (req) => ({ approved: await askUser(req.details) }));
+ * bus.onConfirmation(async (req) => ({ approved: await askUser(req.details, req.signal) }));
  */
 export class MessageBus implements Confirmer {
   private readonly listeners = new Set<ConfirmationListener>();
@@ -91,23 +91,20 @@ export class MessageBus implements Confirmer {
   }
 
   /**
-   * Publishes a request and waits for its answer (R8.1–8.3, 8.5). Rejects with ConfirmationTimeoutError,
-   * NoListenerError, or the signal's abort reason (R8.6).
+   * Publishes a call's request and waits for its answer (R8.1–8.3, 8.5). Rejects with
+   * ConfirmationTimeoutError, NoListenerError, or the abort reason of the request's signal (R8.6).
    */
-  request(
-    details: ConfirmationDetails,
-    options: { signal?: AbortSignal; timeoutMs?: number } = {},
-  ): Promise<ConfirmationResponse> {
+  request(call: ConfirmationRequest, options: { timeoutMs?: number } = {}): Promise<ConfirmationResponse> {
     const id = randomUUID();
-    const { signal } = options;
+    const { signal } = call;
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (signal.aborted) return Promise.reject(abortError(signal));
     if (this.listeners.size === 0) return Promise.reject(new NoListenerError(id));
-    const request: ConfirmationRequest = { id, details, createdAt: Date.now() };
+    const request: PublishedConfirmation = { ...call, id, createdAt: Date.now() };
     return new Promise<ConfirmationResponse>((resolve, reject) => {
       const finish = () => {
         clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
+        signal.removeEventListener("abort", onAbort);
         this.pendingById.delete(id);
       };
       const onAbort = () => {
@@ -118,7 +115,7 @@ export class MessageBus implements Confirmer {
         finish();
         reject(new ConfirmationTimeoutError(id, timeoutMs));
       }, timeoutMs);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      signal.addEventListener("abort", onAbort, { once: true });
       this.pendingById.set(id, {
         resolve: (response) => {
           finish();
@@ -130,9 +127,9 @@ export class MessageBus implements Confirmer {
   }
 
   /** The pipeline's view: any failure to get an answer is a refusal with a reason. */
-  async confirm(details: ConfirmationDetails, signal: AbortSignal): Promise<ConfirmationResponse> {
+  async confirm(request: ConfirmationRequest): Promise<ConfirmationResponse> {
     try {
-      return await this.request(details, { signal });
+      return await this.request(request);
     } catch (error) {
       if (error instanceof ConfirmationTimeoutError) {
         return { approved: false, reason: `no answer within ${error.timeoutMs} ms` };
@@ -143,7 +140,7 @@ export class MessageBus implements Confirmer {
     }
   }
 
-  private deliver(listener: ConfirmationListener, request: ConfirmationRequest): void {
+  private deliver(listener: ConfirmationListener, request: PublishedConfirmation): void {
     let answer: ReturnType<ConfirmationListener>;
     try {
       answer = listener(request);

@@ -4,6 +4,7 @@
  * and config files, and — for `call` — how `ask` is answered (terminal prompt, `--yes`, or nobody).
  */
 import { resolve } from "node:path";
+import type { Confirm } from "../core/index.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
 import type { GlobalOptions } from "./globals.js";
 import type { CliIo } from "./io.js";
@@ -44,15 +45,11 @@ export function createContext(io: CliIo, globals: GlobalOptions): CliContext & {
 }
 
 /**
- * Answers `ask`: `--yes` approves (never overriding a deny, which never reaches here); a terminal prompts;
- * otherwise nobody listens, so the bus refuses.
+ * What answers a command's `ask`, given to each call: `--yes` approves (never overriding a deny, which never
+ * reaches here); a terminal prompts. Otherwise none: the gate's bus has no listener, so it refuses.
  */
-export function installApprover(gate: Toolgate, io: CliIo, yes: boolean): void {
-  if (yes) {
-    gate.bus.onConfirmation(() => ({ approved: true, reason: "--yes" }));
-    return;
-  }
-  if (io.isTTY) {
-    gate.bus.onConfirmation((request) => askOnTerminal(io, request.details, new AbortController().signal));
-  }
+export function approverFor(io: CliIo, yes: boolean): Confirm | undefined {
+  if (yes) return async () => ({ approved: true, reason: "--yes" });
+  if (io.isTTY) return (request) => askOnTerminal(io, request);
+  return undefined;
 }

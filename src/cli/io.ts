@@ -3,6 +3,7 @@
  * What a command may touch: output streams, input, the terminal, the environment. Tests pass their own.
  */
 import type { Readable } from "node:stream";
+import { EXIT } from "./exit-codes.js";
 
 export interface CliIo {
   stdout(text: string): void;
@@ -18,7 +19,7 @@ export interface CliIo {
 export function processIo(): CliIo {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
       throw error;
     });
   }

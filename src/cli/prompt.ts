@@ -4,7 +4,7 @@
  * Anything but an explicit yes is a no.
  */
 import { createInterface } from "node:readline";
-import type { ConfirmationDetails, ConfirmationResponse } from "../core/index.js";
+import type { ConfirmationDetails, ConfirmationRequest, ConfirmationResponse } from "../core/index.js";
 import type { CliIo } from "./io.js";
 
 /** Renders confirmation details as a person should see them before approving. */
@@ -21,25 +21,25 @@ export function renderConfirmation(details: ConfirmationDetails): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Asks on the terminal. */
-export async function askOnTerminal(
-  io: CliIo,
-  details: ConfirmationDetails,
-  signal: AbortSignal,
-): Promise<ConfirmationResponse> {
+/** Asks on the terminal about one call; cancelling the call (its signal) withdraws the question. */
+export async function askOnTerminal(io: CliIo, request: ConfirmationRequest): Promise<ConfirmationResponse> {
+  const { details, signal } = request;
   io.stderr(renderConfirmation(details));
   const rl = createInterface({ input: io.stdin, terminal: false });
+  let cancelled = () => {};
   try {
     const answer = await new Promise<string>((resolve, reject) => {
       io.stderr("Allow? [y/N] ");
-      const onAbort = () => reject(Object.assign(new Error("cancelled"), { name: "AbortError" }));
-      signal.addEventListener("abort", onAbort, { once: true });
+      cancelled = () => reject(Object.assign(new Error("cancelled"), { name: "AbortError" }));
+      if (signal.aborted) return cancelled();
+      signal.addEventListener("abort", cancelled, { once: true });
       rl.once("line", (line) => resolve(line));
       rl.once("close", () => resolve(""));
     });
     const yes = /^\s*(y|yes)\s*$/i.test(answer);
     return yes ? { approved: true } : { approved: false, reason: "the user said no" };
   } finally {
+    signal.removeEventListener("abort", cancelled);
     rl.close();
   }
 }

@@ -3,6 +3,7 @@
  * `defineTool` turns a plain declaration (name, schema, kind, risk, describe, run) into a {@link Tool}.
  * Built-in tools and host tools use it; tools with unusual needs can implement `Tool` directly.
  */
+import { callDetails } from "./confirmation.js";
 import { resultFromThrown, ToolInputError } from "./errors.js";
 import type {
   ArgKind,
@@ -47,8 +48,8 @@ export interface ToolSpec<P> {
   argKinds?: Record<string, ArgKind>;
   outputMode?: "head" | "head-tail";
   source?: string;
-  /** Semantic checks the schema cannot express; return a message to refuse (`invalid_params`). */
-  check?(params: P): string | undefined;
+  /** Validation the schema cannot express; return a message to refuse the call (`invalid_params`). */
+  validate?(params: P): string | undefined;
   /** One-line summary of a call (R10.2). Default: the display name. */
   describe?(params: P): string;
   /** Paths / URLs a call affects (R10.3). Default: none. */
@@ -64,14 +65,6 @@ export interface ToolSpec<P> {
   /** What a call asks beyond the sandbox (the shell's `sandbox` argument). Default: nothing. */
   sandboxRequest?(params: P): SandboxRequest | undefined;
   run(params: P, context: RunContext): Promise<ToolResult>;
-}
-
-/** The confirmation type that fits a tool kind. */
-export function confirmationTypeFor(kind: ToolKind): ConfirmationDetails["type"] {
-  if (kind === "edit" || kind === "delete") return "edit";
-  if (kind === "execute") return "exec";
-  if (kind === "fetch") return "fetch";
-  return "generic";
 }
 
 /**
@@ -97,41 +90,35 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
     ...(spec.outputMode ? { outputMode: spec.outputMode } : {}),
     source: spec.source ?? "builtin",
     build(params: P): ToolInvocation<P> {
-      const problem = spec.check?.(params);
+      const problem = spec.validate?.(params);
       if (problem) throw new ToolInputError(problem);
       const describe = () => (spec.describe ? spec.describe(params) : displayName);
       const locations = () => (spec.locations ? spec.locations(params) : []);
       const risk = () => (spec.riskFor ? spec.riskFor(params) : spec.risk);
-      return {
+      const invocation: ToolInvocation<P> = {
         params,
-        getDescription: describe,
-        toolLocations: locations,
-        getRisk: risk,
-        ...(spec.sandboxRequest ? { getSandboxRequest: () => spec.sandboxRequest?.(params) } : {}),
-        async shouldConfirmExecute(signal: AbortSignal, context: ConfirmationContext = {}) {
+        describe,
+        locations,
+        riskFor: risk,
+        ...(spec.sandboxRequest ? { sandboxRequest: () => spec.sandboxRequest?.(params) } : {}),
+        async confirmation(signal: AbortSignal, context: ConfirmationContext = {}) {
           if (risk() === "low" && !spec.confirmation) return false;
           const extra = spec.confirmation ? await spec.confirmation(params, signal, context) : {};
-          return {
-            toolName: name,
-            description: describe(),
-            risk: risk(),
-            locations: locations(),
-            type: confirmationTypeFor(spec.kind),
-            ...extra,
-          };
+          return { ...callDetails(tool, invocation), ...extra };
         },
-        async execute(signal: AbortSignal, updateOutput?: OutputCallback, context?: ExecutionContext) {
-          const run: RunContext = { signal };
-          if (updateOutput) run.updateOutput = updateOutput;
-          if (context?.scope) run.scope = context.scope;
-          if (context?.sandbox) run.sandbox = context.sandbox;
+        async run(signal: AbortSignal, updateOutput?: OutputCallback, context?: ExecutionContext) {
+          const runContext: RunContext = { signal };
+          if (updateOutput) runContext.updateOutput = updateOutput;
+          if (context?.scope) runContext.scope = context.scope;
+          if (context?.sandbox) runContext.sandbox = context.sandbox;
           try {
-            return await spec.run(params, run);
+            return await spec.run(params, runContext);
           } catch (error) {
             return resultFromThrown(error, name, signal);
           }
         },
       };
+      return invocation;
     },
   };
   return tool;

@@ -5,7 +5,7 @@ import { defineTool } from "./define-tool.js";
 import { okResult, ToolFailure } from "./errors.js";
 import { executeCall, type PipelineDeps } from "./execute.js";
 import { ToolRegistry } from "./registry.js";
-import type { Decider, Decision, PolicyDecision, ToolScope } from "./types.js";
+import type { ConfirmationRequest, Decider, Decision, PolicyDecision, ToolScope } from "./types.js";
 
 /** A decider answering from a table: tool name → decision (default allow). */
 function tableDecider(table: Record<string, Decision>, seen: string[] = []): Decider {
@@ -192,6 +192,143 @@ describe("executeCall: the one pipeline", () => {
       expect(r.error).toEqual({ type: "denied_by_policy", message });
       expect(ran).toEqual([]);
     }
+  });
+
+  it("gives a call's own confirm the request: call id, call, details, agent and the call's signal", async () => {
+    const bus = new MessageBus();
+    bus.onConfirmation(() => {
+      throw new Error("the bus must not be asked when the call brings its own confirm");
+    });
+    const { deps, ran } = setup({ write_file: "ask" }, { confirmer: bus });
+    const requests: ConfirmationRequest[] = [];
+    const controller = new AbortController();
+    const scope: ToolScope = { tools: new Set(["write_file"]), agent: "writer", depth: 1 };
+    const call = { name: "write_file", args: { path: "/p/b.txt" }, id: "call-7" };
+    const r = await executeCall(deps, call, {
+      signal: controller.signal,
+      scope,
+      confirm: async (request) => {
+        requests.push(request);
+        return { approved: true };
+      },
+    });
+    expect(r.ok).toBe(true);
+    expect(ran).toEqual(["write:/p/b.txt"]);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({
+      callId: "call-7",
+      call,
+      agent: "writer",
+      details: {
+        toolName: "write_file",
+        description: "write /p/b.txt",
+        agent: "writer",
+        rule: "t#write_file",
+      },
+    });
+    expect(requests[0]!.signal).toBe(controller.signal);
+  });
+
+  it("makes up a call id when the caller gave none, and publishes the same request on the bus", async () => {
+    const bus = new MessageBus();
+    const published: unknown[] = [];
+    bus.onConfirmation((request) => {
+      published.push(request);
+      return { approved: false, reason: "not now" };
+    });
+    const { deps } = setup({ write_file: "ask" }, { confirmer: bus });
+    const r = await executeCall(deps, { name: "write_file", args: { path: "x" } });
+    expect(r.error?.message).toBe("write_file was denied: it was not approved: not now");
+    expect(published).toEqual([
+      expect.objectContaining({
+        callId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        call: { name: "write_file", args: { path: "x" } },
+        details: expect.objectContaining({ toolName: "write_file" }),
+        signal: expect.any(AbortSignal),
+        id: expect.any(String),
+      }),
+    ]);
+    expect(published[0]).not.toHaveProperty("agent");
+  });
+
+  it("cancels the call when its signal aborts while the confirmation is pending, even if confirm ignores it", async () => {
+    const { deps, ran } = setup({ write_file: "ask" });
+    const controller = new AbortController();
+    let asked: () => void = () => {};
+    const pending = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const result = executeCall(
+      deps,
+      { name: "write_file", args: { path: "x" } },
+      {
+        signal: controller.signal,
+        confirm: () => {
+          asked();
+          return new Promise(() => {}); // never answers, never looks at the signal
+        },
+      },
+    );
+    await pending;
+    controller.abort();
+    const r = await result;
+    expect(r.error).toEqual({
+      type: "cancelled",
+      message: "write_file was cancelled while waiting for approval",
+    });
+    expect(ran).toEqual([]);
+  });
+
+  it("gives two concurrent calls each their own request, answered separately", async () => {
+    const { deps, ran } = setup({ write_file: "ask" });
+    const waiting = new Map<string, (answer: { approved: boolean; reason?: string }) => void>();
+    const seen: ConfirmationRequest[] = [];
+    let both: () => void = () => {};
+    const bothAsked = new Promise<void>((resolve) => {
+      both = resolve;
+    });
+    const confirm = (request: ConfirmationRequest) =>
+      new Promise<{ approved: boolean; reason?: string }>((resolve) => {
+        seen.push(request);
+        waiting.set(request.callId, resolve);
+        if (waiting.size === 2) both();
+      });
+    const a = new AbortController();
+    const b = new AbortController();
+    const first = executeCall(
+      deps,
+      { name: "write_file", args: { path: "a" }, id: "a" },
+      { signal: a.signal, confirm },
+    );
+    const second = executeCall(
+      deps,
+      { name: "write_file", args: { path: "b" }, id: "b" },
+      { signal: b.signal, confirm },
+    );
+    await bothAsked;
+    expect(seen.map((r) => [r.callId, r.details.description, r.signal])).toEqual([
+      ["a", "write a", a.signal],
+      ["b", "write b", b.signal],
+    ]);
+    waiting.get("b")!({ approved: false, reason: "not b" });
+    waiting.get("a")!({ approved: true });
+    expect((await first).ok).toBe(true);
+    expect((await second).error?.message).toBe("write_file was denied: it was not approved: not b");
+    expect(ran).toEqual(["write:a"]);
+  });
+
+  it("denies when the call's confirm rejects", async () => {
+    const { deps, ran } = setup({ write_file: "ask" });
+    const r = await executeCall(
+      deps,
+      { name: "write_file", args: { path: "x" } },
+      { confirm: async () => Promise.reject(new Error("terminal gone")) },
+    );
+    expect(r.error).toEqual({
+      type: "denied_by_policy",
+      message: "write_file was denied: the confirmation failed (terminal gone)",
+    });
+    expect(ran).toEqual([]);
   });
 
   it("refuses unknown tools and tools outside the scope with the same 'tool not found' (no pool listing)", async () => {

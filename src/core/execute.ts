@@ -3,11 +3,13 @@
  * The one pipeline every call goes through (DESIGN §1): resolve → build → decide → confirm → execute → shape.
  * Library, CLI, MCP server, agent loop and planner all call `executeCall`; nothing runs a tool another way.
  */
+import { randomUUID } from "node:crypto";
 import { argsDigest } from "./audit.js";
+import { confirmationDetails } from "./confirmation.js";
 import { errorResult } from "./errors.js";
 import type { ToolRegistry } from "./registry.js";
 import { buildInvocation } from "./steps/build.js";
-import { confirmationDetailsFor, confirmCall } from "./steps/confirm.js";
+import { confirmCall } from "./steps/confirm.js";
 import { decideCall, sandboxFor } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
 import { runInvocation } from "./steps/run.js";
@@ -15,6 +17,7 @@ import { shapeResult } from "./steps/shape.js";
 import { DEFAULT_LIMITS, type TruncationLimits } from "./truncate.js";
 import type {
   AuditSink,
+  Confirm,
   ConfirmationDetails,
   Confirmer,
   Decider,
@@ -32,7 +35,7 @@ import type {
 export interface PipelineDeps {
   registry: ToolRegistry;
   decider: Decider;
-  /** Answers `ask`. Without one, every `ask` is a deny. */
+  /** Answers `ask` for calls that bring no `confirm` of their own. Without either, every `ask` is a deny. */
   confirmer?: Confirmer;
   audit?: AuditSink;
   limits?: TruncationLimits;
@@ -45,8 +48,12 @@ export interface ExecuteOptions {
   onOutput?: OutputCallback;
   /** The caller's tool scope (an agent's resolved set). Calls outside it are "tool not found". */
   scope?: ToolScope;
-  /** Called when a person is about to be asked (UIs show it; the bus carries it). */
-  onConfirmation?: (details: ConfirmationDetails) => void;
+  /**
+   * Answers this call's `ask`, instead of the pipeline's confirmer (the gate's message bus). It receives
+   * `{ callId, call, details, agent, signal }`; the signal is this call's, so cancelling the call withdraws
+   * the question.
+   */
+  confirm?: Confirm;
 }
 
 /** A ToolResult plus what the pipeline decided. */
@@ -108,17 +115,29 @@ export async function executeCall(
 
   // 4. confirm
   if (decision.decision === "ask") {
+    const sandbox = sandboxFor(decision, invocation);
     let details: ConfirmationDetails;
     try {
-      details = await confirmationDetailsFor(tool, invocation, decision, signal, options.scope);
-      options.onConfirmation?.(details);
+      details = await confirmationDetails(tool, invocation, decision, signal, {
+        ...(sandbox ? { sandbox } : {}),
+        ...(options.scope ? { scope: options.scope } : {}),
+      });
     } catch (error) {
       // Nobody can approve what cannot be shown: a failure here is a deny, never a crash or a run.
       return finish(
         denied(tool.name, `its confirmation could not be prepared (${(error as Error).message})`),
       );
     }
-    const answer = await confirmCall(deps.confirmer, details, signal);
+    const { confirmer } = deps;
+    const confirm: Confirm | undefined =
+      options.confirm ?? (confirmer ? (request) => confirmer.confirm(request) : undefined);
+    const answer = await confirmCall(confirm, {
+      callId: call.id ?? randomUUID(),
+      call,
+      details,
+      ...(options.scope?.agent ? { agent: options.scope.agent } : {}),
+      signal,
+    });
     if (!answer.approved) {
       if (answer.cancelled)
         return finish(errorResult("cancelled", `${tool.name} was cancelled while waiting for approval`));

@@ -6,8 +6,14 @@
 export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
 export {
-  type ConfirmationContext,
+  callDetails,
+  confirmationDetails,
   confirmationTypeFor,
+  displaySafe,
+  isHiddenCharacter,
+} from "./confirmation.js";
+export {
+  type ConfirmationContext,
   defineTool,
   type RunContext,
   type ToolSpec,
@@ -61,7 +67,9 @@ export type {
   ArgKind,
   AuditRecord,
   AuditSink,
+  Confirm,
   ConfirmationDetails,
+  ConfirmationRequest,
   ConfirmationResponse,
   Confirmer,
   Decider,

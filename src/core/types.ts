@@ -128,31 +128,31 @@ export interface ConfirmationDetails {
 /** Streaming callback for tools that produce output incrementally (R9.4, R10.6). */
 export type OutputCallback = (chunk: string) => void;
 
-/** One prepared call of a tool (R10). */
+/**
+ * One prepared call of a tool (R10). Its methods have the names of the declaration's hooks they come from
+ * (`defineTool`'s `describe`, `locations`, `riskFor`, `confirmation`, `sandboxRequest`, `run`), bound to
+ * the call's parameters.
+ */
 export interface ToolInvocation<P = Record<string, unknown>> {
   readonly params: P;
   /** A one-line human-readable summary (R10.2). */
-  getDescription(): string;
+  describe(): string;
   /** Paths or URLs the call affects (R10.3). */
-  toolLocations(): string[];
-  /** The risk of this call: the tool's risk, raised by arguments where the tool says so. */
-  getRisk(): RiskLevel;
+  locations(): string[];
+  /** The risk of this call: the tool's default risk, raised by arguments where the tool says so. */
+  riskFor(): RiskLevel;
   /** The tool's own confirmation details, or `false` when the tool sees nothing to confirm (R10.4). */
-  shouldConfirmExecute(
+  confirmation(
     signal: AbortSignal,
     context?: { sandbox?: SandboxGrant },
   ): Promise<ConfirmationDetails | false>;
   /** What the call asks beyond the sandbox, if anything (leaving it is always at least `ask`). */
-  getSandboxRequest?(): SandboxRequest | undefined;
+  sandboxRequest?(): SandboxRequest | undefined;
   /**
    * Runs the call; respects `signal` (R10.5) and streams through `updateOutput` (R10.6). `context` says who
    * is calling (the caller's scope, e.g. an agent's depth for `spawn_agents`).
    */
-  execute(
-    signal: AbortSignal,
-    updateOutput?: OutputCallback,
-    context?: ExecutionContext,
-  ): Promise<ToolResult>;
+  run(signal: AbortSignal, updateOutput?: OutputCallback, context?: ExecutionContext): Promise<ToolResult>;
 }
 
 /** Who is calling, as the pipeline tells a tool. */
@@ -269,9 +269,32 @@ export interface ConfirmationResponse {
   always?: boolean;
 }
 
-/** Asks a person. The message bus implements it. Rejects (or answers not approved) on timeout/no listener. */
+/**
+ * One call's question to a person: what to show, and which call asks. The pipeline makes one per `ask`
+ * and hands it to the call's own `confirm` (or the gate's message bus, which publishes the same fields).
+ */
+export interface ConfirmationRequest {
+  /** The call's id: `call.id` when the caller gave one, else one the pipeline made for this call. */
+  callId: string;
+  /** The call as the caller made it (arguments as given, before validation). */
+  call: ToolCall;
+  /** What the person sees, made safe to display. */
+  details: ConfirmationDetails;
+  /** The agent whose scope made the call, when it came with one. */
+  agent?: string;
+  /** The call's signal: when it aborts, the question is withdrawn and the call is cancelled. */
+  signal: AbortSignal;
+}
+
+/**
+ * Answers one call's confirmation request. A rejection, or no answer before the request's signal aborts,
+ * is never a yes.
+ */
+export type Confirm = (request: ConfirmationRequest) => Promise<ConfirmationResponse>;
+
+/** What answers `ask` for every call that brings no `confirm` of its own. The message bus implements it. */
 export interface Confirmer {
-  confirm(details: ConfirmationDetails, signal: AbortSignal): Promise<ConfirmationResponse>;
+  confirm: Confirm;
 }
 
 /** One audit record per call (JSONL). */

@@ -85,5 +85,9 @@ describe("ParamValidator (R10.1, R12.1)", () => {
     const out = v.validate(broken, { a: 1 });
     expect(out.ok).toBe(false);
     expect(out.ok ? "" : out.message).toMatch(/^the parameter schema of broken does not compile: /);
+    // The kind says whose fault it is; nobody reads the message to tell.
+    expect(out.ok ? undefined : out.type).toBe("invalid_tool");
+    const bad = v.validate(readFile, { path: 3 });
+    expect(bad.ok ? undefined : bad.type).toBe("invalid_params");
   });
 });

@@ -8,9 +8,13 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { JsonSchema, Tool } from "./types.js";
 
+/**
+ * A validation's answer. A failure says whose fault it is: `invalid_params` (the caller's arguments) or
+ * `invalid_tool` (the tool's own schema does not compile), so no one has to read the message to tell.
+ */
 export type ValidationOutcome =
   | { ok: true; value: Record<string, unknown> }
-  | { ok: false; message: string; problems: string[] };
+  | { ok: false; type: "invalid_params" | "invalid_tool"; message: string; problems: string[] };
 
 /** Validates tool parameters. One instance per registry. */
 export class ParamValidator {
@@ -50,16 +54,22 @@ export class ParamValidator {
   /** Validates `args` for `tool`, applying schema defaults to a copy. */
   validate(tool: Tool, args: unknown): ValidationOutcome {
     const fn = this.validatorFor(tool);
-    if (fn instanceof Error) return { ok: false, message: fn.message, problems: [fn.message] };
+    if (fn instanceof Error)
+      return { ok: false, type: "invalid_tool", message: fn.message, problems: [fn.message] };
     if (args === undefined || args === null) args = {};
     if (typeof args !== "object" || Array.isArray(args)) {
       const message = `arguments for ${tool.name} must be a JSON object, not ${describeType(args)}`;
-      return { ok: false, message, problems: [message] };
+      return { ok: false, type: "invalid_params", message, problems: [message] };
     }
     const value = structuredClone(args) as Record<string, unknown>;
     if (fn(value)) return { ok: true, value };
     const problems = plainProblems(fn.errors ?? []);
-    return { ok: false, message: `invalid arguments for ${tool.name}: ${problems.join("; ")}`, problems };
+    return {
+      ok: false,
+      type: "invalid_params",
+      message: `invalid arguments for ${tool.name}: ${problems.join("; ")}`,
+      problems,
+    };
   }
 
   /** Compiles now (used by tests and by hosts that want to fail early). */

@@ -138,7 +138,7 @@ describe("a decider or tool that misbehaves fails closed, with a result (never a
     const records: { outcome: string }[] = [];
     const tool = actTool(ran, (i) => ({
       ...i,
-      shouldConfirmExecute: async () => {
+      confirmation: async () => {
         throw new Error("diff failed");
       },
     }));
@@ -163,7 +163,7 @@ describe("a decider or tool that misbehaves fails closed, with a result (never a
     const ran: string[] = [];
     const tool = actTool(ran, (i) => ({
       ...i,
-      getRisk: () => {
+      riskFor: () => {
         throw new Error("risk failed");
       },
     }));

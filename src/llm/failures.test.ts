@@ -170,11 +170,11 @@ describe.each(["ollama", "openai"] as const)("%s failures", (p) => {
   });
 
   it("checks the server and the model before the first task", async () => {
-    expect(await model(p).check()).toEqual(
+    expect(await model(p).probe()).toEqual(
       p === "ollama" ? { ok: true, contextWindow: 32768 } : { ok: true },
     );
-    expect(await model(p, { contextWindow: 4096 }).check()).toEqual({ ok: true, contextWindow: 4096 });
-    const missing = await createChatModel({ provider: p, model: "nope", baseUrl: baseOf(p) }).check();
+    expect(await model(p, { contextWindow: 4096 }).probe()).toEqual({ ok: true, contextWindow: 4096 });
+    const missing = await createChatModel({ provider: p, model: "nope", baseUrl: baseOf(p) }).probe();
     expect(missing.ok).toBe(false);
     if (!missing.ok) {
       expect(missing.error.kind).toBe("model_not_found");
@@ -185,7 +185,7 @@ describe.each(["ollama", "openai"] as const)("%s failures", (p) => {
       );
     }
     const url = `http://127.0.0.1:${await deadPort()}${p === "openai" ? "/v1" : ""}`;
-    const dead = await createChatModel({ provider: p, model: "m", baseUrl: url, maxRetries: 0 }).check();
+    const dead = await createChatModel({ provider: p, model: "m", baseUrl: url, maxRetries: 0 }).probe();
     expect(dead.ok === false && dead.error.kind).toBe("unreachable");
   });
 });

@@ -12,7 +12,7 @@ export { ModelError, type ModelErrorKind, SETUP_KINDS } from "./errors.js";
 export { DEFAULT_TIMEOUT_MS } from "./http.js";
 export { DEFAULT_MAX_RETRIES } from "./retry.js";
 export { type LlmConfig, resolveLlmSettings } from "./settings.js";
-export type { ChatMessage, ChatModel, ChatReply, LlmSettings, ModelToolCall } from "./types.js";
+export type { ChatMessage, ChatModel, ChatReply, LlmSettings, ModelProbe, ModelToolCall } from "./types.js";
 
 /** The model for resolved settings. */
 export function createChatModel(settings: LlmSettings): ChatModel {

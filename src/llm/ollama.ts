@@ -10,7 +10,7 @@ import { cancelledError, ModelError, modelNotFoundMessage, oneLine } from "./err
 import { isWholeJson, lines, request, streamError, wholeBody } from "./http.js";
 import { ReplyBuilder } from "./reply.js";
 import { DEFAULT_MAX_RETRIES, withLengthRetry, withRetries } from "./retry.js";
-import type { ChatMessage, ChatModel, ChatReply, ChatRequest, LlmSettings, ModelCheck } from "./types.js";
+import type { ChatMessage, ChatModel, ChatReply, ChatRequest, LlmSettings, ModelProbe } from "./types.js";
 
 /** Ollama's default address. */
 export const OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
@@ -31,7 +31,7 @@ export function createOllamaModel(settings: LlmSettings): ChatModel {
       withLengthRetry(s, req, (r) =>
         withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, r, () => chatOnce(s, r)),
       ),
-    check: (signal) => checkOllama(s, signal ?? new AbortController().signal),
+    probe: (signal) => probeOllama(s, signal ?? new AbortController().signal),
   };
 }
 
@@ -144,7 +144,7 @@ function argumentsObject(args: unknown): Record<string, unknown> {
 }
 
 /** `/api/show`: is the model there, and how large is its context window (`<arch>.context_length`)? */
-async function checkOllama(settings: LlmSettings, signal: AbortSignal): Promise<ModelCheck> {
+async function probeOllama(settings: LlmSettings, signal: AbortSignal): Promise<ModelProbe> {
   try {
     const res = await request(settings, `${settings.baseUrl}/api/show`, { model: settings.model }, signal);
     let text = "";

@@ -16,7 +16,7 @@ import type {
   ChatReply,
   ChatRequest,
   LlmSettings,
-  ModelCheck,
+  ModelProbe,
   ModelToolCall,
 } from "./types.js";
 
@@ -43,7 +43,7 @@ export function createOpenAIModel(settings: LlmSettings): ChatModel {
       withLengthRetry(s, req, (r) =>
         withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, r, () => chatOnce(s, r)),
       ),
-    check: (signal) => checkOpenAI(s, signal ?? new AbortController().signal),
+    probe: (signal) => probeOpenAI(s, signal ?? new AbortController().signal),
   };
 }
 
@@ -210,7 +210,7 @@ function toWireMessage(message: ChatMessage): Record<string, unknown> {
 }
 
 /** `GET /models`: is the server there, and does it list the model? A server without the list is trusted. */
-async function checkOpenAI(settings: LlmSettings, signal: AbortSignal): Promise<ModelCheck> {
+async function probeOpenAI(settings: LlmSettings, signal: AbortSignal): Promise<ModelProbe> {
   const base = settings.contextWindow ? { contextWindow: settings.contextWindow } : {};
   try {
     const res = await request(settings, `${settings.baseUrl}/models`, undefined, signal);

@@ -78,11 +78,11 @@ export interface ChatModel {
    * Whether the server answers and has the model; Ollama also reports the model's context window, and
    * `tools: false` for a model without the "tools" capability.
    */
-  check(signal?: AbortSignal): Promise<ModelCheck>;
+  probe(signal?: AbortSignal): Promise<ModelProbe>;
 }
 
-/** The result of {@link ChatModel.check}. */
-export type ModelCheck =
+/** The result of {@link ChatModel.probe}. */
+export type ModelProbe =
   | { ok: true; contextWindow?: number; tools?: false }
   | { ok: false; error: import("./errors.js").ModelError };
 

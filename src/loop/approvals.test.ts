@@ -1,26 +1,25 @@
 /**
- * The session allow-list and the broker on a real message bus: "always" covers the exact call only (an
- * adversarial table of near misses), questions are asked one at a time, a failing asker is a no.
+ * The session allow-list and the broker: "always" covers the exact call only (an adversarial table of near
+ * misses), questions are asked one at a time, a failing asker is a no, a cancelled call is not asked, and
+ * the same broker answers a real message bus's published requests.
  */
 import { describe, expect, it } from "vitest";
 import { MessageBus } from "../bus/index.js";
-import type { ConfirmationDetails } from "../core/index.js";
-import { type AskRequest, ConfirmationBroker, SessionApprovals } from "./approvals.js";
+import type { ConfirmationRequest } from "../core/index.js";
+import { ConfirmationBroker, SessionApprovals } from "./approvals.js";
 
-const details = (toolName: string): ConfirmationDetails => ({
-  toolName,
-  description: toolName,
-  risk: "medium",
-  locations: [],
-  type: "generic",
-});
-
-/** Asks through the bus as the pipeline does: tag, then request. */
-async function ask(bus: MessageBus, broker: ConfirmationBroker, name: string, args: unknown) {
-  const d = details(name);
-  broker.tag(d, { name, args });
-  return bus.confirm(d, new AbortController().signal);
+/** A call's request, as the pipeline makes it. */
+function request(name: string, args: unknown, signal = new AbortController().signal): ConfirmationRequest {
+  return {
+    callId: `${name}-${JSON.stringify(args)}`,
+    call: { name, args },
+    details: { toolName: name, description: name, risk: "medium", locations: [], type: "generic" },
+    signal,
+  };
 }
+
+/** Asks as the pipeline does: the call's request to the broker's `confirm`. */
+const ask = (broker: ConfirmationBroker, name: string, args: unknown) => broker.confirm(request(name, args));
 
 describe("always for this session", () => {
   const approved = { name: "shell", args: { command: "npm test" } };
@@ -50,69 +49,91 @@ describe("always for this session", () => {
 
 describe("ConfirmationBroker", () => {
   it("asks once for an exact call answered always, and again for any other", async () => {
-    const bus = new MessageBus({ timeoutMs: 5_000 });
-    const asked: AskRequest[] = [];
-    const broker = new ConfirmationBroker(bus, async (request) => {
-      asked.push(request);
+    const asked: ConfirmationRequest[] = [];
+    const broker = new ConfirmationBroker(async (r) => {
+      asked.push(r);
       return "always";
     });
-    const stop = broker.install();
-    expect(await ask(bus, broker, "shell", { command: "ls" })).toEqual({ approved: true, always: true });
-    expect(await ask(bus, broker, "shell", { command: "ls" })).toEqual({
+    expect(await ask(broker, "shell", { command: "ls" })).toEqual({ approved: true, always: true });
+    expect(await ask(broker, "shell", { command: "ls" })).toEqual({
       approved: true,
       always: true,
       reason: "approved earlier for this session",
     });
-    await ask(bus, broker, "shell", { command: "ls -a" });
+    await ask(broker, "shell", { command: "ls -a" });
     expect(asked.map((r) => r.call)).toEqual([
       { name: "shell", args: { command: "ls" } },
       { name: "shell", args: { command: "ls -a" } },
     ]);
-    stop();
-    expect(bus.listenerCount).toBe(0);
   });
 
   it("asks one question at a time, and the first answer can settle a queued identical call", async () => {
-    const bus = new MessageBus({ timeoutMs: 5_000 });
     let open = 0;
     let most = 0;
-    const broker = new ConfirmationBroker(bus, async () => {
+    const broker = new ConfirmationBroker(async () => {
       open++;
       most = Math.max(most, open);
       await new Promise((r) => setTimeout(r, 20));
       open--;
       return "always";
     });
-    broker.install();
     const answers = await Promise.all([
-      ask(bus, broker, "write_file", { path: "x", content: "1" }),
-      ask(bus, broker, "write_file", { path: "x", content: "1" }),
-      ask(bus, broker, "write_file", { path: "y", content: "1" }),
+      ask(broker, "write_file", { path: "x", content: "1" }),
+      ask(broker, "write_file", { path: "x", content: "1" }),
+      ask(broker, "write_file", { path: "y", content: "1" }),
     ]);
     expect(most).toBe(1);
     expect(answers.map((a) => a.approved)).toEqual([true, true, true]);
     expect(answers[1]).toMatchObject({ reason: "approved earlier for this session" });
   });
 
-  it("treats a failing asker, a no, and an untagged request's always as what they are", async () => {
-    const bus = new MessageBus({ timeoutMs: 5_000 });
-    const replies = ["throw", "no", "always"];
-    const broker = new ConfirmationBroker(bus, async () => {
+  it("treats a failing asker and a no as no", async () => {
+    const replies = ["throw", "no"];
+    const broker = new ConfirmationBroker(async () => {
       const next = replies.shift();
       if (next === "throw") throw new Error("terminal closed");
-      return next as "no" | "always";
+      return next as "no";
     });
-    broker.install();
-    expect(await ask(bus, broker, "shell", { command: "a" })).toEqual({
+    expect(await ask(broker, "shell", { command: "a" })).toEqual({
       approved: false,
       reason: "the user said no",
     });
-    expect(await ask(bus, broker, "shell", { command: "b" })).toEqual({
+    expect(await ask(broker, "shell", { command: "b" })).toEqual({
       approved: false,
       reason: "the user said no",
     });
-    // Not tagged: approved this once, nothing remembered.
-    expect(await bus.confirm(details("shell"), new AbortController().signal)).toEqual({ approved: true });
     expect(broker.approvals.size).toBe(0);
+  });
+
+  it("gives the asker the request's own signal, and does not ask about a call cancelled while queued", async () => {
+    const seen: AbortSignal[] = [];
+    let release = () => {};
+    const broker = new ConfirmationBroker(async (r) => {
+      seen.push(r.signal);
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return "yes";
+    });
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = broker.confirm(request("shell", { command: "a" }, first.signal));
+    const b = broker.confirm(request("shell", { command: "b" }, second.signal));
+    await new Promise((r) => setTimeout(r, 10));
+    second.abort();
+    release();
+    expect(await a).toEqual({ approved: true });
+    expect(await b).toEqual({ approved: false, reason: "the call was cancelled" });
+    expect(seen).toEqual([first.signal]);
+  });
+
+  it("answers a bus's published requests with the same confirm, from the request's call", async () => {
+    const bus = new MessageBus({ timeoutMs: 5_000 });
+    const broker = new ConfirmationBroker(async () => "always");
+    const stop = broker.install(bus);
+    expect(await bus.confirm(request("shell", { command: "ls" }))).toEqual({ approved: true, always: true });
+    expect(broker.approvals.has("shell", { command: "ls" })).toBe(true);
+    stop();
+    expect(bus.listenerCount).toBe(0);
   });
 });

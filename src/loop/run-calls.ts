@@ -17,7 +17,8 @@ export interface PendingCall {
   args: unknown;
 }
 
-export interface RunContext {
+/** What one round of a session's tool calls runs with. */
+export interface RoundContext {
   gate: LoopGate;
   scope?: ToolScope;
   signal: AbortSignal;
@@ -27,7 +28,7 @@ export interface RunContext {
 }
 
 /** Runs `calls`; results come back in the same order. */
-export async function runCalls(calls: readonly PendingCall[], ctx: RunContext): Promise<CallResult[]> {
+export async function runCalls(calls: readonly PendingCall[], ctx: RoundContext): Promise<CallResult[]> {
   const results: CallResult[] = new Array(calls.length);
   let i = 0;
   while (i < calls.length) {
@@ -48,13 +49,13 @@ export async function runCalls(calls: readonly PendingCall[], ctx: RunContext): 
   return results;
 }
 
-function isReadOnly(ctx: RunContext, name: string): boolean {
+function isReadOnly(ctx: RoundContext, name: string): boolean {
   if (ctx.scope && !ctx.scope.tools.has(name)) return false;
   const tool = ctx.gate.registry.get(name);
   return tool !== undefined && READ_ONLY_KINDS.has(tool.kind);
 }
 
-async function runOne(call: PendingCall, ctx: RunContext): Promise<CallResult> {
+async function runOne(call: PendingCall, ctx: RoundContext): Promise<CallResult> {
   const description = describeCall(ctx, call);
   ctx.emit({ type: "tool_start", id: call.id, name: call.name, args: call.args, description });
   ctx.transcript?.write({ type: "tool_call", id: call.id, name: call.name, args: call.args, description });
@@ -64,7 +65,8 @@ async function runOne(call: PendingCall, ctx: RunContext): Promise<CallResult> {
       signal: ctx.signal,
       ...(ctx.scope ? { scope: ctx.scope } : {}),
       onOutput: (chunk) => ctx.emit({ type: "tool_output", id: call.id, name: call.name, chunk }),
-      onConfirmation: (details) => ctx.broker?.tag(details, { name: call.name, args: call.args }),
+      // The session's broker answers this call's `ask`, with the call, its agent and its signal in hand.
+      ...(ctx.broker ? { confirm: ctx.broker.confirm } : {}),
     },
   );
   ctx.emit({ type: "tool_end", id: call.id, name: call.name, description, result });
@@ -88,7 +90,7 @@ async function runOne(call: PendingCall, ctx: RunContext): Promise<CallResult> {
  * name and arguments only — a tool the caller may not use does not get to describe itself).
  */
 export function describeCall(
-  ctx: Pick<RunContext, "gate" | "scope">,
+  ctx: Pick<RoundContext, "gate" | "scope">,
   call: { name: string; args: unknown },
 ): string {
   const fallback = `${call.name} ${shortJson(call.args)}`;
@@ -96,7 +98,7 @@ export function describeCall(
   const tool = ctx.gate.registry.get(call.name);
   if (!tool || !call.args || typeof call.args !== "object") return fallback;
   try {
-    return tool.build(call.args as Record<string, unknown>).getDescription() || fallback;
+    return tool.build(call.args as Record<string, unknown>).describe() || fallback;
   } catch {
     return fallback;
   }

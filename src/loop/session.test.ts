@@ -201,12 +201,11 @@ describe("the guard path and policy", () => {
   it("remembers 'always' for the exact call only: the same write is not asked again, another one is", async () => {
     const { gate } = await setup({}, 'default = "ask"\n');
     const asked: string[] = [];
-    const broker = new ConfirmationBroker(gate.bus, async ({ call }) => {
-      asked.push(JSON.stringify(call));
+    // The broker is given to each call (no bus listener): the request itself names the call.
+    const broker = new ConfirmationBroker(async ({ call }) => {
+      asked.push(JSON.stringify({ name: call.name, args: call.args }));
       return "always";
     });
-    const stop = broker.install();
-    cleanup.push(async () => void stop());
     const write = (content: string) => ({
       toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content, overwrite: true } }],
     });

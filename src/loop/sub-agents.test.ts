@@ -42,11 +42,12 @@ describe("spawn_agents backed by the loop", () => {
     );
     const model = modelOf(server, "openai");
     const asked: (string | undefined)[] = [];
-    const broker = new ConfirmationBroker(gate.bus, async ({ details }) => {
+    const requestedBy: (string | undefined)[] = [];
+    const broker = new ConfirmationBroker(async ({ details, agent }) => {
       asked.push(details.agent);
+      requestedBy.push(agent);
       return "yes";
     });
-    const stop = broker.install();
     const events: LoopEvent[] = [];
     const dir = sessionsDir(root);
     const runner = createAgentRunner({
@@ -105,8 +106,9 @@ describe("spawn_agents backed by the loop", () => {
       expect(turn.answer).toBe("all done");
       expect(server.remaining()).toBe(0);
       expect(await readFile(join(root, "leaf.txt"), "utf8")).toBe("from leaf\n");
-      // The child's confirmation came through the parent's bus, tagged with the child's name.
+      // The child's call brought the parent's broker, and its request names the child.
       expect(asked).toEqual(["leaf"]);
+      expect(requestedBy).toEqual(["leaf"]);
       expect(events).toContainEqual({
         type: "notice",
         agent: "leaf",
@@ -132,7 +134,6 @@ describe("spawn_agents backed by the loop", () => {
       });
       expect(helper.find((r) => r.type === "sub_agent")).toMatchObject({ agent: "leaf", depth: 2, ok: true });
     } finally {
-      stop();
       await host.close();
       await gate.close();
       await removeWorkspace(root);

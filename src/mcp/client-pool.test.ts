@@ -9,7 +9,7 @@ import { testServer } from "./testdata/servers.js";
 
 async function run(tool: Tool | undefined, args: Record<string, unknown> = {}): Promise<ToolResult> {
   if (!tool) throw new Error("tool missing");
-  return tool.build(args).execute(new AbortController().signal);
+  return tool.build(args).run(new AbortController().signal);
 }
 
 function find(d: McpDiscovery, name: string): Tool | undefined {
@@ -181,7 +181,7 @@ describe("McpClientPool with our SDK test server over stdio", () => {
 
   it("cancels a call when the caller aborts", async () => {
     const controller = new AbortController();
-    const pending = find(discovery, "mcp__slow__hang")!.build({}).execute(controller.signal);
+    const pending = find(discovery, "mcp__slow__hang")!.build({}).run(controller.signal);
     setTimeout(() => controller.abort(), 50);
     expect((await pending).error?.type).toBe("cancelled");
   });

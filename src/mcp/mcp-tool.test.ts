@@ -21,10 +21,10 @@ describe("MCP tools as toolgate tools", () => {
       async () => okResult("done"),
     );
     const invocation = tool.build({ owner: "acme", repo: "prod" });
-    expect(invocation.getDescription()).toBe(
+    expect(invocation.describe()).toBe(
       'delete_repo on MCP server github with {"owner":"acme","repo":"prod"}',
     );
-    const details = await invocation.shouldConfirmExecute(new AbortController().signal);
+    const details = await invocation.confirmation(new AbortController().signal);
     expect(details ? details.description : undefined).toContain('"repo":"prod"');
   });
 

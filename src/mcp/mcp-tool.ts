@@ -111,13 +111,13 @@ export function createMcpTool(
       const summary = `${route.tool} on MCP server ${route.server} with ${argumentsPreview(params)}`;
       return {
         params,
-        getDescription: () => summary,
-        toolLocations: () => [],
-        getRisk: () => risk,
-        async shouldConfirmExecute(): Promise<ConfirmationDetails> {
+        describe: () => summary,
+        locations: () => [],
+        riskFor: () => risk,
+        async confirmation(): Promise<ConfirmationDetails> {
           return { toolName: name, description: summary, risk, locations: [], type: "mcp" };
         },
-        execute: (signal: AbortSignal) => call(route, params, signal),
+        run: (signal: AbortSignal) => call(route, params, signal),
       };
     },
   };

@@ -5,7 +5,6 @@
  * a proxied tool's result is passed on as its server sent it. An `ask` becomes an elicitation request to the
  * MCP client when it supports elicitation (the person approves in their MCP host), and a deny otherwise.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -16,10 +15,10 @@ import {
   McpError,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { ConfirmationListener } from "../bus/index.js";
 import type { CallResult, ExecuteOptions, ToolRegistry } from "../core/index.js";
 import {
   type ConfirmationDetails,
+  type ConfirmationRequest,
   type ConfirmationResponse,
   type Logger,
   READ_ONLY_KINDS,
@@ -33,10 +32,11 @@ import { upstreamToolInfo } from "./mcp-tool.js";
 export interface McpServeTarget {
   /** The tools to serve. A function is asked on every listing and call (a pool that rebuilds). */
   registry: ToolRegistry | (() => ToolRegistry | Promise<ToolRegistry>);
-  /** Runs one call through the pipeline (`gate.execute`). */
+  /**
+   * Runs one call through the pipeline (`gate.execute`). Each call brings its own `confirm`: the server
+   * answers that call's `ask` by elicitation to the client that made it.
+   */
   execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
-  /** The pipeline's confirmer; the server answers the requests of its own calls by elicitation. */
-  bus: { onConfirmation(listener: ConfirmationListener): () => void };
 }
 
 export interface ServeMcpOptions {
@@ -73,10 +73,6 @@ export interface McpServing {
   /** Tells the client the tool list changed (call after registering or removing tools). */
   notifyToolsChanged(): Promise<void>;
   close(): Promise<void>;
-}
-
-interface CallContext {
-  signal: AbortSignal;
 }
 
 /** The message a person sees in their MCP host. */
@@ -133,7 +129,6 @@ export async function serveMcp(
     { name: options.name ?? "toolgate", version: options.version ?? "0.1.0" },
     { capabilities: { tools: { listChanged: true } } },
   );
-  const calls = new AsyncLocalStorage<CallContext>();
   const pageSize = options.pageSize ?? 200;
   const registry = async () => (typeof target.registry === "function" ? target.registry() : target.registry);
   const visible = async () =>
@@ -154,18 +149,17 @@ export async function serveMcp(
     const executeOptions: ExecuteOptions = {
       signal: extra.signal,
       ...(options.scope ? { scope: options.scope } : {}),
+      confirm,
     };
-    const result = await calls.run({ signal: extra.signal }, () => target.execute(call, executeOptions));
+    const result = await target.execute(call, executeOptions);
     // An unknown tool is a protocol error (MCP convention); every other failure is a result the model reads.
     if (result.error?.type === "tool_not_found")
       throw new McpError(ErrorCode.InvalidParams, result.error.message);
     return toCallToolResult(result);
   });
 
-  const confirm = async (
-    details: ConfirmationDetails,
-    signal: AbortSignal,
-  ): Promise<ConfirmationResponse> => {
+  /** Asks the person through the client that made the call (the request carries that call's signal). */
+  async function confirm({ details, signal }: ConfirmationRequest): Promise<ConfirmationResponse> {
     if (server.getClientCapabilities()?.elicitation === undefined) {
       return {
         approved: false,
@@ -199,12 +193,7 @@ export async function serveMcp(
     } catch (error) {
       return { approved: false, reason: `the approval request failed (${(error as Error).message})` };
     }
-  };
-  // Only requests raised by this server's own calls are ours; others (another entry point) are left alone.
-  const unsubscribe = target.bus.onConfirmation((request) => {
-    const context = calls.getStore();
-    return context ? confirm(request.details, context.signal) : undefined;
-  });
+  }
 
   let unwatch: (() => void) | undefined;
   if (typeof target.registry !== "function") {
@@ -224,7 +213,6 @@ export async function serveMcp(
   return {
     notifyToolsChanged: () => server.sendToolListChanged(),
     async close() {
-      unsubscribe();
       unwatch?.();
       await server.close();
     },

@@ -23,7 +23,7 @@ export interface PolicyEngineOptions {
  * Decides allow / ask / deny for calls, with a compiled policy.
  * @example
  * const engine = new PolicyEngine({ policy: await loadPolicyFile(".toolgate/policy.toml", { plugins }), plugins, roots });
- * const decision = await engine.decide({ tool, invocation, args, risk: invocation.getRisk() });
+ * const decision = await engine.decide({ tool, invocation, args, risk: invocation.riskFor() });
  */
 export class PolicyEngine implements Decider {
   readonly policy: CompiledPolicy;

@@ -269,18 +269,18 @@ describe("where bwrap cannot run", () => {
 
   it("auto runs the command unsandboxed and says so in the result and the confirmation", async () => {
     const invocation = tool("auto").build({ command: "echo ran" });
-    const result = await invocation.execute(signal);
+    const result = await invocation.run(signal);
     expect(result.sandbox).toBe("off:unavailable");
     expect(result.llmContent).toContain(
       "[sandbox: none: commands run UNSANDBOXED because bubblewrap (bwrap) is not",
     );
     expect(result.llmContent).toContain("ran");
-    const details = await invocation.shouldConfirmExecute(signal);
+    const details = await invocation.confirmation(signal);
     expect(details === false ? undefined : details.sandbox).toContain("UNSANDBOXED");
   });
 
   it("an explicitly requested mode fails closed and names the fix", async () => {
-    const result = await tool("workspace-write").build({ command: "echo ran" }).execute(signal);
+    const result = await tool("workspace-write").build({ command: "echo ran" }).run(signal);
     expect(result.error?.type).toBe("execution_failed");
     expect(result.error?.message).toContain('[sandbox] mode = "workspace-write" cannot be had here');
     expect(result.error?.message).toContain("apt-get install bubblewrap");

@@ -42,7 +42,7 @@ describe("confluence_fetch", () => {
 
   const tool = () => createConfluenceFetchTool({ baseUrl: base, token: "t", email: "e@x" });
   const run = (params: Parameters<ReturnType<typeof tool>["build"]>[0]) =>
-    tool().build(params).execute(new AbortController().signal);
+    tool().build(params).run(new AbortController().signal);
 
   it("reads a page and converts its storage body to Markdown", async () => {
     const result = await run({ page_id: "98765" });

@@ -135,7 +135,7 @@ export function createConfluenceFetchTool(deps: AtlassianDeps): Tool<ConfluenceF
     },
     kind: "fetch",
     risk: "low",
-    check(p) {
+    validate(p) {
       const hasId = p.page_id !== undefined;
       const hasQuery = p.query !== undefined;
       if (hasId === hasQuery) return "give exactly one of page_id and query";

@@ -12,8 +12,8 @@ let root: string;
 let tool: ReturnType<typeof createEditFileTool>;
 let reader: ReturnType<typeof createReadFileTool>;
 const signal = new AbortController().signal;
-const run = (params: EditFileParams) => tool.build(params).execute(signal);
-const read = (path: string) => reader.build({ path }).execute(signal);
+const run = (params: EditFileParams) => tool.build(params).run(signal);
+const read = (path: string) => reader.build({ path }).run(signal);
 
 beforeEach(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), "tg-edit-")));
@@ -139,7 +139,7 @@ describe("edit_file", () => {
     await writeFile(join(root, "d.txt"), "one\r\ntwo\r\n");
     const details = await tool
       .build({ path: "d.txt", edits: [{ oldText: "two", newText: "2" }] })
-      .shouldConfirmExecute(signal);
+      .confirmation(signal);
     expect(details !== false && details.diff).toContain("-two\n+2\n");
     expect(details !== false && details.risk).toBe("medium");
   });

@@ -141,7 +141,7 @@ export function createEditFileTool(deps: EditFileDeps): Tool<EditFileParams> {
     kind: "edit",
     risk: "medium",
     argKinds: { path: "path" },
-    check: ({ edits }) => {
+    validate: ({ edits }) => {
       const empty = edits.findIndex((e) => e.oldText === "");
       return empty === -1 ? undefined : `edit ${empty + 1}: oldText must not be empty`;
     },

@@ -8,7 +8,7 @@ import { createGlobTool, type GlobParams } from "./glob.js";
 let base: string;
 let root: string;
 let tool: ReturnType<typeof createGlobTool>;
-const run = (params: GlobParams) => tool.build(params).execute(new AbortController().signal);
+const run = (params: GlobParams) => tool.build(params).run(new AbortController().signal);
 const files = async (params: GlobParams) => ((await run(params)).data as { files: string[] }).files;
 
 const corpus: Record<string, string> = {

@@ -105,7 +105,7 @@ export function createGlobTool(deps: GlobDeps): Tool<GlobParams> {
     kind: "search",
     risk: "low",
     argKinds: { path: "path" },
-    check: ({ pattern }) => globPatternProblem(pattern),
+    validate: ({ pattern }) => globPatternProblem(pattern),
     describe: ({ pattern, path }) => `Find ${pattern}${path ? ` in ${path}` : ""}`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path ?? ".")],
     run: ({ pattern, path, maxResults, includeHidden }, { signal }) =>

@@ -61,7 +61,7 @@ afterAll(async () => {
 });
 
 async function both(params: GrepParams) {
-  const [a, b] = await Promise.all([rg.build(params).execute(signal), js.build(params).execute(signal)]);
+  const [a, b] = await Promise.all([rg.build(params).run(signal), js.build(params).run(signal)]);
   expect((a.data as { backend: string }).backend).toBe("ripgrep");
   expect((b.data as { backend: string }).backend).toBe("js");
   expect(b.llmContent).toBe(a.llmContent);
@@ -143,7 +143,7 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
   it("refuses patterns JS cannot compile and paths outside the root", async () => {
     expect(() => rg.build({ pattern: "(unclosed" })).toThrow('invalid regular expression "(unclosed"');
     for (const path of ["..", "up", "link.txt", "/etc"]) {
-      expect((await rg.build({ pattern: "needle", path }).execute(signal)).error?.type, path).toBe(
+      expect((await rg.build({ pattern: "needle", path }).run(signal)).error?.type, path).toBe(
         "path_not_allowed",
       );
     }
@@ -156,7 +156,7 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
       execFileSync("mkfifo", [join(dir, ".gitignore")]);
       const workspace = await Workspace.create([dir]);
       const tool = createGrepTool({ workspace, ripgrepPath: await findBundledRipgrep(), timeoutMs: 1000 });
-      const result = await tool.build({ pattern: "needle" }).execute(signal);
+      const result = await tool.build({ pattern: "needle" }).run(signal);
       expect(result.error?.type).toBe("timeout");
       expect(result.error?.message).toMatch(/^grep timed out after \d+ ms; narrow the path or filePattern$/);
     } finally {

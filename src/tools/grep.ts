@@ -133,7 +133,7 @@ export function createGrepTool(deps: GrepDeps): Tool<GrepParams> {
     kind: "search",
     risk: "low",
     argKinds: { path: "path" },
-    check: ({ pattern, caseSensitive }) => {
+    validate: ({ pattern, caseSensitive }) => {
       try {
         compileGrepPattern(pattern, caseSensitive === true);
         return undefined;

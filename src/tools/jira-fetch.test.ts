@@ -66,7 +66,7 @@ describe("jira_fetch", () => {
   });
 
   const run = (tool: ReturnType<typeof createJiraFetchTool>, params: Parameters<typeof tool.build>[0]) =>
-    tool.build(params).execute(new AbortController().signal);
+    tool.build(params).run(new AbortController().signal);
 
   it("reads a Cloud (v3) issue with basic auth and converts ADF to text", async () => {
     const tool = createJiraFetchTool({ baseUrl: `${base}/`, token: "tok", email: "bot@acme.example" });

@@ -105,7 +105,7 @@ export function createJiraFetchTool(deps: JiraFetchDeps): Tool<JiraFetchParams> 
     },
     kind: "fetch",
     risk: "low",
-    check: (p) =>
+    validate: (p) =>
       ISSUE_KEY.test(p.issue_key)
         ? undefined
         : `issue_key must be a Jira issue key like PROJ-123, got ${JSON.stringify(p.issue_key)}`,

@@ -8,7 +8,7 @@ import { createLsTool, type LsParams } from "./ls.js";
 let base: string;
 let root: string;
 let tool: ReturnType<typeof createLsTool>;
-const run = (params: LsParams) => tool.build(params).execute(new AbortController().signal);
+const run = (params: LsParams) => tool.build(params).run(new AbortController().signal);
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), "tg-ls-")));
@@ -40,7 +40,7 @@ afterAll(async () => {
 describe("ls", () => {
   it("R4.9 lists a folder: folders first and marked, sizes, symlinks shown not followed, ignores applied", async () => {
     const unlimited = createLsTool({ workspace: await Workspace.create([root]) });
-    const result = await unlimited.build({}).execute(new AbortController().signal);
+    const result = await unlimited.build({}).run(new AbortController().signal);
     expect(result.llmContent).toBe(
       [
         "./",
@@ -56,13 +56,13 @@ describe("ls", () => {
   it("R4.10 recursive includes subfolders; R4.11 maxDepth limits the depth", async () => {
     const full = createLsTool({ workspace: await Workspace.create([root]) });
     const signal = new AbortController().signal;
-    expect((await full.build({ path: "src", recursive: true }).execute(signal)).llmContent).toBe(
+    expect((await full.build({ path: "src", recursive: true }).run(signal)).llmContent).toBe(
       ["src/", "lib/", "  deep/", "    x.ts  0 B", "  util.ts  0 B", "index.ts  3 B"].join("\n"),
     );
-    expect((await full.build({ path: "src", recursive: true, maxDepth: 2 }).execute(signal)).llmContent).toBe(
+    expect((await full.build({ path: "src", recursive: true, maxDepth: 2 }).run(signal)).llmContent).toBe(
       ["src/", "lib/", "  deep/", "  util.ts  0 B", "index.ts  3 B"].join("\n"),
     );
-    expect((await full.build({ path: "src" }).execute(signal)).llmContent).toBe(
+    expect((await full.build({ path: "src" }).run(signal)).llmContent).toBe(
       ["src/", "lib/", "index.ts  3 B"].join("\n"),
     );
   });

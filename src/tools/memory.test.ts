@@ -209,8 +209,8 @@ describe("memory tool", () => {
     const tool = createMemoryTool({ projectDir: root, userDir });
     expect([tool.name, tool.kind, tool.risk]).toEqual(["memory", "other", "low"]);
     const inv = tool.build({ action: "set", key: "a", value: "v", scope: "user" });
-    expect(inv.getDescription()).toBe('memory set "a" (user)');
-    expect(inv.toolLocations()).toEqual([join(userDir, "memory.json")]);
-    expect(tool.build({ action: "list" }).getDescription()).toBe("memory list (project)");
+    expect(inv.describe()).toBe('memory set "a" (user)');
+    expect(inv.locations()).toEqual([join(userDir, "memory.json")]);
+    expect(tool.build({ action: "list" }).describe()).toBe("memory list (project)");
   });
 });

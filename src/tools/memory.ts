@@ -92,7 +92,7 @@ export function createMemoryTool(deps: MemoryToolDeps): Tool<MemoryParams> {
     },
     kind: "other",
     risk: "low",
-    check(params) {
+    validate(params) {
       if (NEEDS_KEY.has(params.action)) {
         if (params.key === undefined) return `"key" is required for action "${params.action}"`;
         const problem = memoryKeyProblem(params.key);

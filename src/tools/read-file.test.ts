@@ -9,7 +9,7 @@ import { createReadFileTool, type ReadFileParams } from "./read-file.js";
 let base: string;
 let root: string;
 let tool: ReturnType<typeof createReadFileTool>;
-const run = (params: ReadFileParams) => tool.build(params).execute(new AbortController().signal);
+const run = (params: ReadFileParams) => tool.build(params).run(new AbortController().signal);
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join("");
 
 beforeAll(async () => {
@@ -44,8 +44,8 @@ describe("read_file", () => {
     expect(tool.kind).toBe("read");
     expect(tool.risk).toBe("low");
     expect(tool.argKinds).toEqual({ path: "path" });
-    expect(tool.build({ path: "ten.txt" }).toolLocations()).toEqual([join(root, "ten.txt")]);
-    expect(tool.build({ path: ".env" }).getRisk()).toBe("medium");
+    expect(tool.build({ path: "ten.txt" }).locations()).toEqual([join(root, "ten.txt")]);
+    expect(tool.build({ path: ".env" }).riskFor()).toBe("medium");
   });
 
   it("R2.1 returns the complete contents and reports the encoding", async () => {

@@ -70,7 +70,7 @@ export function createReadFileTool(deps: ReadFileDeps): Tool<ReadFileParams> {
     kind: "read",
     risk: "low",
     argKinds: { path: "path" },
-    check: ({ startLine, endLine, tail }) => {
+    validate: ({ startLine, endLine, tail }) => {
       if (tail !== undefined && (startLine !== undefined || endLine !== undefined))
         return "tail reads the last lines; it cannot be combined with startLine or endLine";
       return startLine !== undefined && endLine !== undefined && startLine > endLine

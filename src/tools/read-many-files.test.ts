@@ -8,7 +8,7 @@ import { createReadManyFilesTool, type ReadManyFilesParams } from "./read-many-f
 let base: string;
 let root: string;
 let tool: ReturnType<typeof createReadManyFilesTool>;
-const run = (params: ReadManyFilesParams) => tool.build(params).execute(new AbortController().signal);
+const run = (params: ReadManyFilesParams) => tool.build(params).run(new AbortController().signal);
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), "tg-many-")));

@@ -68,7 +68,7 @@ export function createReadManyFilesTool(deps: ReadManyFilesDeps): Tool<ReadManyF
     kind: "read",
     risk: "low",
     argKinds: { paths: "path" },
-    check: ({ paths, patterns }) => {
+    validate: ({ paths, patterns }) => {
       if ((paths?.length ?? 0) + (patterns?.length ?? 0) === 0)
         return "give at least one entry in paths or patterns";
       for (const p of patterns ?? []) {

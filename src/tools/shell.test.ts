@@ -48,7 +48,7 @@ async function run(
   } = {},
 ): Promise<ToolResult> {
   const invocation = (options.tool ?? tool()).build(params);
-  return invocation.execute(options.signal ?? new AbortController().signal, options.onOutput);
+  return invocation.run(options.signal ?? new AbortController().signal, options.onOutput);
 }
 const data = (r: ToolResult) => r.data as { exitCode: number | null; stdout: string; stderr: string };
 
@@ -82,7 +82,7 @@ describe("shell tool: declaration", () => {
     expect(t.risk).toBe("high");
     expect(t.argKinds).toEqual({ command: "command", cwd: "path" });
     expect(t.outputMode).toBe("head-tail");
-    expect(t.build({ command: "ls" }).getRisk()).toBe("high");
+    expect(t.build({ command: "ls" }).riskFor()).toBe("high");
   });
 
   it("refuses a blank command", () => {
@@ -93,7 +93,7 @@ describe("shell tool: declaration", () => {
     const t = makeTool({ commandNotes: () => ["rm -rf"] });
     const details = await t
       .build({ command: "ls   -la\u202E\nrm -rf x\x1b" })
-      .shouldConfirmExecute(new AbortController().signal);
+      .confirmation(new AbortController().signal);
     expect(details).toMatchObject({
       type: "exec",
       risk: "high",

@@ -142,7 +142,7 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
     risk: "high",
     argKinds: { command: "command", cwd: "path" },
     outputMode: "head-tail",
-    check: ({ command, sandbox: wanted, justification }) => {
+    validate: ({ command, sandbox: wanted, justification }) => {
       if (command.trim() === "") return "command must not be blank";
       if (wanted && !justification?.trim()) return `justification is required when sandbox is "${wanted}"`;
       return undefined;

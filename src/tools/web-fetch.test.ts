@@ -105,7 +105,7 @@ async function run(
 ) {
   return tool(extra)
     .build(params)
-    .execute(signal ?? new AbortController().signal);
+    .run(signal ?? new AbortController().signal);
 }
 
 describe("web_fetch: content (R6.1, R6.2)", () => {
@@ -257,9 +257,9 @@ describe("web_fetch: declaration", () => {
     expect(t.risk).toBe("medium");
     expect(t.argKinds).toEqual({ url: "url" });
     const invocation = t.build({ url: "https://example.com/a", selector: "main" });
-    expect(invocation.getDescription()).toBe("Fetch https://example.com/a (selector main)");
-    expect(invocation.toolLocations()).toEqual(["https://example.com/a"]);
-    expect(await invocation.shouldConfirmExecute(new AbortController().signal)).toMatchObject({
+    expect(invocation.describe()).toBe("Fetch https://example.com/a (selector main)");
+    expect(invocation.locations()).toEqual(["https://example.com/a"]);
+    expect(await invocation.confirmation(new AbortController().signal)).toMatchObject({
       toolName: "web_fetch",
       type: "fetch",
       risk: "medium",

@@ -5,7 +5,7 @@
  */
 import { ConfigError, defineTool, errorResult, okResult, type Tool } from "../core/index.js";
 import { httpError, NetError, parseAllowHosts, type Resolver, safeFetch } from "../net/index.js";
-import { classify, decodeText, mediaType } from "./web/content.js";
+import { classify, decodeBody, mediaType } from "./web/content.js";
 
 /** Parameters of `web_fetch`. */
 export interface WebFetchParams {
@@ -79,7 +79,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchParams
     kind: "fetch",
     risk: "medium",
     argKinds: { url: "url" },
-    check(params) {
+    validate(params) {
       let url: URL;
       try {
         url = new URL(params.url);
@@ -130,7 +130,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchParams
       const header = [`URL: ${res.url}`];
       let body: string;
       let notes: string[] = [];
-      const text = decodeText(contentType, res.body, kind === "html");
+      const text = decodeBody(contentType, res.body, kind === "html");
       if (kind === "html") {
         // The HTML stack (linkedom, Readability, turndown) loads on the first HTML page, not at start-up.
         const html = await import("./web/html.js");

@@ -122,7 +122,7 @@ describe("URL conditions decide on the parsed host", () => {
       tool,
       invocation,
       args: { url },
-      risk: invocation.getRisk(),
+      risk: invocation.riskFor(),
     });
     expect(decision.decision).toBe(want);
   });

@@ -38,7 +38,7 @@ const ddg = (path = "/html/", timeoutMs?: number) =>
 async function search(backend: SearchBackend, params: WebSearchParams, signal?: AbortSignal) {
   return createWebSearchTool({ backend })
     .build(params)
-    .execute(signal ?? new AbortController().signal);
+    .run(signal ?? new AbortController().signal);
 }
 
 describe("web_search (R6.6–R6.8)", () => {
@@ -168,7 +168,7 @@ describe("web_search: declaration", () => {
       required: ["query"],
       properties: { numResults: { type: "integer", minimum: 1, maximum: 20 } },
     });
-    expect(tool.build({ query: "rust" }).getDescription()).toBe('Search the web (duckduckgo) for "rust"');
+    expect(tool.build({ query: "rust" }).describe()).toBe('Search the web (duckduckgo) for "rust"');
   });
 
   it("refuses a blank query", () => {

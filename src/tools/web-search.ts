@@ -74,7 +74,7 @@ export function createWebSearchTool(deps: WebSearchDeps): Tool<WebSearchParams> 
     // The query leaves the machine (to a third-party service), so it is not a read-only kind.
     kind: "fetch",
     risk: "medium",
-    check: (p) => (p.query.trim() === "" ? "query must not be empty" : undefined),
+    validate: (p) => (p.query.trim() === "" ? "query must not be empty" : undefined),
     describe: (p) => `Search the web (${backend.name}) for ${JSON.stringify(p.query)}`,
     confirmation: () => ({ type: "fetch" }),
     async run(params, { signal }) {

@@ -22,7 +22,7 @@ let base: string;
 let root: string;
 let tool: ReturnType<typeof createWriteFileTool>;
 const signal = new AbortController().signal;
-const run = (params: WriteFileParams) => tool.build(params).execute(signal);
+const run = (params: WriteFileParams) => tool.build(params).run(signal);
 
 beforeEach(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), "tg-write-")));
@@ -39,7 +39,7 @@ afterEach(async () => {
 describe("write_file", () => {
   it("declares a medium-risk edit tool", () => {
     expect([tool.name, tool.kind, tool.risk]).toEqual(["write_file", "edit", "medium"]);
-    expect(tool.build({ path: "a.txt", content: "" }).toolLocations()).toEqual([join(root, "a.txt")]);
+    expect(tool.build({ path: "a.txt", content: "" }).locations()).toEqual([join(root, "a.txt")]);
   });
 
   it("R3.1 creates a new file; R3.4 creates missing parents", async () => {
@@ -124,13 +124,13 @@ describe("write_file", () => {
     await writeFile(join(root, "d.txt"), "one\ntwo\n");
     const details = await tool
       .build({ path: "d.txt", content: "one\nTWO\n", overwrite: true })
-      .shouldConfirmExecute(signal);
+      .confirmation(signal);
     expect(details).not.toBe(false);
     if (details === false) return;
     expect(details.type).toBe("edit");
     expect(details.diff).toContain("--- a/d.txt\n+++ b/d.txt\n");
     expect(details.diff).toContain("-two\n+TWO\n");
-    const fresh = await tool.build({ path: "n.txt", content: "hi\n" }).shouldConfirmExecute(signal);
+    const fresh = await tool.build({ path: "n.txt", content: "hi\n" }).confirmation(signal);
     expect(fresh !== false && fresh.diff).toContain("+hi\n");
   });
 });

@@ -88,7 +88,7 @@ export function createWriteTodosTool(deps: WriteTodosDeps): Tool<WriteTodosParam
     },
     kind: "other",
     risk: "low",
-    check({ action, text, id, status }) {
+    validate({ action, text, id, status }) {
       if (action !== "add" && action !== "list" && id === undefined) {
         return `"id" is required for action "${action}"`;
       }

@@ -24,14 +24,14 @@ describe("the terminal confirmation question", () => {
       (t) => written.push(t),
       () => undefined,
     );
-    const answer = ask({ details: shell } as Parameters<typeof ask>[0], new AbortController().signal);
+    const answer = ask({ details: shell, signal: new AbortController().signal } as Parameters<typeof ask>[0]);
     input.write("perhaps\n");
     await new Promise((r) => setTimeout(r, 20));
     input.write("a\n");
     expect(await answer).toBe("always");
     expect(written.join("")).toContain("please answer y, n or a");
     const aborted = new AbortController();
-    const second = ask({ details: shell } as Parameters<typeof ask>[0], aborted.signal);
+    const second = ask({ details: shell, signal: aborted.signal } as Parameters<typeof ask>[0]);
     aborted.abort();
     expect(await second).toBe("no");
     rl.close();

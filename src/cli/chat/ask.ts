@@ -28,7 +28,7 @@ export function parseAnswer(text: string): Answer | undefined {
 
 /** An asker on a readline interface. `before` ends the streamed line first. */
 export function terminalAsker(rl: Interface, write: (text: string) => void, before: () => void): Asker {
-  return async ({ details }, signal) => {
+  return async ({ details, signal }) => {
     before();
     write(`\n${renderConfirmation(details)}`);
     write(`  always = allow ${alwaysScope(details)} for the rest of this session\n`);

@@ -1,7 +1,7 @@
 /**
  * @module cli/chat/setup
  * What `toolgate chat` and `toolgate run` share: the model flags, the model from `[llm]` + flags, the
- * session broker on the gate's bus, the project's tool pool with `spawn_agents` backed by the loop, the
+ * session's confirmation broker, the project's tool pool with `spawn_agents` backed by the loop, the
  * agent's resolved scope (`--agent NAME`), the transcript file, and the session itself.
  */
 import { type ChatMessage, type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
@@ -23,7 +23,7 @@ import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
 import type { OptionTable } from "../options.js";
 import { findTranscript } from "./find-transcript.js";
-import { checkModel, type ModelStatus } from "./model-check.js";
+import { type ModelStatus, probeModel } from "./model-probe.js";
 
 /**
  * The largest window used when only the server's maximum is known: Ollama allocates memory for `num_ctx`,
@@ -111,13 +111,13 @@ export async function setupSession(
   );
   const model = createChatModel(settings);
   // Before the first task: is the server there, with the model; its window; can it call tools natively.
-  const status = await checkModel(model);
+  const status = await probeModel(model);
   const maxSteps = parseMaxSteps(flags["max-steps"]);
   const routing = flags["no-routing"] ? false : (flags.routing ?? gate.settings.planner.routing ?? false);
   const defaultTool = gate.settings.planner.defaultTool;
   const warn = (m: string) => ctx.io.stderr(`toolgate: warning: ${m}\n`);
-  const broker = new ConfirmationBroker(gate.bus, asker, how.refusal);
-  const stopBroker = broker.install();
+  // The session's calls bring the broker's `confirm` with them (loop/run-calls.ts); the bus is not involved.
+  const broker = new ConfirmationBroker(asker, how.refusal);
   const dir = sessionsDir(root);
   // The window: [llm] context_window, else what the server reports, capped (Ollama allocates num_ctx).
   const contextWindow =
@@ -179,7 +179,7 @@ export async function setupSession(
     status,
     async switchModel(name: string) {
       const next = createChatModel({ ...settings, model: name });
-      const checked = await checkModel(next);
+      const checked = await probeModel(next);
       if (!checked.error) {
         session.useModel(next);
         runner.useModel(next, checked.tools === false ? { nativeTools: false } : {});
@@ -189,7 +189,6 @@ export async function setupSession(
     },
     ...(flags.agent ? { agent: flags.agent } : {}),
     async close() {
-      stopBroker();
       await transcript.flush();
       await host.close();
     },

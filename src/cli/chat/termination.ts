@@ -5,11 +5,10 @@
  * process within a grace period, or a second signal arrives, the process exits anyway. A kill always ends
  * toolgate.
  */
+import { exitCodeForSignal } from "../exit-codes.js";
 
 /** Seconds a command gets to clean up after a kill before the process exits regardless. */
 const GRACE_MS = 5000;
-
-const EXIT_FOR: Record<string, number> = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 };
 
 /**
  * Calls `onSignal` on the first of `signals`; exits the process (128 + signal number) on a second one or
@@ -24,7 +23,7 @@ export function onTermination(
   let received = 0;
   const handler = (signal: NodeJS.Signals) => {
     received++;
-    const code = EXIT_FOR[signal] ?? 1;
+    const code = exitCodeForSignal(signal);
     if (received > 1) process.exit(code);
     // unref: a command that finishes its cleanup in time exits normally, without waiting for the timer.
     setTimeout(() => process.exit(code), graceMs).unref();

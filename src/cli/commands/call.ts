@@ -5,8 +5,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import type { CallResult, ToolCall } from "../../core/index.js";
-import { type CliContext, installApprover } from "../context.js";
+import type { CallResult, Confirm, ToolCall } from "../../core/index.js";
+import { approverFor, type CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError, worstExitCode } from "../exit-codes.js";
 import { readAll } from "../io.js";
@@ -42,7 +42,7 @@ export const help: CommandHelp = {
 export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { values, positionals } = parseOptions("toolgate call", argv, OPTIONS);
   const gate = await ctx.gate();
-  installApprover(gate, ctx.io, values.yes === true);
+  const confirm = approverFor(ctx.io, values.yes === true);
   const askable = values.yes === true || ctx.io.isTTY;
   const controller = new AbortController();
   // Ctrl-C, a kill or a closed terminal cancels the call; the gate is then closed, stopping its processes.
@@ -51,13 +51,21 @@ export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode
   try {
     if (values.batch !== undefined) {
       if (positionals.length > 0) throw new UsageError(`--batch takes no other arguments; usage: ${usage}`);
-      return await runBatch(values.batch, ctx, controller.signal, askable);
+      return await runBatch(
+        values.batch,
+        ctx,
+        { signal: controller.signal, ...(confirm ? { confirm } : {}) },
+        askable,
+      );
     }
     const [name, argsText, ...extra] = positionals;
     if (!name || extra.length > 0) throw new UsageError(`usage: ${usage}`);
     const args =
       argsText === undefined ? {} : parseArgsJson(argsText === "-" ? await readAll(ctx.io.stdin) : argsText);
-    const result = await gate.execute({ name, args }, { signal: controller.signal });
+    const result = await gate.execute(
+      { name, args },
+      { signal: controller.signal, ...(confirm ? { confirm } : {}) },
+    );
     printResult(result, ctx);
     await printHint({ name, args }, result, ctx, askable, new Set());
     return exitCodeForError(result.error?.type);
@@ -77,7 +85,7 @@ function parseArgsJson(text: string): unknown {
 async function runBatch(
   file: string,
   ctx: CliContext,
-  signal: AbortSignal,
+  options: { signal: AbortSignal; confirm?: Confirm },
   askable: boolean,
 ): Promise<ExitCode> {
   const hinted = new Set<string>();
@@ -103,7 +111,7 @@ async function runBatch(
       codes.push(EXIT.usage);
       continue;
     }
-    const result = await gate.execute(call, { signal });
+    const result = await gate.execute(call, options);
     printResult(result, ctx);
     await printHint(call, result, ctx, askable, hinted);
     codes.push(exitCodeForError(result.error?.type));

@@ -235,7 +235,6 @@ async function promptLoop(
       }
       interrupts = 0;
       running = new AbortController();
-      setup.broker.signal = running.signal;
       const result = await setup.session.send(task, { signal: running.signal });
       running = undefined;
       renderer.finish();

@@ -68,7 +68,6 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   // the host's own tools only.
   const target: Parameters<typeof serveMcp>[0] = {
     registry: values.pool ? async () => (await gate.tools()).registry : gate.registry,
-    bus: gate.bus,
     execute: (call, options) => gate.execute(call, options),
   };
   const scope = values.pool ? undefined : { tools: new Set(gate.registry.names()) };

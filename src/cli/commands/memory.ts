@@ -11,6 +11,7 @@ import {
   type StateLogger,
   type StateScope,
 } from "../../state/index.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage =
@@ -43,16 +44,11 @@ export interface StateCommandIo {
   userDir?: string;
 }
 
-/** Exit codes of DESIGN §4 used here. */
-const OK = 0;
-const FAILED = 1;
-const USAGE = 2;
-
 /** Prints a store failure; bad input is usage (2), the rest (missing, IO, lock) a failure (1). */
-export function reportStateError(error: unknown, io: StateCommandIo): number {
+export function reportStateError(error: unknown, io: StateCommandIo): ExitCode {
   if (!(error instanceof StateError)) throw error;
   io.stderr(`toolgate: ${error.message}\n`);
-  return error.code === "invalid" ? USAGE : FAILED;
+  return error.code === "invalid" ? EXIT.usage : EXIT.toolError;
 }
 
 /** A logger that prints store warnings (a corrupt file moved aside) on stderr. */
@@ -72,27 +68,27 @@ function preview(value: string): string {
  * `set` `{"key","scope","saved":true}`, `delete` `{"key","scope","deleted"}`.
  * @example await runMemoryCommand(["set", "build", "npm run build"], { root, stdout, stderr, json: false })
  */
-export async function runMemoryCommand(argv: string[], io: StateCommandIo): Promise<number> {
+export async function runMemoryCommand(argv: string[], io: StateCommandIo): Promise<ExitCode> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
     io.stderr(`toolgate: ${(error as Error).message}\nusage: ${usage}\n`);
-    return USAGE;
+    return EXIT.usage;
   }
   const { sub, args, scope } = parsed;
   const arity: Record<string, number> = { list: 0, get: 1, set: 2, delete: 1 };
   const expected = Object.hasOwn(arity, sub) ? arity[sub] : undefined;
   if (expected === undefined || args.length !== expected) {
     io.stderr(`usage: ${usage}\n`);
-    return USAGE;
+    return EXIT.usage;
   }
   const key = args[0] as string;
   if (sub !== "list") {
     const problem = memoryKeyProblem(key);
     if (problem) {
       io.stderr(`toolgate: ${problem}\n`);
-      return USAGE;
+      return EXIT.usage;
     }
   }
   const store = openMemoryStore(memoryFilePath(scope, { root: io.root, userDir: io.userDir }), {
@@ -107,31 +103,31 @@ export async function runMemoryCommand(argv: string[], io: StateCommandIo): Prom
         const width = Math.max(0, ...entries.map((e) => e.key.length));
         const lines = entries.map((e) => `${e.key.padEnd(width)}  ${preview(e.value)}\n`).join("");
         out(entries, entries.length === 0 ? `no memories in ${where}\n` : lines);
-        return OK;
+        return EXIT.ok;
       }
       case "get": {
         const value = await store.get(key);
         if (value === undefined) {
           if (io.json) out({ key, scope, found: false }, "");
           io.stderr(`toolgate: not found: no value is stored under "${key}" in ${where}\n`);
-          return FAILED;
+          return EXIT.toolError;
         }
         out({ key, scope, found: true, value }, value.endsWith("\n") ? value : `${value}\n`);
-        return OK;
+        return EXIT.ok;
       }
       case "set":
         await store.set(key, args[1] as string);
         out({ key, scope, saved: true }, `saved "${key}" in ${where}\n`);
-        return OK;
+        return EXIT.ok;
       default: {
         const deleted = await store.delete(key);
         if (io.json) out({ key, scope, deleted }, "");
         if (!deleted) {
           io.stderr(`toolgate: not found: no value is stored under "${key}" in ${where}\n`);
-          return FAILED;
+          return EXIT.toolError;
         }
         if (!io.json) io.stdout(`deleted "${key}" from ${where}\n`);
-        return OK;
+        return EXIT.ok;
       }
     }
   } catch (error) {

@@ -19,9 +19,9 @@ function stateIo(ctx: CliContext) {
 }
 
 export async function runMemory(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  return (await runMemoryCommand(argv, stateIo(ctx))) as ExitCode;
+  return runMemoryCommand(argv, stateIo(ctx));
 }
 
 export async function runTodos(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  return (await runTodosCommand(argv, stateIo(ctx))) as ExitCode;
+  return runTodosCommand(argv, stateIo(ctx));
 }

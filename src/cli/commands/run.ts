@@ -13,7 +13,7 @@ import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js"
 import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
-import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { EXIT, type ExitCode, exitCodeForTurn, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage =
@@ -71,7 +71,6 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
       );
       return EXIT.usage;
     }
-    setup.broker.signal = controller.signal;
     const { status } = setup;
     // A server that is not there or lacks the model: say so now, not after retries.
     const result: TurnResult =
@@ -82,7 +81,10 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     await setup.transcript.flush();
     print(ctx, result, setup.transcript.file);
     printHints(ctx, result, setup, values.yes === true);
-    return exitFor(result);
+    return exitCodeForTurn(
+      result.stopReason,
+      result.errorKind !== undefined && SETUP_KINDS.has(result.errorKind),
+    );
   } finally {
     stopTermination();
     await setup?.close();
@@ -138,16 +140,5 @@ function printHints(ctx: CliContext, result: TurnResult, setup: ChatSetup, yes: 
     if (hint === undefined || hinted.has(hint)) continue;
     hinted.add(hint);
     ctx.io.stderr(`toolgate: ${call.result.error?.message}\n${hint}\n`);
-  }
-}
-
-function exitFor(result: TurnResult): ExitCode {
-  switch (result.stopReason) {
-    case "answer":
-      return EXIT.ok;
-    case "model_error":
-      return result.errorKind && SETUP_KINDS.has(result.errorKind) ? EXIT.usage : EXIT.toolError;
-    default:
-      return EXIT.toolError;
   }
 }

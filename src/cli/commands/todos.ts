@@ -10,6 +10,7 @@ import {
   type TodoStatus,
   todosFilePath,
 } from "../../state/index.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
 import { reportStateError, type StateCommandIo, stderrLogger } from "./memory.js";
 
@@ -31,8 +32,6 @@ export const help: CommandHelp = {
   ],
 };
 
-const OK = 0;
-const USAGE = 2;
 const MARK: Record<TodoStatus, string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]" };
 
 /** `[x] 3  text` — one line per item. */
@@ -52,7 +51,7 @@ function statusOf(value: string | undefined): TodoStatus | undefined {
  * `remove` the item. `add` joins its words (`todos add write the tests`).
  * @example await runTodosCommand(["complete", "3"], { root, stdout, stderr, json: true })
  */
-export async function runTodosCommand(argv: string[], io: StateCommandIo): Promise<number> {
+export async function runTodosCommand(argv: string[], io: StateCommandIo): Promise<ExitCode> {
   let sub: string;
   let args: string[];
   let text: string | undefined;
@@ -64,7 +63,7 @@ export async function runTodosCommand(argv: string[], io: StateCommandIo): Promi
     status = statusOf(values.status);
   } catch (error) {
     io.stderr(`toolgate: ${(error as Error).message}\nusage: ${usage}\n`);
-    return USAGE;
+    return EXIT.usage;
   }
   const wellFormed =
     (sub === "list" && args.length === 0 && !text && !status) ||
@@ -73,7 +72,7 @@ export async function runTodosCommand(argv: string[], io: StateCommandIo): Promi
     (sub === "update" && args.length === 1 && (text !== undefined || status !== undefined));
   if (!wellFormed) {
     io.stderr(`usage: ${usage}\n`);
-    return USAGE;
+    return EXIT.usage;
   }
   const store = openTodoStore(todosFilePath("project", { root: io.root }), { logger: stderrLogger(io) });
   const out = (value: unknown, plain: string) => io.stdout(io.json ? `${JSON.stringify(value)}\n` : plain);
@@ -83,12 +82,12 @@ export async function runTodosCommand(argv: string[], io: StateCommandIo): Promi
       case "list": {
         const items = await store.list();
         out(items, items.length === 0 ? "no todos\n" : items.map(line).join(""));
-        return OK;
+        return EXIT.ok;
       }
       case "add": {
         const change = await store.add(args.join(" "), status);
         out(change, `added todo ${change.item.id}: ${change.item.text}\n${demotedLine(change.demoted)}`);
-        return OK;
+        return EXIT.ok;
       }
       case "update": {
         const patch: { text?: string; status?: TodoStatus } = {};
@@ -96,17 +95,17 @@ export async function runTodosCommand(argv: string[], io: StateCommandIo): Promi
         if (status !== undefined) patch.status = status;
         const change = await store.update(id, patch);
         out(change, `${line(change.item)}${demotedLine(change.demoted)}`);
-        return OK;
+        return EXIT.ok;
       }
       case "complete": {
         const item = await store.complete(id);
         out(item, line(item));
-        return OK;
+        return EXIT.ok;
       }
       default: {
         const item = await store.remove(id);
         out(item, `removed todo ${item.id}: ${item.text}\n`);
-        return OK;
+        return EXIT.ok;
       }
     }
   } catch (error) {

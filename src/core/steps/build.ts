@@ -1,7 +1,8 @@
 /**
  * @module core/steps/build
  * Step 2: validate the arguments against the tool's schema (ajv, compiled on first use) and build the
- * invocation. Bad arguments come back as an `invalid_params` result naming each failing parameter.
+ * invocation. Bad arguments come back as an `invalid_params` result naming each failing parameter; a tool
+ * whose schema does not compile as `invalid_tool` (the validator says which, by kind).
  */
 import { errorResult, ToolInputError } from "../errors.js";
 import { dropStrictNulls } from "../schemas/strict-args.js";
@@ -29,14 +30,11 @@ export function buildInvocation(validator: ParamValidator, tool: Tool, rawArgs: 
   }
   // Models held to strict mode send null for optional arguments they leave out; drop those nulls.
   const outcome = validator.validate(tool, dropStrictNulls(tool.parameters, args));
-  if (!outcome.ok) {
-    const type = outcome.message.includes("does not compile") ? "invalid_tool" : "invalid_params";
-    return errorResult(type, outcome.message, { problems: outcome.problems });
-  }
+  if (!outcome.ok) return errorResult(outcome.type, outcome.message, { problems: outcome.problems });
   try {
     const invocation = tool.build(outcome.value);
     // The risk is read here, where a throwing tool becomes an error result rather than a crash.
-    return { invocation, args: outcome.value, risk: invocation.getRisk() };
+    return { invocation, args: outcome.value, risk: invocation.riskFor() };
   } catch (error) {
     if (error instanceof ToolInputError)
       return errorResult("invalid_params", `invalid arguments for ${tool.name}: ${error.message}`);

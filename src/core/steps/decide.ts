@@ -10,7 +10,7 @@ const VALID: ReadonlySet<unknown> = new Set(["allow", "ask", "deny"]);
 
 export async function decideCall(decider: Decider, request: DecisionRequest): Promise<PolicyDecision> {
   const decision = await askDecider(decider, request);
-  const wanted = request.invocation.getSandboxRequest?.();
+  const wanted = request.invocation.sandboxRequest?.();
   if (!wanted || decision.decision === "deny" || covers(decision.sandbox, wanted.level)) return decision;
   const why =
     `it asks to run ${wanted.level === "off" ? "outside the sandbox" : "with network access"}` +
@@ -52,7 +52,7 @@ export function covers(granted: SandboxGrant | undefined, wanted: SandboxGrant):
  * deciding rule grants and what the call asked for.
  */
 export function sandboxFor(decision: PolicyDecision, invocation: ToolInvocation): SandboxGrant | undefined {
-  const wanted = invocation.getSandboxRequest?.()?.level;
+  const wanted = invocation.sandboxRequest?.()?.level;
   if (!wanted) return decision.sandbox;
   return covers(decision.sandbox, wanted) ? decision.sandbox : wanted;
 }

@@ -16,7 +16,7 @@ export async function runInvocation(
   if (signal.aborted) return errorResult("cancelled", `${tool.name} was cancelled before it started`);
   let result: ToolResult;
   try {
-    result = await invocation.execute(signal, onOutput, context);
+    result = await invocation.run(signal, onOutput, context);
   } catch (error) {
     return resultFromThrown(error, tool.name, signal);
   }

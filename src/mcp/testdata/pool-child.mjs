@@ -20,7 +20,7 @@ pool.configure({
 });
 const { tools } = await pool.discover();
 const tool = tools.find((t) => t.name === "mcp__t__stderr");
-const result = await tool.build({}).execute(new AbortController().signal);
+const result = await tool.build({}).run(new AbortController().signal);
 await new Promise((r) => setTimeout(r, 100));
 process.stdout.write(
   `${JSON.stringify({ result: result.llmContent, log: pool.connection("t").stderr() })}\n`,

@@ -122,8 +122,8 @@ describe("grep output, ripgrep against the JS search, on thousands of matches", 
     const workspace = await Workspace.create([dir]);
     const params = { pattern: "return", maxMatches: 100_000 };
     const signal = new AbortController().signal;
-    const withRg = await createGrepTool({ workspace, ripgrepPath: rg }).build(params).execute(signal);
-    const withJs = await createGrepTool({ workspace, ripgrepPath: null }).build(params).execute(signal);
+    const withRg = await createGrepTool({ workspace, ripgrepPath: rg }).build(params).run(signal);
+    const withJs = await createGrepTool({ workspace, ripgrepPath: null }).build(params).run(signal);
     expect(withRg.llmContent).toBe(withJs.llmContent);
     expect(withRg.returnDisplay).toBe(withJs.returnDisplay);
     const lines = withRg.llmContent.split("\n");

@@ -72,7 +72,7 @@ afterAll(async () => {
 });
 
 async function text(params: { path: string; startLine?: number; endLine?: number; tail?: number }) {
-  const result = await read.build(params).execute(signal);
+  const result = await read.build(params).run(signal);
   if (result.error) throw new Error(result.llmContent);
   return result.llmContent;
 }
@@ -98,7 +98,7 @@ describe("read_file ranges found on bytes give the lines a whole-file decode giv
         }
         expect(await text({ path: c.name, startLine: first })).toBe(lines.slice(first - 1).join(""));
       }
-      const past = await read.build({ path: c.name, startLine: n + 1 }).execute(signal);
+      const past = await read.build({ path: c.name, startLine: n + 1 }).run(signal);
       expect(past.error?.type).toBe("invalid_params");
       expect(past.llmContent).toContain("beyond the end");
     });
@@ -126,7 +126,7 @@ describe("read_file ranges found on bytes give the lines a whole-file decode giv
   });
 
   it("reports a tail's size in the summary", async () => {
-    const result = await read.build({ path: "bom.txt", tail: 2 }).execute(signal);
+    const result = await read.build({ path: "bom.txt", tail: 2 }).run(signal);
     expect(result.returnDisplay).toBe("Read the last 2 lines of bom.txt (utf-8 with BOM)");
     expect(result.data).toMatchObject({ tail: 2, lines: 2 });
   });

@@ -32,7 +32,7 @@ const shell = () =>
   });
 const companion = () => createShellProcessesTool({ processes });
 const call = (params: Parameters<ReturnType<typeof companion>["build"]>[0]) =>
-  companion().build(params).execute(signal);
+  companion().build(params).run(signal);
 
 async function until<T>(get: () => T | undefined, ok: (v: T) => boolean, ms = 5000): Promise<T> {
   const end = Date.now() + ms;
@@ -48,7 +48,7 @@ describe("background processes (R5.5)", () => {
   it("returns at once with an id; read shows output so far; stop ends the whole group", async () => {
     const started: ToolResult = await shell()
       .build({ command: "echo ready; sleep 100 & wait", background: true })
-      .execute(signal);
+      .run(signal);
     expect(started.error).toBeUndefined();
     const info = started.data as BackgroundInfo;
     expect(info.status).toBe("running");
@@ -78,7 +78,7 @@ describe("background processes (R5.5)", () => {
   });
 
   it("reports a finished process's exit code", async () => {
-    const started = await shell().build({ command: "echo bye; exit 4", background: true }).execute(signal);
+    const started = await shell().build({ command: "echo bye; exit 4", background: true }).run(signal);
     const { id } = started.data as BackgroundInfo;
     const done = await until(
       () => processes.read(id),
@@ -123,8 +123,8 @@ describe("background processes (R5.5)", () => {
   it("read and stop need an id; risk is low for list/read and medium for stop", () => {
     const t = companion();
     expect(() => t.build({ action: "read" })).toThrow('id is required for action "read"');
-    expect(t.build({ action: "list" }).getRisk()).toBe("low");
-    expect(t.build({ action: "read", id: "bg1" }).getRisk()).toBe("low");
-    expect(t.build({ action: "stop", id: "bg1" }).getRisk()).toBe("medium");
+    expect(t.build({ action: "list" }).riskFor()).toBe("low");
+    expect(t.build({ action: "read", id: "bg1" }).riskFor()).toBe("low");
+    expect(t.build({ action: "stop", id: "bg1" }).riskFor()).toBe("medium");
   });
 });

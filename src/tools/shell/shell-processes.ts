@@ -59,7 +59,7 @@ export function createShellProcessesTool(deps: ShellProcessesDeps): Tool<ShellPr
     kind: "execute",
     risk: "low",
     riskFor: ({ action }) => (action === "stop" ? "medium" : "low"),
-    check: ({ action, id }) =>
+    validate: ({ action, id }) =>
       action !== "list" && !id ? `id is required for action "${action}"` : undefined,
     describe: ({ action, id }) => (action === "list" ? "List background processes" : `${action} ${id}`),
     async run({ action, id }) {

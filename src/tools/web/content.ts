@@ -73,7 +73,7 @@ function declaredCharset(contentType: string | undefined, body: Buffer, html: bo
 }
 
 /** Decodes a text body with its declared charset (unknown labels fall back to UTF-8). A BOM wins. */
-export function decodeText(contentType: string | undefined, body: Buffer, html: boolean): string {
+export function decodeBody(contentType: string | undefined, body: Buffer, html: boolean): string {
   const label = declaredCharset(contentType, body, html) ?? "utf-8";
   let decoder: TextDecoder;
   try {

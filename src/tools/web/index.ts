@@ -4,7 +4,7 @@
  * Markdown. Everything exported here is public; anything added is public too.
  */
 export { BRAVE_URL } from "./brave.js";
-export { type ContentClass, classify, decodeText } from "./content.js";
+export { type ContentClass, classify, decodeBody } from "./content.js";
 export { createSearchBackend, type SearchBackendOptions, type SearchConfig } from "./create-backend.js";
 export { DUCKDUCKGO_URL } from "./duckduckgo.js";
 export { type MarkdownPage, type PageOptions, pageToMarkdown, SelectorError } from "./html.js";

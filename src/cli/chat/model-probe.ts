@@ -1,13 +1,13 @@
 /**
- * @module cli/chat/model-check
- * The model check `chat` runs before its first prompt: is the server there, does it have the model, how
+ * @module cli/chat/model-probe
+ * The model probe `chat` runs before its first prompt: is the server there, does it have the model, how
  * large is the context window. The result is a line of the banner; a missing model offers the command
  * that fetches it.
  */
 import { type ChatModel, ModelError } from "../../llm/index.js";
 
-/** How long the start-up check waits for the server (a silent server must not hold the banner). */
-export const CHECK_TIMEOUT_MS = 10_000;
+/** How long the start-up probe waits for the server (a silent server must not hold the banner). */
+export const PROBE_TIMEOUT_MS = 10_000;
 
 export interface ModelStatus {
   /** The banner line, without a trailing newline. */
@@ -20,11 +20,11 @@ export interface ModelStatus {
 }
 
 /**
- * Checks `model` and describes the result in one line.
- * @example const { line, error } = await checkModel(model);
+ * Probes `model` and describes the result in one line.
+ * @example const { line, error } = await probeModel(model);
  */
-export async function checkModel(model: ChatModel, timeoutMs = CHECK_TIMEOUT_MS): Promise<ModelStatus> {
-  const result = await model.check(AbortSignal.timeout(timeoutMs));
+export async function probeModel(model: ChatModel, timeoutMs = PROBE_TIMEOUT_MS): Promise<ModelStatus> {
+  const result = await model.probe(AbortSignal.timeout(timeoutMs));
   if (result.ok) {
     const window = result.contextWindow ? ` (context window ${result.contextWindow} tokens)` : "";
     const text = result.tools === false ? "; no native tool calls: calls are read from its text" : "";

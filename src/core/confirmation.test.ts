@@ -1,0 +1,146 @@
+/**
+ * The one display-safe rule and confirmation builder: table-driven cases of hidden characters (each range
+ * of `hidden-characters.json` at both ends, and look-alikes a person could miss), the table's loader
+ * refusing malformed tables, and the details the pipeline shows (tool's own, basics, decision, agent).
+ */
+import { describe, expect, it } from "vitest";
+import { confirmationDetails, displaySafe, isHiddenCharacter, loadHiddenRanges } from "./confirmation.js";
+import { defineTool } from "./define-tool.js";
+import { okResult } from "./errors.js";
+import HIDDEN_TABLE from "./hidden-characters.json" with { type: "json" };
+import type { PolicyDecision } from "./types.js";
+
+describe("displaySafe", () => {
+  it.each([
+    ["plain text kept", "git status", false, "git status"],
+    ["ordinary unicode kept", "echo héllo 日本 😀", false, "echo héllo 日本 😀"],
+    ["newline written out", "a\nb", false, "a\\nb"],
+    ["carriage return written out", "a\rb", false, "a\\rb"],
+    ["tab written out on one line", "a\tb", false, "a\\x09b"],
+    ["newline and tab kept in multi-line text", "a\n\tb", true, "a\n\tb"],
+    ["carriage return written out in multi-line text", "a\r\nb", true, "a\\r\nb"],
+    ["escape", "echo \x1b[2J", false, "echo \\x1b[2J"],
+    ["NUL", "a\x00b", false, "a\\x00b"],
+    ["DEL", "a\x7fb", false, "a\\x7fb"],
+    ["C1 control", "a\u0085b", false, "a<U+0085>b"],
+    ["RLO override", "ls \u202Etxt.exe", false, "ls <U+202E>txt.exe"],
+    ["LRI and PDI isolates", "a\u2066b\u2069", false, "a<U+2066>b<U+2069>"],
+    ["RLM", "a\u200Fb", false, "a<U+200F>b"],
+    ["arabic letter mark", "a\u061Cb", false, "a<U+061C>b"],
+    ["zero width space", "r\u200Bm", false, "r<U+200B>m"],
+    ["word joiner", "r\u2060m", false, "r<U+2060>m"],
+    ["BOM", "\uFEFFls", false, "<U+FEFF>ls"],
+    ["soft hyphen", "r\u00ADm", false, "r<U+00AD>m"],
+    ["no-break space", "ls\u00A0-la", false, "ls<U+00A0>-la"],
+    ["em space", "ls\u2003-la", false, "ls<U+2003>-la"],
+    ["line separator", "a\u2028b", false, "a<U+2028>b"],
+    ["ideographic space", "a\u3000b", false, "a<U+3000>b"],
+    ["hangul filler", "a\u3164b", false, "a<U+3164>b"],
+    ["variation selector", "a\uFE0Fb", false, "a<U+FE0F>b"],
+    ["tag character", "a\u{E0041}b", false, "a<U+E0041>b"],
+    ["lone high surrogate", "a\uD800b", false, "a<U+D800>b"],
+    ["lone low surrogate", "a\uDC00b", false, "a<U+DC00>b"],
+    ["hidden characters in a diff are written out too", "+ok\u202E\n", true, "+ok<U+202E>\n"],
+  ])("%s", (_note, text, multiline, shown) => {
+    expect(displaySafe(text, multiline)).toBe(shown);
+  });
+
+  it("hides both ends of every range in the table, and the code points just outside stay visible", () => {
+    for (const range of loadHiddenRanges(HIDDEN_TABLE)) {
+      expect(isHiddenCharacter(range.from)).toBe(true);
+      expect(isHiddenCharacter(range.to)).toBe(true);
+    }
+    for (const visible of [0x20, 0x7e, 0xa1, 0xac, 0xae, 0x2010, 0x2027, 0x2030, 0xfe10, 0x1f600])
+      expect(isHiddenCharacter(visible)).toBe(false);
+  });
+});
+
+describe("loadHiddenRanges", () => {
+  it.each([
+    ["no ranges", {}, "`ranges` must be a non-empty list"],
+    ["empty ranges", { ranges: [] }, "`ranges` must be a non-empty list"],
+    ["lower-case hex", { ranges: [{ from: "200b", to: "200F", why: "x" }] }, "ranges[0].from must be"],
+    ["a number", { ranges: [{ from: "2000", to: 8207, why: "x" }] }, "ranges[0].to must be"],
+    ["reversed", { ranges: [{ from: "200F", to: "200B", why: "x" }] }, "ranges[0] is empty"],
+    ["beyond unicode", { ranges: [{ from: "10FFFF", to: "110000", why: "x" }] }, "beyond U+10FFFF"],
+    ["no reason", { ranges: [{ from: "2000", to: "200F" }] }, "ranges[0].why must say why"],
+  ])("refuses a table with %s", (_note, table, message) => {
+    expect(() => loadHiddenRanges(table)).toThrow(message);
+  });
+
+  it("reads the shipped table", () => {
+    expect(loadHiddenRanges(HIDDEN_TABLE)).toContainEqual({
+      from: 0x2028,
+      to: 0x202f,
+      why: expect.stringContaining("bidi"),
+    });
+  });
+});
+
+describe("confirmationDetails", () => {
+  const ask = (extra: Partial<PolicyDecision> = {}): PolicyDecision => ({
+    decision: "ask",
+    risk: "high",
+    reason: "writes need approval",
+    rule: { id: "policy.toml#2", source: "policy.toml", index: 2 },
+    ...extra,
+  });
+  const signal = new AbortController().signal;
+  const writer = defineTool<{ path: string }>({
+    name: "put",
+    description: "Puts",
+    kind: "edit",
+    risk: "medium",
+    parameters: { type: "object" },
+    describe: ({ path }) => `put ${path}`,
+    locations: ({ path }) => [path],
+    confirmation: () => ({ diff: "+a\u202E\n", reason: "overwrites a file" }),
+    run: async () => okResult("ok"),
+  });
+  const reader = defineTool<{ path: string }>({
+    name: "peek",
+    description: "Peeks",
+    kind: "read",
+    risk: "low",
+    parameters: { type: "object" },
+    describe: ({ path }) => `peek ${path}`,
+    locations: ({ path }) => [path],
+    run: async () => okResult("ok"),
+  });
+
+  it("merges the tool's own details with the decision, display-safe, with the rule and the tool's note", async () => {
+    const details = await confirmationDetails(writer, writer.build({ path: "a\u200B.txt" }), ask(), signal);
+    expect(details).toEqual({
+      toolName: "put",
+      description: "put a<U+200B>.txt",
+      risk: "high",
+      locations: ["a<U+200B>.txt"],
+      type: "edit",
+      diff: "+a<U+202E>\n",
+      reason: "writes need approval; overwrites a file",
+      rule: "policy.toml#2",
+    });
+  });
+
+  it("uses the call's basics when the tool adds nothing, and names a sub-agent", async () => {
+    const scope = { tools: new Set(["peek"]), agent: "helper", depth: 1 };
+    const details = await confirmationDetails(
+      reader,
+      reader.build({ path: "x" }),
+      ask({ rule: undefined }),
+      signal,
+      {
+        scope,
+      },
+    );
+    expect(details).toEqual({
+      toolName: "peek",
+      description: "peek x",
+      risk: "high",
+      locations: ["x"],
+      type: "generic",
+      reason: "writes need approval",
+      agent: "helper",
+    });
+  });
+});
