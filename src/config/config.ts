@@ -67,7 +67,7 @@ const SCHEMA: Record<string, Record<string, FieldType>> = {
   jira: { base_url: "string", token_env: "string", email_env: "string", project_keys: "string[]" },
   confluence: { base_url: "string", token_env: "string", email_env: "string" },
   llm: {
-    provider: ["ollama", "openai"],
+    provider: ["ollama", "openai", "local"],
     base_url: "string",
     model: "string",
     api_key_env: "string",

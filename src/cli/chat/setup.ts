@@ -23,6 +23,7 @@ import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
 import { findTranscript } from "./find-transcript.js";
+import { offerLocalModel } from "./local-offer.js";
 import { checkModel, type ModelStatus } from "./model-check.js";
 
 /**
@@ -87,11 +88,17 @@ export async function setupSession(
   flags: SessionFlags,
   asker: Asker,
   onEvent: (event: LoopEvent) => void,
-  how: { command: "chat" | "run"; refusal?: string; resume?: { session?: string } },
+  how: {
+    command: "chat" | "run";
+    refusal?: string;
+    resume?: { session?: string };
+    /** Asks a person whether to use (or pull) the local model when no server answers; absent: never. */
+    offerLocal?: (question: string) => Promise<boolean>;
+  },
 ): Promise<ChatSetup> {
   const gate = await ctx.gate();
   const root = gate.roots[0]!;
-  const settings = resolveLlmSettings(
+  let settings = resolveLlmSettings(
     gate.config.llm,
     {
       ...(flags.provider ? { provider: flags.provider } : {}),
@@ -105,9 +112,22 @@ export async function setupSession(
     },
     ctx.io.env,
   );
-  const model = createChatModel(settings);
+  let model = createChatModel(settings);
   // Before the first task: is the server there, with the model; its window; can it call tools natively.
-  const status = await checkModel(model);
+  let status = await checkModel(model);
+  if (
+    status.error?.kind === "unreachable" &&
+    how.offerLocal &&
+    !flags.provider &&
+    !gate.config.llm?.provider
+  ) {
+    const local = await offerLocalModel(ctx, how.offerLocal);
+    if (local) {
+      settings = local;
+      model = createChatModel(settings);
+      status = await checkModel(model);
+    }
+  }
   const maxSteps = parseMaxSteps(flags["max-steps"]);
   const routing = flags["no-routing"] ? false : (flags.routing ?? gate.config.planner?.routing ?? false);
   const defaultTool = gate.config.planner?.default_tool;
