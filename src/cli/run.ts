@@ -129,6 +129,14 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       return { usage: m.usage, help: m.help, run: m.runInit };
     },
   },
+  models: {
+    usage:
+      "toolgate models pull [NAME|URL] [--sha256 HEX] [--yes] | toolgate models list | toolgate models rm NAME",
+    load: async () => {
+      const m = await import("./commands/models.js");
+      return { usage: m.usage, help: m.help, run: m.runModels };
+    },
+  },
   doctor: {
     usage: "toolgate doctor",
     load: async () => {

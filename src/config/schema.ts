@@ -11,7 +11,7 @@ import { DEFAULT_LIMITS } from "../core/index.js";
 export const DEFAULT_CONFIRM_TIMEOUT_MS = 5 * 60_000;
 
 const SEARCH_BACKENDS = ["duckduckgo", "searxng", "brave"] as const;
-const LLM_PROVIDERS = ["ollama", "openai"] as const;
+const LLM_PROVIDERS = ["ollama", "openai", "local"] as const;
 const TOOL_CHOICES = ["auto", "none", "required"] as const;
 const SANDBOX_MODES = ["auto", "workspace-write", "read-only", "off"] as const;
 
@@ -159,9 +159,10 @@ export const CONFIG_SCHEMA = z.strictObject({
   ),
   llm: section(
     {
-      provider: oneOf(LLM_PROVIDERS, "The model server's protocol: Ollama's, or OpenAI-compatible.").default(
-        "ollama",
-      ),
+      provider: oneOf(
+        LLM_PROVIDERS,
+        "The model server's protocol: Ollama's, or OpenAI-compatible; or `local`: a GGUF model run in-process (docs/local-model.md).",
+      ).default("ollama"),
       base_url: text(
         "The model server's address (default: `http://127.0.0.1:11434` for ollama, `https://api.openai.com/v1` for openai).",
       ).optional(),

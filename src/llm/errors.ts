@@ -12,6 +12,10 @@ export type ModelErrorKind =
   /** Nothing accepted the connection (refused, unknown host). */
   | "unreachable"
   | "model_not_found"
+  /** The `local` provider's runtime (node-llama-cpp) is not installed or does not load. */
+  | "runtime_missing"
+  /** The `local` provider's model file is not a model llama.cpp can load. */
+  | "model_invalid"
   | "auth"
   | "bad_request"
   /** 429: the server asked to slow down. */
@@ -29,7 +33,13 @@ export type ModelErrorKind =
   | "bad_reply";
 
 /** Kinds that mean "start or configure something" (exit 2 in `run`), not "the model failed". */
-export const SETUP_KINDS: ReadonlySet<ModelErrorKind> = new Set(["unreachable", "model_not_found", "auth"]);
+export const SETUP_KINDS: ReadonlySet<ModelErrorKind> = new Set([
+  "unreachable",
+  "model_not_found",
+  "auth",
+  "runtime_missing",
+  "model_invalid",
+]);
 
 /** A failed model call. `message` is one line meant for a person. */
 export class ModelError extends Error {

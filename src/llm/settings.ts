@@ -7,6 +7,7 @@
  */
 import type { ToolgateSettings } from "../config/index.js";
 import { ConfigError } from "../core/index.js";
+import { DEFAULT_MODEL } from "../models/index.js";
 import { OLLAMA_DEFAULT_URL } from "./ollama.js";
 import type { LlmSettings, ModelOptions, ProviderKind } from "./types.js";
 
@@ -42,19 +43,32 @@ export function resolveLlmSettings(
   env: Readonly<Record<string, string | undefined>>,
 ): LlmSettings {
   const providerText = flags.provider ?? config?.provider ?? "ollama";
-  if (providerText !== "ollama" && providerText !== "openai")
-    throw new ConfigError(`unknown model provider ${JSON.stringify(providerText)}: use "ollama" or "openai"`);
+  if (providerText !== "ollama" && providerText !== "openai" && providerText !== "local")
+    throw new ConfigError(
+      `unknown model provider ${JSON.stringify(providerText)}: use "ollama", "openai" or "local"`,
+    );
   const provider: ProviderKind = providerText;
-  const baseUrl = trimSlash(
-    flags.baseUrl ?? config?.baseUrl ?? (provider === "ollama" ? OLLAMA_DEFAULT_URL : OPENAI_DEFAULT_URL),
-  );
-  try {
-    const url = new URL(baseUrl);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
-  } catch {
-    throw new ConfigError(`the model server address ${JSON.stringify(baseUrl)} is not an http(s) URL`);
+  // The local provider runs a model file in this process: there is no server address.
+  const baseUrl =
+    provider === "local"
+      ? ""
+      : trimSlash(
+          flags.baseUrl ??
+            config?.baseUrl ??
+            (provider === "ollama" ? OLLAMA_DEFAULT_URL : OPENAI_DEFAULT_URL),
+        );
+  if (provider !== "local") {
+    try {
+      const url = new URL(baseUrl);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
+    } catch {
+      throw new ConfigError(`the model server address ${JSON.stringify(baseUrl)} is not an http(s) URL`);
+    }
   }
-  const model = flags.model ?? config?.model ?? (provider === "ollama" ? DEFAULT_OLLAMA_MODEL : undefined);
+  const model =
+    flags.model ??
+    config?.model ??
+    (provider === "ollama" ? DEFAULT_OLLAMA_MODEL : provider === "local" ? DEFAULT_MODEL : undefined);
   if (!model)
     throw new ConfigError(
       'no model is set: add `model = "..."` under [llm] in .toolgate/config.toml, or pass --model',

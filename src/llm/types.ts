@@ -62,7 +62,7 @@ export interface ChatReply {
 }
 
 /** Which wire format a provider speaks. */
-export type ProviderKind = "ollama" | "openai";
+export type ProviderKind = "ollama" | "openai" | "local";
 
 /** A chat model. */
 export interface ChatModel {

@@ -23,6 +23,7 @@ import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
 import type { OptionTable } from "../options.js";
 import { findTranscript } from "./find-transcript.js";
+import { offerLocalModel } from "./local-offer.js";
 import { type ModelStatus, probeModel } from "./model-probe.js";
 
 /**
@@ -91,11 +92,17 @@ export async function setupSession(
   flags: SessionFlags,
   asker: Asker,
   onEvent: (event: LoopEvent) => void,
-  how: { command: "chat" | "run"; refusal?: string; resume?: { session?: string } },
+  how: {
+    command: "chat" | "run";
+    refusal?: string;
+    resume?: { session?: string };
+    /** Asks a person whether to use (or pull) the local model when no server answers; absent: never. */
+    offerLocal?: (question: string) => Promise<boolean>;
+  },
 ): Promise<ChatSetup> {
   const gate = await ctx.gate();
   const root = gate.roots[0]!;
-  const settings = resolveLlmSettings(
+  let settings = resolveLlmSettings(
     gate.settings.llm,
     {
       ...(flags.provider ? { provider: flags.provider } : {}),
@@ -109,9 +116,22 @@ export async function setupSession(
     },
     ctx.io.env,
   );
-  const model = createChatModel(settings);
+  let model = createChatModel(settings);
   // Before the first task: is the server there, with the model; its window; can it call tools natively.
-  const status = await probeModel(model);
+  let status = await probeModel(model);
+  if (
+    status.error?.kind === "unreachable" &&
+    how.offerLocal &&
+    !flags.provider &&
+    !gate.config.llm?.provider
+  ) {
+    const local = await offerLocalModel(ctx, how.offerLocal);
+    if (local) {
+      settings = local;
+      model = createChatModel(settings);
+      status = await probeModel(model);
+    }
+  }
   const maxSteps = parseMaxSteps(flags["max-steps"]);
   const routing = flags["no-routing"] ? false : (flags.routing ?? gate.settings.planner.routing ?? false);
   const defaultTool = gate.settings.planner.defaultTool;

@@ -110,6 +110,11 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
       command: "chat",
       ...(interactive || values.yes ? {} : { refusal: UNATTENDED }),
       ...(values.resume ? { resume: positionals[0] ? { session: positionals[0] } : {} } : {}),
+      ...(interactive
+        ? { offerLocal: async (q: string) => /^\s*(y|yes)\s*$/i.test(await rl.question(q)) }
+        : values.yes
+          ? { offerLocal: async () => true }
+          : {}),
     });
     const { model, session, transcript } = setup;
     const who = setup.agent ? ` as agent ${setup.agent}` : "";
@@ -122,7 +127,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     const resumed = session.messages.length - 1;
     if (values.resume) io.stdout(`(resuming ${transcript.id}: ${resumed} message(s))\n`);
     io.stdout(
-      `toolgate chat — ${model.model} via ${model.provider} at ${model.baseUrl}${who}; ${toolSummary(session.toolNames)}\n` +
+      `toolgate chat — ${describeModel(model)}${who}; ${toolSummary(session.toolNames)}\n` +
         `${status.line}\nsandbox: ${describeConfiguredSandbox(setup.gate.settings.sandbox)}\ntranscript: ${transcript.file}\n${HELP}\n`,
     );
     if (!interactive)
@@ -252,4 +257,13 @@ async function promptLoop(
     io.stdout(`bye — transcript saved to ${setup.transcript.file}\n`);
     return EXIT.ok;
   }
+}
+
+/** "qwen3 via ollama at http://…", or for a model run in-process, "qwen3-1.7b, run locally from FILE". */
+function describeModel(model: { model: string; provider: string; baseUrl: string }): string {
+  if (model.provider === "local")
+    return model.model === model.baseUrl
+      ? `${model.model}, run locally`
+      : `${model.model}, run locally from ${model.baseUrl}`;
+  return `${model.model} via ${model.provider} at ${model.baseUrl}`;
 }

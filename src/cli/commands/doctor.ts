@@ -1,13 +1,17 @@
 /**
  * @module cli/commands/doctor
  * `toolgate doctor`: what this machine gives toolgate — Node, ripgrep, the bash grammar, bubblewrap and user
- * namespaces (the shell sandbox), the policy and config, the model server — each with the fix when missing.
+ * namespaces (the shell sandbox), the policy and config, the model server, the local model runtime and whether
+ * it computes on a GPU or the CPU — each with the fix when missing.
  * Exit 0 when everything toolgate needs works (the model server is only needed by chat/run), else 1.
  */
 import { spawnSync } from "node:child_process";
-import { resolveLlmSettings } from "../../llm/index.js";
+import { existsSync } from "node:fs";
+import { resolveLlmSettings, runtimeBackend } from "../../llm/index.js";
+import { modelFile, modelsDir } from "../../models/index.js";
 import { analyzeCommand } from "../../policy/index.js";
 import { describeSandbox, sandboxSupport } from "../../sandbox/index.js";
+import { userStateDir } from "../../state/index.js";
 import type { Toolgate } from "../../toolgate.js";
 import { findBundledRipgrep } from "../../tools/grep.js";
 import type { CliContext } from "../context.js";
@@ -54,7 +58,7 @@ export async function runDoctor(argv: string[], ctx: CliContext): Promise<ExitCo
       fix: "fix the file named above (toolgate policy validate shows every problem)",
     });
   }
-  checks.push(checkSandbox(gate), await checkModel(gate));
+  checks.push(checkSandbox(gate), await checkModel(gate), await checkLocalRuntime(ctx));
 
   if (ctx.globals.json) ctx.io.stdout(`${JSON.stringify(checks)}\n`);
   else {
@@ -143,6 +147,19 @@ async function checkModel(gate: Toolgate | undefined): Promise<DoctorCheck> {
   } catch (error) {
     return { check: "model server", ok: false, required: false, detail: (error as Error).message };
   }
+  if (settings.provider === "local") {
+    const path = modelFile(settings.model, modelsDir(userStateDir()));
+    const there = existsSync(path);
+    return {
+      check: "model server",
+      ok: there,
+      required: false,
+      detail: there
+        ? `local model ${settings.model} (${path}); no server needed`
+        : `local model ${settings.model} is not at ${path}`,
+      ...(there ? {} : { fix: `run \`toolgate models pull ${settings.model}\`` }),
+    };
+  }
   const url = settings.provider === "ollama" ? `${settings.baseUrl}/api/tags` : `${settings.baseUrl}/models`;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
@@ -163,6 +180,27 @@ async function checkModel(gate: Toolgate | undefined): Promise<DoctorCheck> {
         settings.provider === "ollama"
           ? "start it with `ollama serve` (or set [llm] base_url / --base-url)"
           : "start the server, or set [llm] base_url",
+    };
+  }
+}
+
+/** The `local` provider's runtime: installed or not, and which backend it found (a GPU, or the CPU). */
+async function checkLocalRuntime(ctx: CliContext): Promise<DoctorCheck> {
+  try {
+    const backend = await runtimeBackend(userStateDir({ env: ctx.io.env }));
+    return {
+      check: "local model runtime",
+      ok: true,
+      required: false,
+      detail: `node-llama-cpp loaded; computing on ${backend === "cpu" ? "the CPU (no GPU found)" : `the GPU (${backend})`}`,
+    };
+  } catch (error) {
+    return {
+      check: "local model runtime",
+      ok: false,
+      required: false,
+      detail: `${(error as Error).message}; only \`--provider local\` needs it`,
+      fix: "`toolgate models pull` offers to install it",
     };
   }
 }

@@ -61,6 +61,8 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
       setup = await setupSession(ctx, values, fixedAsker(values.yes ? "yes" : "no"), onEvent, {
         command: "run",
         refusal: UNATTENDED,
+        // A script never downloads a model unless told to (--yes).
+        ...(values.yes ? { offerLocal: async () => true } : {}),
       });
     } catch (error) {
       // --json: every outcome is one JSON object on stdout, a bad setup too.
