@@ -11,7 +11,8 @@
  */
 import type { AgentRunner, AgentWhitelist, Resolution, ToolPool, ToolPools } from "./agents/index.js";
 // Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
-import { resolveTools } from "./agents/index.js";
+// resolve.js directly: the agents front door loads the MCP pool (and its SDK), which a plain call must not.
+import { resolveTools } from "./agents/resolve.js";
 import type { Logger, Tool } from "./core/index.js";
 import { ConfigError, ToolRegistry } from "./core/index.js";
 import type { McpServerStatus } from "./mcp/index.js";

@@ -95,7 +95,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     },
   },
   mcp: {
-    usage: "toolgate mcp [--pool] | toolgate mcp list",
+    usage:
+      "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]...] | toolgate mcp list",
     load: async () => {
       const m = await import("./commands/mcp.js");
       return { usage: m.usage, help: m.help, run: m.runMcp };

@@ -92,7 +92,16 @@ describe("workspace trust through the binary", { timeout: 180_000 }, () => {
     const list = await toolgate(["mcp", "list", "--json", "--workspace", ws], { env });
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([
-      { name: "evil", type: "stdio", state: "untrusted", tools: 0, error: null },
+      {
+        name: "evil",
+        type: "stdio",
+        state: "untrusted",
+        tools: 0,
+        error: null,
+        file: join(ws, ".mcp.json"),
+        shadowed: [],
+        notes: [],
+      },
     ]);
     const { mkdir } = await import("node:fs/promises");
     await mkdir(join(ws, ".toolgate", "agents"), { recursive: true });

@@ -216,10 +216,17 @@ export function grammarSchema(schema: unknown): unknown {
   const type = Array.isArray(s.type) ? s.type : [s.type];
   if (type.includes("object") || s.properties) {
     const properties = (s.properties ?? {}) as Record<string, unknown>;
+    // node-llama-cpp's grammar writes every property; an optional one may be null, which means "not given".
+    const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     return {
       ...out,
       type: "object",
-      properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, grammarSchema(v)])),
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([k, v]) => [
+          k,
+          required.has(k) ? grammarSchema(v) : orNull(grammarSchema(v)),
+        ]),
+      ),
       ...(Array.isArray(s.required) ? { required: s.required } : {}),
       ...(Object.keys(properties).length === 0 ? { additionalProperties: true } : {}),
     };
@@ -244,4 +251,17 @@ export function grammarSchema(schema: unknown): unknown {
     };
   }
   return { ...out, type: scalars.length === 1 ? scalars[0] : scalars };
+}
+
+/** `schema`, or null (an optional argument the model leaves out). */
+function orNull(schema: unknown): unknown {
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.type) && s.type.includes("null")) return schema;
+  return { oneOf: [schema, { type: "null" }] };
+}
+
+/** The call's arguments without the nulls that stand for optional arguments left out. */
+function withoutNulls(params: unknown): unknown {
+  if (!params || typeof params !== "object" || Array.isArray(params)) return params;
+  return Object.fromEntries(Object.entries(params as Record<string, unknown>).filter(([, v]) => v !== null));
 }

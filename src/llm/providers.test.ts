@@ -260,7 +260,7 @@ describe("settings", () => {
   });
 
   it.each([
-    [{ provider: "claude" }, {}, {}, 'unknown model provider "claude": use "ollama" or "openai"'],
+    [{ provider: "claude" }, {}, {}, 'unknown model provider "claude": use "ollama", "openai" or "local"'],
     [
       { provider: "openai", baseUrl: "http://h/v1" },
       {},

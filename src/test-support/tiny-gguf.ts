@@ -19,7 +19,7 @@ export interface TinyModelOptions {
   script: readonly string[];
   /** The chat template (default: ChatML). */
   chatTemplate?: string;
-  /** Context length the model declares (default 4096). */
+  /** Context length the model declares (default 32768: a system prompt documenting many tools is long in a byte-level vocabulary). */
   contextLength?: number;
 }
 
@@ -125,7 +125,7 @@ export function tinyModel(options: TinyModelOptions): Buffer {
     ["general.architecture", { type: STRING, value: "llama" }],
     ["general.name", { type: STRING, value: "toolgate-tiny" }],
     ["general.alignment", { type: U32, value: ALIGNMENT }],
-    ["llama.context_length", { type: U32, value: options.contextLength ?? 4096 }],
+    ["llama.context_length", { type: U32, value: options.contextLength ?? 32768 }],
     ["llama.embedding_length", { type: U32, value: EMBEDDING }],
     ["llama.block_count", { type: U32, value: 1 }],
     ["llama.feed_forward_length", { type: U32, value: FEED_FORWARD }],

@@ -21,6 +21,8 @@ export function terminal(socket: string): Terminal {
   return {
     start(name, command, cwd) {
       tmux("new-session", "-d", "-s", name, "-x", "160", "-y", "50", "-c", cwd, command);
+      // Keep the pane (and its last screen) after the command ends, so a test can read its goodbye.
+      tmux("set-option", "-t", name, "remain-on-exit", "on");
     },
     keys(name, ...keys) {
       tmux("send-keys", "-t", name, ...keys);

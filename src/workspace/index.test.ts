@@ -11,6 +11,7 @@ describe("toolgate/workspace (published subpath)", () => {
       "PathPatternSet",
       "SNIFF_BYTES",
       "USER_SECRET_PATHS",
+      "WORKSPACE_SECRET_PATHS",
       "Workspace",
       "WorkspaceError",
       "createDecoder",
