@@ -1,6 +1,6 @@
-// Installs node-llama-cpp (the `local` provider's runtime, an optional peer dependency) for the tests when it is
-// missing. It is not a saved dev dependency: npm records only some of its per-platform optional packages in the
-// lock file, and `npm ci` then refuses the lock. `npm test` runs this first; it does nothing when installed.
+// Installs node-llama-cpp (the `local` provider's optional runtime, loaded only when used) for the tests when it
+// is missing. It is not a saved dependency: npm records only some of its per-platform optional packages in the
+// lock file, and `npm ci` then refuses the lock; listed as a peer, `npm install --no-save` skips it. `npm test` runs this first; it does nothing when installed.
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 

@@ -91,7 +91,7 @@ async function generate(
     reply.toolCalls.push({
       id: `call_${Date.now().toString(36)}_${i}`,
       name: call.functionName,
-      arguments: call.params ?? {},
+      arguments: withoutNulls(call.params ?? {}),
     });
   });
   const stop: string = result.metadata?.stopReason ?? "eogToken";

@@ -82,7 +82,7 @@ export function tinyModel(options: TinyModelOptions): Buffer {
     throw new Error("the script needs distinct tokens (each token has one successor)");
   const end = tokens.indexOf("<|im_end|>");
   const next = new Map<number, number>([[tokens.indexOf("<0x0A>"), script[0] as number]]);
-  script.forEach((id, i) => next.set(id, script[i + 1] ?? end));
+  for (const [i, id] of script.entries()) next.set(id, script[i + 1] ?? end);
 
   // Seeded unit vectors: nearly orthogonal in 64 dimensions, so each token's successor wins by a wide margin.
   let seed = 12345;
@@ -102,9 +102,9 @@ export function tinyModel(options: TinyModelOptions): Buffer {
     fill?.(data);
     tensors.push({ name, dims, data });
   };
-  tensor("token_embd.weight", [EMBEDDING, vocab], (d) =>
-    embeddings.forEach((e, i) => d.set(e, i * EMBEDDING)),
-  );
+  tensor("token_embd.weight", [EMBEDDING, vocab], (d) => {
+    for (const [i, e] of embeddings.entries()) d.set(e, i * EMBEDDING);
+  });
   tensor("output_norm.weight", [EMBEDDING], (d) => d.fill(1));
   tensor("output.weight", [EMBEDDING, vocab], (d) => {
     for (const [from, to] of next) {
@@ -205,17 +205,22 @@ class Writer {
     const b = Buffer.alloc(4);
     switch (v.type) {
       case U32:
-        return this.u32(v.value);
+        this.u32(v.value);
+        return;
       case I32:
         b.writeInt32LE(v.value);
-        return this.bytes(b);
+        this.bytes(b);
+        return;
       case F32:
         b.writeFloatLE(v.value);
-        return this.bytes(b);
+        this.bytes(b);
+        return;
       case BOOL:
-        return this.bytes(Buffer.from([v.value ? 1 : 0]));
+        this.bytes(Buffer.from([v.value ? 1 : 0]));
+        return;
       case STRING:
-        return this.string(v.value);
+        this.string(v.value);
+        return;
       case ARRAY:
         this.u32(v.of);
         this.u64(v.value.length);
