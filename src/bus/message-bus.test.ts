@@ -16,8 +16,8 @@ const details = (toolName = "write_file", signal = new AbortController().signal)
   signal,
 });
 
-describe("MessageBus (R8)", () => {
-  it("gives every request a unique correlation id (R8.1)", async () => {
+describe("MessageBus", () => {
+  it("gives every request a unique correlation id", async () => {
     const bus = new MessageBus();
     const ids: string[] = [];
     bus.onConfirmation((req) => {
@@ -42,7 +42,7 @@ describe("MessageBus (R8)", () => {
     expect((seen[0] as { signal: AbortSignal }).signal).toBe(signal);
   });
 
-  it("waits for the response with the matching id and delivers it (R8.2, R8.3)", async () => {
+  it("waits for the response with the matching id and delivers it", async () => {
     const bus = new MessageBus();
     let seen: string | undefined;
     bus.onConfirmation((req) => {
@@ -58,7 +58,7 @@ describe("MessageBus (R8)", () => {
     expect(bus.respond(seen!, { approved: true })).toBe(false);
   });
 
-  it("handles several pending requests independently, by id (R8.5)", async () => {
+  it("handles several pending requests independently, by id", async () => {
     const bus = new MessageBus();
     const reqs: { id: string; tool: string }[] = [];
     bus.onConfirmation((req) => {
@@ -77,7 +77,7 @@ describe("MessageBus (R8)", () => {
     await expect(c).resolves.toEqual({ approved: true, reason: "c" });
   });
 
-  it("rejects with a timeout error when nobody answers in time (R8.4)", async () => {
+  it("rejects with a timeout error when nobody answers in time", async () => {
     const bus = new MessageBus({ timeoutMs: 20 });
     bus.onConfirmation(() => undefined);
     const err = await bus.request(details()).catch((e: unknown) => e);
@@ -86,7 +86,7 @@ describe("MessageBus (R8)", () => {
     expect(bus.pending()).toEqual([]);
   });
 
-  it("supports cancellation through an AbortSignal (R8.6)", async () => {
+  it("supports cancellation through an AbortSignal", async () => {
     const bus = new MessageBus();
     bus.onConfirmation(() => undefined);
     const controller = new AbortController();

@@ -24,7 +24,7 @@ export type ConfirmationListener = (
   request: PublishedConfirmation,
 ) => ConfirmationResponse | undefined | Promise<ConfirmationResponse | undefined>;
 
-/** Thrown by `request()` when nobody answered in time (R8.4). */
+/** Thrown by `request()` when nobody answered in time. */
 export class ConfirmationTimeoutError extends Error {
   override readonly name = "ConfirmationTimeoutError";
   constructor(
@@ -91,8 +91,8 @@ export class MessageBus implements Confirmer {
   }
 
   /**
-   * Publishes a call's request and waits for its answer (R8.1–8.3, 8.5). Rejects with
-   * ConfirmationTimeoutError, NoListenerError, or the abort reason of the request's signal (R8.6).
+   * Publishes a call's request and waits for its answer. Rejects with
+   * ConfirmationTimeoutError, NoListenerError, or the abort reason of the request's signal.
    */
   request(call: ConfirmationRequest, options: { timeoutMs?: number } = {}): Promise<ConfirmationResponse> {
     const id = randomUUID();

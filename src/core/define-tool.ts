@@ -50,9 +50,9 @@ export interface ToolSpec<P> {
   source?: string;
   /** Validation the schema cannot express; return a message to refuse the call (`invalid_params`). */
   validate?(params: P): string | undefined;
-  /** One-line summary of a call (R10.2). Default: the display name. */
+  /** One-line summary of a call. Default: the display name. */
   describe?(params: P): string;
-  /** Paths / URLs a call affects (R10.3). Default: none. */
+  /** Paths / URLs a call affects. Default: none. */
   locations?(params: P): string[];
   /** Raises the risk for some arguments (e.g. `rm -rf` in shell). Default: `risk`. */
   riskFor?(params: P): RiskLevel;

@@ -122,7 +122,7 @@ function setup(decisions: Record<string, Decision> = {}, extra: Partial<Pipeline
 }
 
 describe("executeCall: the one pipeline", () => {
-  it("runs an allowed call without asking (R7.1) and streams output (R9.4)", async () => {
+  it("runs an allowed call without asking and streams output", async () => {
     const { deps, ran } = setup();
     const chunks: string[] = [];
     const r = await executeCall(
@@ -141,7 +141,7 @@ describe("executeCall: the one pipeline", () => {
     expect(chunks).toEqual(["chunk:hi"]);
   });
 
-  it("blocks a denied call and returns a typed error (R7.2)", async () => {
+  it("blocks a denied call and returns a typed error", async () => {
     const { deps, ran } = setup({ echo: "deny" });
     const r = await executeCall(deps, { name: "echo", args: { text: "hi" } });
     expect(r.ok).toBe(false);
@@ -150,7 +150,7 @@ describe("executeCall: the one pipeline", () => {
     expect(ran).toEqual([]);
   });
 
-  it("asks through the bus for ask (R7.3) and runs only on an explicit yes", async () => {
+  it("asks through the bus for ask and runs only on an explicit yes", async () => {
     const bus = new MessageBus();
     const asked: unknown[] = [];
     bus.onConfirmation((req) => {
@@ -342,7 +342,7 @@ describe("executeCall: the one pipeline", () => {
     expect(seen).toEqual([]);
   });
 
-  it("validates arguments before the policy sees them (R10.1, R12.1)", async () => {
+  it("validates arguments before the policy sees them", async () => {
     const { deps, seen, ran } = setup();
     const r = await executeCall(deps, { name: "echo", args: { text: 5, other: 1 } });
     expect(r.error?.type).toBe("invalid_params");
@@ -375,7 +375,7 @@ describe("executeCall: the one pipeline", () => {
     expect(r.llmContent).toBe("Error (execution_failed): boom failed: kaput");
   });
 
-  it("keeps the type of a deliberate failure (R12.6)", async () => {
+  it("keeps the type of a deliberate failure", async () => {
     const { deps } = setup();
     const r = await executeCall(deps, { name: "missing" });
     expect(r.error).toEqual({
@@ -385,7 +385,7 @@ describe("executeCall: the one pipeline", () => {
     });
   });
 
-  it("returns a cancellation error when aborted (R12.4)", async () => {
+  it("returns a cancellation error when aborted", async () => {
     const { deps } = setup();
     const controller = new AbortController();
     const pending = executeCall(deps, { name: "slow" }, { signal: controller.signal });

@@ -44,7 +44,7 @@ export interface PipelineDeps {
 /** Per-call options. */
 export interface ExecuteOptions {
   signal?: AbortSignal;
-  /** Streaming output for tools that support it (R9.4). */
+  /** Streaming output for tools that support it. */
   onOutput?: OutputCallback;
   /** The caller's tool scope (an agent's resolved set). Calls outside it are "tool not found". */
   scope?: ToolScope;

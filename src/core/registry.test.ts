@@ -21,8 +21,8 @@ function quietRegistry() {
   return { registry, warnings };
 }
 
-describe("ToolRegistry (R1)", () => {
-  it("stores a tool under its name (R1.1) and gets it back (R1.5)", () => {
+describe("ToolRegistry", () => {
+  it("stores a tool under its name and gets it back", () => {
     const { registry } = quietRegistry();
     const t = tool("read_file");
     registry.register(t);
@@ -30,7 +30,7 @@ describe("ToolRegistry (R1)", () => {
     expect(registry.get("nope")).toBeUndefined();
   });
 
-  it("replaces a tool registered again under the same name, with a warning (R1.2)", () => {
+  it("replaces a tool registered again under the same name, with a warning", () => {
     const { registry, warnings } = quietRegistry();
     registry.register(tool("grep", undefined, "first"));
     const second = tool("grep", undefined, "second");
@@ -40,7 +40,7 @@ describe("ToolRegistry (R1)", () => {
     expect(warnings).toEqual(["tool grep was registered again; the new definition replaces the old one"]);
   });
 
-  it("unregisters by name (R1.3)", () => {
+  it("unregisters by name", () => {
     const { registry } = quietRegistry();
     registry.register(tool("ls"));
     expect(registry.unregister("ls")).toBe(true);
@@ -48,7 +48,7 @@ describe("ToolRegistry (R1)", () => {
     expect(registry.unregister("ls")).toBe(false);
   });
 
-  it("lists tools alphabetically (R1.4) and consistently across calls (R1.7)", () => {
+  it("lists tools alphabetically and consistently across calls", () => {
     const { registry } = quietRegistry();
     for (const n of ["write_file", "glob", "Zeta", "alpha", "_private", "grep"]) registry.register(tool(n));
     const names = registry.names();

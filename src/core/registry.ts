@@ -1,6 +1,6 @@
 /**
  * @module core/registry
- * The tool registry (R1): tools keyed by name, listed alphabetically, replaced with a warning, refused at
+ * The tool registry: tools keyed by name, listed alphabetically, replaced with a warning, refused at
  * registration when the name or the schema is bad. A version number lets caches (provider schemas, pools)
  * know when the set changed.
  */

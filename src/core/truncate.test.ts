@@ -5,7 +5,7 @@ import { truncateOutput, truncationIndicator } from "./truncate.js";
 const lines = (n: number, width = 10) =>
   Array.from({ length: n }, (_, i) => `${i}`.padEnd(width, "x")).join("\n");
 
-describe("truncateOutput (R9)", () => {
+describe("truncateOutput", () => {
   it("leaves output within the limits untouched", () => {
     const text = lines(5);
     expect(truncateOutput(text, { maxChars: 1000, maxLines: 10 })).toEqual({
@@ -16,7 +16,7 @@ describe("truncateOutput (R9)", () => {
     });
   });
 
-  it("truncates at the character limit and says how much was omitted (R9.1, R9.3)", () => {
+  it("truncates at the character limit and says how much was omitted", () => {
     const text = lines(100); // 100 lines, 1099 chars
     const out = truncateOutput(text, { maxChars: 300, maxLines: 1000 });
     expect(out.truncated).toBe(true);
@@ -28,7 +28,7 @@ describe("truncateOutput (R9)", () => {
     expect(kept.length + out.omittedChars).toBe(text.length);
   });
 
-  it("truncates at the line limit (R9.2) with an indicator that counts lines and characters", () => {
+  it("truncates at the line limit with an indicator that counts lines and characters", () => {
     const text = lines(50);
     const out = truncateOutput(text, { maxChars: 100_000, maxLines: 10 });
     expect(countLines(out.text)).toBeLessThanOrEqual(10);

@@ -1,6 +1,6 @@
 /**
  * @module core/truncate
- * Output truncation (R9): limits by characters and by lines, an indicator that says how much was omitted,
+ * Output truncation: limits by characters and by lines, an indicator that says how much was omitted,
  * and the guarantee that the truncated text, indicator included, stays within both limits.
  * `head` keeps the start; `head-tail` keeps both ends (command output, where the end holds the error).
  */

@@ -34,7 +34,7 @@ export type ArgKind = "path" | "command" | "url" | "text";
 /** A JSON Schema (2020-12) object. */
 export type JsonSchema = { [key: string]: unknown };
 
-/** The typed error enumeration (R12.6). Every failure a caller sees carries one of these. */
+/** The typed error enumeration. Every failure a caller sees carries one of these. */
 export type ToolErrorType =
   | "invalid_params"
   | "tool_not_found"
@@ -74,7 +74,7 @@ export interface ToolAttachment {
   uri?: string;
 }
 
-/** What every tool execution returns (R10.7). Tools never throw to callers: failures set `error`. */
+/** What every tool execution returns. Tools never throw to callers: failures set `error`. */
 export interface ToolResult {
   /** What the model sees. */
   llmContent: string;
@@ -101,7 +101,7 @@ export interface UpstreamResult {
   _meta?: Record<string, unknown>;
 }
 
-/** Details shown to a person who must approve a call (R7.8). */
+/** Details shown to a person who must approve a call. */
 export interface ConfirmationDetails {
   toolName: string;
   /** Human-readable summary of this call. */
@@ -125,23 +125,23 @@ export interface ConfirmationDetails {
   sandbox?: string;
 }
 
-/** Streaming callback for tools that produce output incrementally (R9.4, R10.6). */
+/** Streaming callback for tools that produce output incrementally. */
 export type OutputCallback = (chunk: string) => void;
 
 /**
- * One prepared call of a tool (R10). Its methods have the names of the declaration's hooks they come from
+ * One prepared call of a tool. Its methods have the names of the declaration's hooks they come from
  * (`defineTool`'s `describe`, `locations`, `riskFor`, `confirmation`, `sandboxRequest`, `run`), bound to
  * the call's parameters.
  */
 export interface ToolInvocation<P = Record<string, unknown>> {
   readonly params: P;
-  /** A one-line human-readable summary (R10.2). */
+  /** A one-line human-readable summary. */
   describe(): string;
-  /** Paths or URLs the call affects (R10.3). */
+  /** Paths or URLs the call affects. */
   locations(): string[];
   /** The risk of this call: the tool's default risk, raised by arguments where the tool says so. */
   riskFor(): RiskLevel;
-  /** The tool's own confirmation details, or `false` when the tool sees nothing to confirm (R10.4). */
+  /** The tool's own confirmation details, or `false` when the tool sees nothing to confirm. */
   confirmation(
     signal: AbortSignal,
     context?: { sandbox?: SandboxGrant },
@@ -149,7 +149,7 @@ export interface ToolInvocation<P = Record<string, unknown>> {
   /** What the call asks beyond the sandbox, if anything (leaving it is always at least `ask`). */
   sandboxRequest?(): SandboxRequest | undefined;
   /**
-   * Runs the call; respects `signal` (R10.5) and streams through `updateOutput` (R10.6). `context` says who
+   * Runs the call; respects `signal` and streams through `updateOutput`. `context` says who
    * is calling (the caller's scope, e.g. an agent's depth for `spawn_agents`).
    */
   run(signal: AbortSignal, updateOutput?: OutputCallback, context?: ExecutionContext): Promise<ToolResult>;
@@ -163,7 +163,7 @@ export interface ExecutionContext {
   sandbox?: SandboxGrant;
 }
 
-/** A declarative tool (R1, R10). */
+/** A declarative tool. */
 export interface Tool<P = Record<string, unknown>> {
   /** Name given to models; must match {@link TOOL_NAME_PATTERN}. */
   readonly name: string;

@@ -26,7 +26,7 @@ const readFile = defineTool({
   run: async () => okResult(""),
 });
 
-describe("ParamValidator (R10.1, R12.1)", () => {
+describe("ParamValidator", () => {
   it("accepts valid arguments and applies defaults to a copy", () => {
     const v = new ParamValidator();
     const args = { path: "a.txt" };

@@ -1,5 +1,5 @@
 /**
- * R2, R3 and R4 (spec 002) end to end: every acceptance criterion once, through `createToolgate` →
+ * (spec 002) end to end: every acceptance criterion once, through `createToolgate` →
  * `gate.execute` with the real policy engine and its path plug-in — validation errors, typed errors naming the
  * path, and allow / ask / deny under the built-in default policy and a file policy denying `secrets/**`.
  */
@@ -57,8 +57,8 @@ afterAll(async () => {
 
 const read = (args: object) => gate.execute({ name: "read_file", args });
 
-describe("R2 reading, through the pipeline (built-in default policy allows reads)", () => {
-  it("R2.1–2.4 whole file and line ranges, allowed by the built-in read-only rule", async () => {
+describe("reading, through the pipeline (built-in default policy allows reads)", () => {
+  it("whole file and line ranges, allowed by the built-in read-only rule", async () => {
     const whole = await read({ path: "ten.txt" });
     expect(whole).toMatchObject({ ok: true, decision: "allow", rule: "builtin#read-only", risk: "low" });
     expect(whole.llmContent).toBe(CORPUS["ten.txt"]);
@@ -67,7 +67,7 @@ describe("R2 reading, through the pipeline (built-in default policy allows reads
     expect((await read({ path: "ten.txt", startLine: 4, endLine: 5 })).llmContent).toBe("line 4\nline 5\n");
   });
 
-  it("R2.5 a missing file is file_not_found naming the path", async () => {
+  it("a missing file is file_not_found naming the path", async () => {
     const result = await read({ path: "nope/missing.txt" });
     expect(result.error).toEqual({
       type: "file_not_found",
@@ -77,7 +77,7 @@ describe("R2 reading, through the pipeline (built-in default policy allows reads
     expect(result.llmContent).toBe("Error (file_not_found): file not found: nope/missing.txt");
   });
 
-  it("R2.6 a file over the configured limit is file_too_large with size and limit", async () => {
+  it("a file over the configured limit is file_too_large with size and limit", async () => {
     expect((await read({ path: "big.txt" })).error).toMatchObject({
       type: "file_too_large",
       message:
@@ -86,19 +86,19 @@ describe("R2 reading, through the pipeline (built-in default policy allows reads
     });
   });
 
-  it("R2.7 a binary file is described, not dumped", async () => {
+  it("a binary file is described, not dumped", async () => {
     expect((await read({ path: "image.png" })).llmContent).toBe(
       "image.png is a binary file (PNG image, 12 B); its content is not shown.",
     );
   });
 
-  it("R2.8 read_many_files combines files under path headers", async () => {
+  it("read_many_files combines files under path headers", async () => {
     const result = await gate.execute({ name: "read_many_files", args: { patterns: ["docs/*.md"] } });
     expect(result).toMatchObject({ ok: true, decision: "allow" });
     expect(result.llmContent).toBe("--- docs/a.md ---\nalpha\n\n--- docs/b.md ---\nbravo\n");
   });
 
-  it("R2.9 legacy and UTF-16 encodings are detected, decoded and reported", async () => {
+  it("legacy and UTF-16 encodings are detected, decoded and reported", async () => {
     const latin1 = await read({ path: "latin1.txt" });
     expect(latin1.llmContent).toBe("café crème\n");
     expect(latin1.data).toMatchObject({ encoding: "iso-8859-1" });
@@ -129,13 +129,13 @@ describe("R2 reading, through the pipeline (built-in default policy allows reads
       "invalid arguments for read_file: startLine (3) must not be greater than endLine (2)",
     ],
     [{ path: "ten.txt", extra: 1 }, "invalid arguments for read_file: unknown parameter 'extra'"],
-  ])("R12.1 invalid arguments %j are invalid_params before the policy is asked", async (args, message) => {
+  ])("invalid arguments %j are invalid_params before the policy is asked", async (args, message) => {
     const result = await read(args);
     expect(result).toMatchObject({ ok: false, decision: null, error: { type: "invalid_params", message } });
   });
 });
 
-describe("R3 writing, through the pipeline", () => {
+describe("writing, through the pipeline", () => {
   it("under the built-in default a write asks; with nobody to answer it is denied and nothing is written", async () => {
     const result = await gate.execute({ name: "write_file", args: { path: "new.txt", content: "hi\n" } });
     expect(outcome(result)).toEqual({ decision: "ask", error: "denied_by_policy" });
@@ -145,7 +145,7 @@ describe("R3 writing, through the pipeline", () => {
     expect(existsSync(join(root, "new.txt"))).toBe(false);
   });
 
-  it("R3.1/R3.4 an approved write creates the file and its parents; the person saw a diff", async () => {
+  it("an approved write creates the file and its parents; the person saw a diff", async () => {
     asked.length = 0;
     const args = { path: "made/deep/new.txt", content: "hello\n" };
     const result = await approving.execute({ name: "write_file", args });
@@ -160,7 +160,7 @@ describe("R3 writing, through the pipeline", () => {
     expect(asked[0]!.diff).toContain("+hello\n");
   });
 
-  it("R3.2 an existing file without overwrite is file_exists; R3.3 with overwrite it is replaced", async () => {
+  it("an existing file without overwrite is file_exists; with overwrite it is replaced", async () => {
     const call = (overwrite: boolean) =>
       approving.execute({ name: "write_file", args: { path: "docs/a.md", content: "ALPHA\n", overwrite } });
     expect((await call(false)).error).toEqual({
@@ -173,7 +173,7 @@ describe("R3 writing, through the pipeline", () => {
     expect(await readFile(join(root, "docs/a.md"), "utf8")).toBe("ALPHA\n");
   });
 
-  it("R3.5 edit_file applies every edit; R3.6 names the failing edit; R3.7 counts ambiguous matches", async () => {
+  it("edit_file applies every edit; names the failing edit; counts ambiguous matches", async () => {
     await approving.execute({
       name: "write_file",
       args: { path: "e.ts", content: "const a = 1;\nconst b = 2;\nfoo\nfoo\n" },
@@ -203,7 +203,7 @@ describe("R3 writing, through the pipeline", () => {
         Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(t.replace(/\n/g, "\r\n"), "utf-16le")]),
     ],
     ["Latin-1", (t: string) => Buffer.from(t, "latin1")],
-  ])("R2.9/R3 %s survives read → edit → read byte-exactly except for the edit", async (name, encode) => {
+  ])("%s survives read → edit → read byte-exactly except for the edit", async (name, encode) => {
     const path = `enc-${name.replace(/\W+/g, "-")}.txt`;
     await writeTree(root, { [path]: encode("première ligne\nà éditer\nfin\n") });
     expect(
@@ -217,7 +217,7 @@ describe("R3 writing, through the pipeline", () => {
     expect((await readFile(join(root, path))).equals(encode("première ligne\néditée\nfin\n"))).toBe(true);
   });
 
-  it("R3.8 a write outside the allowed root is path_not_allowed naming the path and the roots", async () => {
+  it("a write outside the allowed root is path_not_allowed naming the path and the roots", async () => {
     const result = await approving.execute({
       name: "write_file",
       args: { path: "../escape.txt", content: "x" },
@@ -231,14 +231,14 @@ describe("R3 writing, through the pipeline", () => {
   });
 });
 
-describe("R4 discovery, through the pipeline (.gitignore respected: R4.12)", () => {
+describe("discovery, through the pipeline (.gitignore respected)", () => {
   const run = async (name: string, args: object) => {
     const result = await gate.execute({ name, args: { path: "find", ...args } });
     expect(result).toMatchObject({ ok: true, decision: "allow", rule: "builtin#read-only" });
     return result.llmContent;
   };
 
-  it("R4.1–4.4 glob: matches, maxResults, hidden files only on request", async () => {
+  it("glob: matches, maxResults, hidden files only on request", async () => {
     expect(await run("glob", { pattern: "**/*.ts" })).toBe("find/src/a.ts\nfind/src/deep/c.ts");
     expect(await run("glob", { pattern: "**/*.ts", maxResults: 1 })).toBe(
       "find/src/a.ts\n(1 more not shown; limit 1, set maxResults or narrow the pattern)",
@@ -248,7 +248,7 @@ describe("R4 discovery, through the pipeline (.gitignore respected: R4.12)", () 
     );
   });
 
-  it("R4.5–4.8 grep: lines with path and number, case rules, filePattern", async () => {
+  it("grep: lines with path and number, case rules, filePattern", async () => {
     expect(await run("grep", { pattern: "needle" })).toBe(
       "find/src/a.ts:1: const needle = 1;\nfind/src/a.ts:2: // NEEDLE upper\nfind/src/b.js:1: function needle() {}",
     );
@@ -260,7 +260,7 @@ describe("R4 discovery, through the pipeline (.gitignore respected: R4.12)", () 
     );
   });
 
-  it("R4.9–4.11 ls: formatted listing, recursive, maxDepth", async () => {
+  it("ls: formatted listing, recursive, maxDepth", async () => {
     expect(await run("ls", {})).toBe("find/\nsrc/");
     const top = "find/src/\ndeep/\n.hidden.ts  14 B\na.ts  34 B\nb.js  21 B";
     expect(await run("ls", { path: "find/src" })).toBe(top);

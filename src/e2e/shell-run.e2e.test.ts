@@ -1,5 +1,5 @@
 /**
- * R5 (spec 002) end to end: each acceptance criterion once through `createToolgate` → `gate.execute` —
+ * (spec 002) end to end: each acceptance criterion once through `createToolgate` → `gate.execute` —
  * output and exit code, streaming through `onOutput`, timeouts with the elapsed time, `cwd` inside the root,
  * environment sanitization — and background processes with `shell_processes` and `gate.close()`.
  */
@@ -55,15 +55,15 @@ async function runningInGroup(pgid: number): Promise<number[]> {
 
 const shell = (args: object, options = {}) => gate.execute({ name: "shell", args }, options);
 
-describe("R5 through the pipeline", () => {
-  it("R5.1 returns the output and exit code 0", async () => {
+describe("through the pipeline", () => {
+  it("returns the output and exit code 0", async () => {
     const result = await shell({ command: "echo hello" });
     expect(result).toMatchObject({ ok: true, decision: "allow", risk: "high" });
     expect(result.llmContent).toBe("hello\n[exit code 0]");
     expect(result.data).toMatchObject({ exitCode: 0, stdout: "hello\n", stderr: "" });
   });
 
-  it("R5.6 a failing command reports its exit code and stderr, kept apart from stdout", async () => {
+  it("a failing command reports its exit code and stderr, kept apart from stdout", async () => {
     const result = await shell({ command: "echo out; echo err >&2; exit 3" });
     expect(result.error).toMatchObject({
       type: "execution_failed",
@@ -75,7 +75,7 @@ describe("R5 through the pipeline", () => {
     );
   });
 
-  it("R5.2 streams output through onOutput while the command still runs", async () => {
+  it("streams output through onOutput while the command still runs", async () => {
     // The command waits for a file that only the onOutput callback creates: it can finish only if the first
     // line arrived before the process ended.
     const chunks: string[] = [];
@@ -95,7 +95,7 @@ describe("R5 through the pipeline", () => {
     await rm(join(root, "go"));
   });
 
-  it("R5.3 a timeout stops the command and says after how long, with the partial output", async () => {
+  it("a timeout stops the command and says after how long, with the partial output", async () => {
     const result = await shell({ command: "echo partial; sleep 30", timeout: 300 });
     expect(result.error?.type).toBe("timeout");
     expect(result.error?.message).toMatch(
@@ -105,13 +105,13 @@ describe("R5 through the pipeline", () => {
     expect(result.llmContent).toContain("partial");
   });
 
-  it("R5.4 an idle timeout stops a command that stopped producing output", async () => {
+  it("an idle timeout stops a command that stopped producing output", async () => {
     const result = await shell({ command: "echo first; sleep 30", idleTimeout: 300, timeout: 20_000 });
     expect(result.error?.type).toBe("timeout");
     expect(result.error?.message).toMatch(/^command produced no output for 300 ms and was stopped after /);
   });
 
-  it("R5.7 runs in a cwd inside the root; refuses one outside, through a symlink too", async () => {
+  it("runs in a cwd inside the root; refuses one outside, through a symlink too", async () => {
     const inside = await shell({ command: "pwd", cwd: "sub" });
     expect(inside.llmContent).toBe(`${join(root, "sub")}\n[exit code 0]`);
     for (const cwd of ["..", "/tmp", "out-link"]) {
@@ -127,7 +127,7 @@ describe("R5 through the pipeline", () => {
     });
   });
 
-  it("R5.8 secrets planted in the parent or passed by the host never reach the command's env", async () => {
+  it("secrets planted in the parent or passed by the host never reach the command's env", async () => {
     const result = await shell({ command: "env" });
     const env = (result.data as { stdout: string }).stdout;
     expect(env).toContain("VISIBLE_SETTING=visible-value");
@@ -162,7 +162,7 @@ describe("background processes", () => {
     }
   };
 
-  it("R5.5 returns at once with an id; list, read and stop work through the pipeline", async () => {
+  it("returns at once with an id; list, read and stop work through the pipeline", async () => {
     const started = await shell({ command: "echo started; sleep 30", background: true });
     expect(started.ok).toBe(true);
     const { id, pid } = started.data as { id: string; pid: number };

@@ -1,5 +1,5 @@
 /**
- * R11 (spec 002) end to end: the memory and write_todos tools through `createToolgate` → `gate.execute`,
+ * (spec 002) end to end: the memory and write_todos tools through `createToolgate` → `gate.execute`,
  * persisted where a second process (the `toolgate` binary) reads them, and the store files protected from
  * every file-writing tool even under a policy that allows everything.
  */
@@ -35,8 +35,8 @@ afterAll(async () => {
 const memory = (args: object) => gate.execute({ name: "memory", args });
 const todos = (args: object) => gate.execute({ name: "write_todos", args });
 
-describe("R11 memory through the pipeline", () => {
-  it("R11.1–11.4 set persists to disk, get returns it or says not found, delete removes, list lists", async () => {
+describe("memory through the pipeline", () => {
+  it("set persists to disk, get returns it or says not found, delete removes, list lists", async () => {
     const set = await memory({ action: "set", key: "build", value: "npm run build" });
     expect(set).toMatchObject({
       ok: true,
@@ -92,8 +92,8 @@ describe("R11 memory through the pipeline", () => {
   });
 });
 
-describe("R11 todos through the pipeline", () => {
-  it("R11.5–11.8 add gives unique ids; complete, update, remove, list with status", async () => {
+describe("todos through the pipeline", () => {
+  it("add gives unique ids; complete, update, remove, list with status", async () => {
     const first = await todos({ action: "add", text: "write the store" });
     expect(first.llmContent.split("\n")[0]).toBe("Added todo 1: write the store");
     await todos({ action: "add", text: "test it" });

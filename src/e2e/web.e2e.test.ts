@@ -1,6 +1,6 @@
 /**
  * The web tools end to end, built the way a host builds them (`createToolgate` with `[web]` and `[search]`
- * config and a policy): R6.1–R6.8 once each, issue 4's URL adversarial list (a policy that allows every
+ * config and a policy): each requirement once, issue 4's URL adversarial list (a policy that allows every
  * `web_fetch`, a canary proving no request arrived), URL policy conditions, and the same through the binary.
  */
 import { rm, writeFile } from "node:fs/promises";
@@ -64,8 +64,8 @@ afterEach(() => {
 const fetchUrl = (g: Toolgate, args: Record<string, unknown>) => g.execute({ name: "web_fetch", args });
 const search = (g: Toolgate, args: Record<string, unknown>) => g.execute({ name: "web_search", args });
 
-describe("R6 through createToolgate", () => {
-  it("R6.1: an HTML page comes back as Markdown of its main content", async () => {
+describe("through createToolgate", () => {
+  it("an HTML page comes back as Markdown of its main content", async () => {
     const r = await fetchUrl(gate, { url: `${site.origin}/page` });
     expect(r).toMatchObject({ ok: true, decision: "allow" });
     // Readability keeps the article (no nav, no footer); turndown writes Markdown with absolute links.
@@ -78,7 +78,7 @@ describe("R6 through createToolgate", () => {
     );
   });
 
-  it("R6.2: a CSS selector returns only the matching elements", async () => {
+  it("a CSS selector returns only the matching elements", async () => {
     const r = await fetchUrl(gate, { url: `${site.origin}/page`, selector: "li" });
     expect(r.ok).toBe(true);
     expect(r.llmContent).toBe(
@@ -87,7 +87,7 @@ describe("R6 through createToolgate", () => {
     );
   });
 
-  it("R6.3: content past maxLength is cut and the cut is said", async () => {
+  it("content past maxLength is cut and the cut is said", async () => {
     const r = await fetchUrl(gate, { url: `${site.origin}/long`, maxLength: 100 });
     expect(r.ok).toBe(true);
     expect(r.llmContent).toBe(
@@ -97,7 +97,7 @@ describe("R6 through createToolgate", () => {
     );
   });
 
-  it("R6.4: a 404 is an http_error naming the status and the URL", async () => {
+  it("a 404 is an http_error naming the status and the URL", async () => {
     const r = await fetchUrl(gate, { url: `${site.origin}/missing` });
     expect(r.ok).toBe(false);
     expect(r.decision).toBe("allow");
@@ -108,7 +108,7 @@ describe("R6 through createToolgate", () => {
     });
   });
 
-  it("R6.5, R12.5: a server that never answers is a timeout error with the elapsed time", async () => {
+  it("a server that never answers is a timeout error with the elapsed time", async () => {
     const before = site.requests.length;
     const r = await fetchUrl(slowGate, { url: `${site.origin}/hang` });
     expect(r.ok).toBe(false);
@@ -121,7 +121,7 @@ describe("R6 through createToolgate", () => {
     expect(site.requests.slice(before).map((q) => q.url)).toEqual(["/hang"]);
   });
 
-  it("R6.8, R12.3: a refused connection is a network error with the URL and the reason", async () => {
+  it("a refused connection is a network error with the URL and the reason", async () => {
     const url = `http://127.0.0.1:${gonePort}/`;
     const r = await fetchUrl(gate, { url });
     expect(r.ok).toBe(false);
@@ -132,7 +132,7 @@ describe("R6 through createToolgate", () => {
     });
   });
 
-  it("R6.6: a search returns numbered title / URL / snippet entries from the SearXNG backend", async () => {
+  it("a search returns numbered title / URL / snippet entries from the SearXNG backend", async () => {
     const before = searx.requests.length;
     const r = await search(gate, { query: "rust async book" });
     expect(r).toMatchObject({ ok: true, decision: "allow" });
@@ -151,7 +151,7 @@ describe("R6 through createToolgate", () => {
     ]);
   });
 
-  it("R6.7: numResults caps the list", async () => {
+  it("numResults caps the list", async () => {
     expect(SEARXNG_COUNT).toBeGreaterThan(2);
     const r = await search(gate, { query: "rust async book", numResults: 2 });
     expect(r.ok).toBe(true);
@@ -183,7 +183,7 @@ describe("R6 through createToolgate", () => {
       () =>
         `web search (searxng) failed: network error fetching http://127.0.0.1:${gonePort}/search?q=anything&format=json&pageno=1: connection refused`,
     ],
-  ])("R6.8: a failing backend (%s) is a typed error result", async (_note, g, query, type, message) => {
+  ])("a failing backend (%s) is a typed error result", async (_note, g, query, type, message) => {
     const r = await search(g(), { query });
     expect(r.ok).toBe(false);
     expect(r.decision).toBe("allow");

@@ -189,7 +189,7 @@ describe("rounds", () => {
     expect(events.find((e) => e.type === "plan")).toMatchObject({ method: "routing" });
   });
 
-  it("limits text extraction to the routing plan's suggested tools (D1)", async () => {
+  it("limits text extraction to the routing plan's suggested tools", async () => {
     const { root, gate } = await setup({ "a.txt": "alpha\n", "gone.txt": "g" });
     server.push(
       { text: JSON.stringify({ query_type: "lookup", sub_questions: [], suggested_tools: ["read_file"] }) },

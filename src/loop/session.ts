@@ -184,7 +184,7 @@ export class AgentSession {
     this.push({ role: "user", content: task });
     try {
       const routing = await this.route(task, signal);
-      // D3: on the first round, sub-questions × suggested tools run without asking the model.
+      // on the first round, sub-questions × suggested tools run without asking the model.
       if (routing?.sub_questions?.length && routing.suggested_tools?.length) {
         const fanOut = plan({ query: task, routing, round: 0, scope: this.toolNames, profile: this.profile });
         if (fanOut.method === "routing") {

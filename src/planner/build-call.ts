@@ -1,7 +1,7 @@
 /**
  * @module planner/build-call
- * Applies one profile rule: checks applicability against the user's query (D2), then builds the arguments
- * (D4). Either a call comes out, or a skip with the reason — a tool that passes the check but cannot get its
+ * Applies one profile rule: checks applicability against the user's query, then builds the arguments
+ *. Either a call comes out, or a skip with the reason — a tool that passes the check but cannot get its
  * arguments is reported, never silently dropped.
  */
 

@@ -1,6 +1,6 @@
 /**
  * @module planner/extract-jira
- * Jira issue keys in free text (D2): `PROJ-123`, found even glued to CJK text (`PROJ-123的状态`), never
+ * Jira issue keys in free text: `PROJ-123`, found even glued to CJK text (`PROJ-123的状态`), never
  * `UTF-8`, `GPT-4`, `SHA-256`, `ISO-8601` or `COVID-19`. Boundaries are ASCII letters and digits, not `\b`
  * (which treats CJK characters as word characters in Unicode mode and misses glued keys).
  */

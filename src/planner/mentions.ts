@@ -1,6 +1,6 @@
 /**
  * @module planner/mentions
- * Finds tool names mentioned in prose (D1): whole identifiers only (CJK text around a name is a boundary,
+ * Finds tool names mentioned in prose: whole identifiers only (CJK text around a name is a boundary,
  * letters, digits and `_` are not), in order of first mention, each once, and tells negated mentions
  * ("don't use jira_fetch", "不需要 web_fetch") from real ones, clause by clause.
  */

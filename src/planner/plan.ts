@@ -1,7 +1,7 @@
 /**
  * @module planner/plan
- * The cascade for one planning step: routing fan-out (D3) → native calls → structured calls in the text
- * (model autonomy, G4) → guarded text extraction (D1, D2) → the default call on a first round. The result
+ * The cascade for one planning step: routing fan-out → native calls → structured calls in the text
+ * (model autonomy) → guarded text extraction → the default call on a first round. The result
  * names the step that produced the calls, says why, and lists every tool left out with its reason.
  */
 
@@ -64,7 +64,7 @@ function buildForUnits(step: Step, name: string, template?: PlanInput["defaultCa
     step.out.add(buildCall(name, rule, unit ? { ...step.ctx, subQuestion: unit } : step.ctx));
 }
 
-/** D3: one call per sub-question × suggested tool, without looking at the model's reply. */
+/** one call per sub-question × suggested tool, without looking at the model's reply. */
 function routingFanOut(step: Step): PlanResult | undefined {
   const { input, whitelist, subQuestions, out } = step;
   if (subQuestions.length === 0 || input.fanOut === false) return undefined;
@@ -85,7 +85,7 @@ function routingFanOut(step: Step): PlanResult | undefined {
   return { method: "routing", calls: out.calls, reason, skipped: out.skipped };
 }
 
-/** G4: calls the model made in a structured way are passed on as given (the pipeline still checks them). */
+/** calls the model made in a structured way are passed on as given (the pipeline still checks them). */
 function structuredCalls(step: Step): PlanResult | undefined {
   const { input, out } = step;
   const native = input.reply?.toolCalls?.length ? parseNativeCalls(input.reply.toolCalls) : undefined;
@@ -108,7 +108,7 @@ function structuredCalls(step: Step): PlanResult | undefined {
   return { method: "json", calls: out.calls, reason, skipped: out.skipped };
 }
 
-/** D1 + D2: tools named in the prose, filtered by scope, whitelist, negation and applicability. */
+/** tools named in the prose, filtered by scope, whitelist, negation and applicability. */
 function guardedText(step: Step): PlanResult | undefined {
   const { input, profile, scope, whitelist, out } = step;
   const text = input.reply?.text ?? "";

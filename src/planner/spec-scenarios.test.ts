@@ -1,6 +1,6 @@
 /**
- * Every scenario of spec 000 (planner tool guard), one test each, named after the scenario, plus the
- * decisions of the design notes (spec 003: D1–D4, G4).
+ * Every scenario of the planner tool guard, one test each, named after the scenario, plus the
+ * decisions of the design notes.
  */
 import { describe, expect, it } from "vitest";
 import { buildCall, isApplicable } from "./build-call.js";
@@ -184,7 +184,7 @@ describe("Requirement: Build tool-appropriate arguments", () => {
 });
 
 describe("Design decisions (spec 003)", () => {
-  it("D3: fan-out is one call per sub-question × suggested tool, duplicates dropped", () => {
+  it("fan-out is one call per sub-question × suggested tool, duplicates dropped", () => {
     const result = plan({
       query: "PROJ-1 和 PROJ-2 有什么区别？",
       routing: {
@@ -201,7 +201,7 @@ describe("Design decisions (spec 003)", () => {
     ]);
   });
 
-  it("D3: no fan-out after the first round or when context exists", () => {
+  it("no fan-out after the first round or when context exists", () => {
     const routing = { sub_questions: ["q1"], suggested_tools: ["vector_search"] };
     const reply = { text: '{"name": "grep", "arguments": {"pattern": "x"}}' };
     expect(plan({ query: "q", reply, routing, scope: ALL, round: 1 }).method).toBe("json");
@@ -209,13 +209,13 @@ describe("Design decisions (spec 003)", () => {
     expect(plan({ query: "q", reply, routing, scope: ALL }).method).toBe("routing");
   });
 
-  it("D3: the fan-out can be turned off", () => {
+  it("the fan-out can be turned off", () => {
     const routing = { sub_questions: ["q1"], suggested_tools: ["vector_search"] };
     const reply = { text: '{"name": "grep", "arguments": {"pattern": "x"}}' };
     expect(plan({ query: "q", reply, routing, scope: ALL, fanOut: false }).method).toBe("json");
   });
 
-  it("G4: structured calls keep the model's autonomy (no whitelist, no applicability filter)", () => {
+  it("structured calls keep the model's autonomy (no whitelist, no applicability filter)", () => {
     const result = plan({
       query: "no key here",
       reply: { text: '<tool_call>{"name": "jira_fetch", "arguments": {"issue_key": "OPS-9"}}</tool_call>' },

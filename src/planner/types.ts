@@ -65,9 +65,9 @@ export type ArgTemplate = Record<string, ArgSource>;
 
 /** How the planner treats one tool in guarded extraction, routing fan-out and the default call. */
 export interface ToolRule {
-  /** Applicability (D2). Default `none`: always applicable. */
+  /** Applicability. Default `none`: always applicable. */
   needs?: ToolNeed;
-  /** Argument builder (D4): one template, or alternatives tried in order; none yields → call skipped. */
+  /** Argument builder: one template, or alternatives tried in order; none yields → call skipped. */
   args: ArgTemplate | ArgTemplate[];
 }
 
@@ -100,7 +100,7 @@ export interface PlanInput {
   defaultCall?: { name: string; args?: ArgTemplate };
   /** When set, only issue keys of these Jira projects count (e.g. `["PROJ", "OPS"]`). */
   jiraProjectKeys?: readonly string[];
-  /** `false` turns the routing fan-out (D3) off (config `planner.routing`). Default `true`. */
+  /** `false` turns the routing fan-out off (config `planner.routing`). Default `true`. */
   fanOut?: boolean;
   /**
    * Text is an answer unless it is a call: only the models' call markup (`<tool_call>`, `[TOOL_CALLS]`,

@@ -92,7 +92,7 @@ describe("PolicyEngine", () => {
     expect(got.decision).toBe("ask");
   });
 
-  it("R7.6: evaluates the rule's conditions against the call's parameters", async () => {
+  it("evaluates the rule's conditions against the call's parameters", async () => {
     const policy = await parsePolicy(
       `[[rules]]\ntool = "write_file"\ndecision = "allow"\nwhen.path = { glob = "src/**" }`,
       "p.toml",
@@ -103,7 +103,7 @@ describe("PolicyEngine", () => {
     expect((await engine.decide(request(write, { path: "dist/a.js" }))).decision).toBe("ask");
   });
 
-  it("R7.7: the decision carries a risk level: the call's, or the rule's", async () => {
+  it("the decision carries a risk level: the call's, or the rule's", async () => {
     const policy = await parsePolicy(`[[rules]]\ntool = "shell"\ndecision = "ask"\nrisk = "high"`, "p.toml");
     const engine = new PolicyEngine({ policy, roots: [] });
     const grep = tool("grep", "search", "low");

@@ -14,7 +14,7 @@ function call(
   return { tool: { name, kind: "other", ...(argKinds ? { argKinds } : {}) }, args, risk: "medium" };
 }
 
-describe("evaluate: the R7 decisions", () => {
+describe("evaluate: the decisions", () => {
   const text = `
 default = "ask"
 [[rules]]
@@ -29,7 +29,7 @@ tool = "write_file"
 decision = "ask"
 `;
 
-  it("R7.1: allow permits the call (no confirmation)", async () => {
+  it("allow permits the call (no confirmation)", async () => {
     const got = evaluate(await parsePolicy(text, "p.toml"), call("read_file"));
     expect(got).toEqual({
       decision: "allow",
@@ -40,17 +40,17 @@ decision = "ask"
     });
   });
 
-  it("R7.2: deny blocks the call and carries the rule's message", async () => {
+  it("deny blocks the call and carries the rule's message", async () => {
     const got = evaluate(await parsePolicy(text, "p.toml"), call("shell"));
     expect(got.decision).toBe("deny");
     expect(got.message).toBe("no shell here");
   });
 
-  it("R7.3: ask asks", async () => {
+  it("ask asks", async () => {
     expect(evaluate(await parsePolicy(text, "p.toml"), call("write_file")).decision).toBe("ask");
   });
 
-  it("R7.5: no match applies the default", async () => {
+  it("no match applies the default", async () => {
     const got = evaluate(
       await parsePolicy(`default = "deny"\n${text.replace('default = "ask"', "")}`, "p.toml"),
       call("x"),

@@ -29,7 +29,7 @@ afterEach(async () => {
 });
 
 describe("edit_file", () => {
-  it("R3.5 applies all edits in order", async () => {
+  it("applies all edits in order", async () => {
     await writeFile(join(root, "a.ts"), "const a = 1;\nconst b = 2;\n");
     const result = await run({
       path: "a.ts",
@@ -42,7 +42,7 @@ describe("edit_file", () => {
     expect(await readFile(join(root, "a.ts"), "utf8")).toBe("const a = 10;\nconst b = a;\n");
   });
 
-  it("R3.6 names the edit that was not found and writes nothing (all or none)", async () => {
+  it("names the edit that was not found and writes nothing (all or none)", async () => {
     await writeFile(join(root, "a.ts"), "x = 1\ny = 2\n");
     const result = await run({
       path: "a.ts",
@@ -59,7 +59,7 @@ describe("edit_file", () => {
     expect(await readFile(join(root, "a.ts"), "utf8")).toBe("x = 1\ny = 2\n");
   });
 
-  it("R3.7 says how many matches an ambiguous edit has, unless expectedReplacements says so", async () => {
+  it("says how many matches an ambiguous edit has, unless expectedReplacements says so", async () => {
     await writeFile(join(root, "a.ts"), "foo\nfoo\nfoo\n");
     const result = await run({ path: "a.ts", edits: [{ oldText: "foo", newText: "bar" }] });
     expect(result.error?.message).toBe(

@@ -50,21 +50,21 @@ describe("glob", () => {
     expect([tool.name, tool.kind, tool.risk]).toEqual(["glob", "search", "low"]);
   });
 
-  it("R4.1/R4.12 finds matches sorted, skipping gitignored (nested, info/exclude) and symlinked folders", async () => {
+  it("finds matches sorted, skipping gitignored (nested, info/exclude) and symlinked folders", async () => {
     expect(await files({ pattern: "**/*.ts" })).toEqual(["src/a.ts", "src/b.ts", "src/nested/d.ts", "z.ts"]);
     expect(await files({ pattern: "*.ts" })).toEqual(["z.ts"]);
     expect(await files({ pattern: "src/*.{ts,js}" })).toEqual(["src/a.ts", "src/b.ts", "src/c.js"]);
     expect(await files({ pattern: "**/*.ts", path: "src/nested" })).toEqual(["src/nested/d.ts"]);
   });
 
-  it("R4.2 maxResults caps the list and says how many were left out", async () => {
+  it("maxResults caps the list and says how many were left out", async () => {
     const result = await run({ pattern: "**/*.ts", maxResults: 2 });
     expect(result.llmContent).toBe(
       "src/a.ts\nsrc/b.ts\n(2 more not shown; limit 2, set maxResults or narrow the pattern)",
     );
   });
 
-  it("R4.3/R4.4 hidden files only with includeHidden, and never .git", async () => {
+  it("hidden files only with includeHidden, and never .git", async () => {
     expect(await files({ pattern: "**/*.ts", includeHidden: true })).toEqual([
       ".config/e.ts",
       "src/.hidden.ts",

@@ -69,7 +69,7 @@ async function both(params: GrepParams) {
 }
 
 describe("grep (ripgrep and JS fallback give identical results)", () => {
-  it("R4.5/R4.7 finds lines with path and number, case-insensitive by default, skipping ignored, hidden, binary, symlinks", async () => {
+  it("finds lines with path and number, case-insensitive by default, skipping ignored, hidden, binary, symlinks", async () => {
     expect(await both({ pattern: "needle" })).toBe(
       [
         "bom8.txt:1: needle bom",
@@ -85,7 +85,7 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
     );
   });
 
-  it("R4.6 caseSensitive true matches case exactly", async () => {
+  it("caseSensitive true matches case exactly", async () => {
     expect(await both({ pattern: "NEEDLE", caseSensitive: true })).toBe("src/a.ts:3: // NEEDLE upper");
     expect(await both({ pattern: "grüsse|GRÜSSE", caseSensitive: true })).toBe(
       "No matches for /grüsse|GRÜSSE/ in .",
@@ -94,7 +94,7 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
     expect(await both({ pattern: "ÜNÏCÖDÉ", caseSensitive: true })).toBe("No matches for /ÜNÏCÖDÉ/ in .");
   });
 
-  it("R4.8 filePattern limits the files, by name or by path, without un-ignoring anything", async () => {
+  it("filePattern limits the files, by name or by path, without un-ignoring anything", async () => {
     expect(await both({ pattern: "needle", filePattern: "*.ts" })).toBe(
       [
         "src/a.ts:1: const needle = 1;",

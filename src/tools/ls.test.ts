@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe("ls", () => {
-  it("R4.9 lists a folder: folders first and marked, sizes, symlinks shown not followed, ignores applied", async () => {
+  it("lists a folder: folders first and marked, sizes, symlinks shown not followed, ignores applied", async () => {
     const unlimited = createLsTool({ workspace: await Workspace.create([root]) });
     const result = await unlimited.build({}).run(new AbortController().signal);
     expect(result.llmContent).toBe(
@@ -53,7 +53,7 @@ describe("ls", () => {
     );
   });
 
-  it("R4.10 recursive includes subfolders; R4.11 maxDepth limits the depth", async () => {
+  it("recursive includes subfolders; maxDepth limits the depth", async () => {
     const full = createLsTool({ workspace: await Workspace.create([root]) });
     const signal = new AbortController().signal;
     expect((await full.build({ path: "src", recursive: true }).run(signal)).llmContent).toBe(

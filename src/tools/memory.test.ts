@@ -1,5 +1,5 @@
 /**
- * The memory tool through the real pipeline (registry → validation → policy → execute): R11.1–R11.4,
+ * The memory tool through the real pipeline (registry → validation → policy → execute):
  * scopes, validation errors, the "not found" answer, and a store failure surfacing as a typed error.
  */
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

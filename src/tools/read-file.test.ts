@@ -48,23 +48,23 @@ describe("read_file", () => {
     expect(tool.build({ path: ".env" }).riskFor()).toBe("medium");
   });
 
-  it("R2.1 returns the complete contents and reports the encoding", async () => {
+  it("returns the complete contents and reports the encoding", async () => {
     const result = await run({ path: "ten.txt" });
     expect(result.error).toBeUndefined();
     expect(result.llmContent).toBe(lines(10));
     expect(result.data).toMatchObject({ encoding: "utf-8", bom: false, totalLines: 10, lineEnding: "lf" });
   });
 
-  it("R2.2 startLine reads to the end", async () => {
+  it("startLine reads to the end", async () => {
     expect((await run({ path: "ten.txt", startLine: 8 })).llmContent).toBe("line 8\nline 9\nline 10\n");
     expect((await run({ path: "no-final-newline.txt", startLine: 2 })).llmContent).toBe("b");
   });
 
-  it("R2.3 endLine reads from the start", async () => {
+  it("endLine reads from the start", async () => {
     expect((await run({ path: "ten.txt", endLine: 2 })).llmContent).toBe("line 1\nline 2\n");
   });
 
-  it("R2.4 both read the inclusive range; beyond the end is clipped", async () => {
+  it("both read the inclusive range; beyond the end is clipped", async () => {
     const result = await run({ path: "ten.txt", startLine: 3, endLine: 4 });
     expect(result.llmContent).toBe("line 3\nline 4\n");
     expect(result.data).toMatchObject({ startLine: 3, endLine: 4 });
@@ -84,14 +84,14 @@ describe("read_file", () => {
     });
   });
 
-  it("R2.5 a missing file is file_not_found naming the path", async () => {
+  it("a missing file is file_not_found naming the path", async () => {
     const result = await run({ path: "nope/missing.txt" });
     expect(result.error?.type).toBe("file_not_found");
     expect(result.error?.message).toBe("file not found: nope/missing.txt");
     expect(result.error?.details?.path).toBe("nope/missing.txt");
   });
 
-  it("R2.6 a file over the limit is file_too_large with size and limit; a range still works", async () => {
+  it("a file over the limit is file_too_large with size and limit; a range still works", async () => {
     const result = await run({ path: "big.txt" });
     expect(result.error?.type).toBe("file_too_large");
     expect(result.error?.message).toBe(
@@ -100,13 +100,13 @@ describe("read_file", () => {
     expect((await run({ path: "big.txt", startLine: 1, endLine: 1 })).error?.type).toBe("file_too_large");
   });
 
-  it("R2.7 describes a binary file instead of dumping it", async () => {
+  it("describes a binary file instead of dumping it", async () => {
     const result = await run({ path: "image.png" });
     expect(result.error).toBeUndefined();
     expect(result.llmContent).toBe("image.png is a binary file (PNG image, 12 B); its content is not shown.");
   });
 
-  it("R2.9 decodes UTF-16 with BOM, Latin-1 and CRLF and reports them", async () => {
+  it("decodes UTF-16 with BOM, Latin-1 and CRLF and reports them", async () => {
     const utf16 = await run({ path: "utf16.txt" });
     expect(utf16.llmContent).toBe("héllo\nwörld\n");
     expect(utf16.data).toMatchObject({ encoding: "utf-16le", bom: true });

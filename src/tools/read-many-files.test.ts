@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe("read_many_files", () => {
-  it("R2.8 combines files under path headers, from paths and globs, without duplicates", async () => {
+  it("combines files under path headers, from paths and globs, without duplicates", async () => {
     const result = await run({ paths: ["a.md"], patterns: ["**/*.md"] });
     expect(result.error).toBeUndefined();
     expect(result.llmContent).toBe(

@@ -104,15 +104,15 @@ describe("shell tool: declaration", () => {
   });
 });
 
-describe("shell tool: R5", () => {
-  it("R5.1 returns output and exit code, stderr kept apart", async () => {
+describe("shell tool", () => {
+  it("returns output and exit code, stderr kept apart", async () => {
     const result = await run({ command: "echo hello; echo oops >&2" });
     expect(result.error).toBeUndefined();
     expect(result.llmContent).toBe("hello\n[stderr]\noops\n[exit code 0]");
     expect(data(result)).toMatchObject({ exitCode: 0, stdout: "hello\n", stderr: "oops\n" });
   });
 
-  it("R5.2 streams output while the command runs", async () => {
+  it("streams output while the command runs", async () => {
     // The command waits for a file the test creates only after seeing the first line: without streaming it
     // would never finish before its timeout.
     const go = join(root, "go-signal");
@@ -131,7 +131,7 @@ describe("shell tool: R5", () => {
     expect(chunks[0]).toBe("one\n");
   });
 
-  it("R5.3 times out, reports elapsed time and partial output, and kills the whole group", async () => {
+  it("times out, reports elapsed time and partial output, and kills the whole group", async () => {
     const result = await run({
       command: "sleep 100 & echo pid=$!; sleep 100 & echo pid=$!; echo pid=$$; wait",
       timeout: 400,
@@ -147,7 +147,7 @@ describe("shell tool: R5", () => {
     expect(liveGroupMembers(pids[2]!)).toEqual([]);
   });
 
-  it("R5.3 kills grandchildren that ignore SIGTERM (SIGKILL after the grace period)", async () => {
+  it("kills grandchildren that ignore SIGTERM (SIGKILL after the grace period)", async () => {
     const result = await run({
       command:
         "trap '' TERM; sleep 100 & echo pid=$!; (trap '' TERM; sleep 100) & echo pid=$!; echo pid=$$; wait",
@@ -160,7 +160,7 @@ describe("shell tool: R5", () => {
     expect(liveGroupMembers(pids[2]!)).toEqual([]);
   });
 
-  it("R5.4 stops a command that is silent for the idle timeout", async () => {
+  it("stops a command that is silent for the idle timeout", async () => {
     const result = await run({ command: "echo start; sleep 100", idleTimeout: 300, timeout: 20_000 });
     expect(result.error?.type).toBe("timeout");
     expect(result.error?.message).toMatch(
@@ -169,7 +169,7 @@ describe("shell tool: R5", () => {
     expect(data(result).stdout).toBe("start\n");
   });
 
-  it("R5.4 does not stop a command that keeps talking", async () => {
+  it("does not stop a command that keeps talking", async () => {
     const result = await run({
       command: "for i in 1 2 3 4 5; do echo $i; sleep 0.05; done",
       idleTimeout: 2000,
@@ -178,7 +178,7 @@ describe("shell tool: R5", () => {
     expect(data(result).stdout).toBe("1\n2\n3\n4\n5\n");
   });
 
-  it("R5.6 a failing command returns its exit code and stderr", async () => {
+  it("a failing command returns its exit code and stderr", async () => {
     const result = await run({ command: "echo out; echo 'bad thing' >&2; exit 3" });
     expect(result.error).toEqual({
       type: "execution_failed",
@@ -190,24 +190,24 @@ describe("shell tool: R5", () => {
     );
   });
 
-  it("R5.6 a command killed by a signal says so", async () => {
+  it("a command killed by a signal says so", async () => {
     const result = await run({ command: "kill -SEGV $$" });
     expect(result.error?.type).toBe("execution_failed");
     expect(result.error?.message).toBe("command was killed by SIGSEGV");
   });
 
-  it("R5.7 runs in the given directory", async () => {
+  it("runs in the given directory", async () => {
     expect(data(await run({ command: "pwd", cwd: "sub" })).stdout).toBe(`${join(root, "sub")}\n`);
     expect(data(await run({ command: "pwd" })).stdout).toBe(`${root}\n`);
   });
 
-  it("R5.7 a directory outside the roots is refused", async () => {
+  it("a directory outside the roots is refused", async () => {
     const result = await run({ command: "pwd", cwd: "../.." });
     expect(result.error?.type).toBe("path_not_allowed");
     expect(result.error?.message).toBe("path is outside the workspace: ../..");
   });
 
-  it("R12.4 cancellation stops the group and reports cancelled", async () => {
+  it("cancellation stops the group and reports cancelled", async () => {
     const controller = new AbortController();
     let pids: number[] = [];
     const result = await run(
@@ -266,7 +266,7 @@ describe("shell tool: process hygiene", () => {
   });
 });
 
-describe("shell tool: R5.8 environment", () => {
+describe("shell tool environment", () => {
   it("secrets in the parent environment or the host's extras never reach the child", async () => {
     const planted: Record<string, string> = {
       TOOLGATE_TEST_TOKEN: "planted-token-value-1",

@@ -108,7 +108,7 @@ async function run(
     .run(signal ?? new AbortController().signal);
 }
 
-describe("web_fetch: content (R6.1, R6.2)", () => {
+describe("web_fetch: content", () => {
   it("returns the main content of an HTML page as Markdown, with absolute links", async () => {
     const result = await run({ url: `${server.origin}/docs/guide` });
     expect(result.error).toBeUndefined();
@@ -183,7 +183,7 @@ describe("web_fetch: content (R6.1, R6.2)", () => {
   });
 });
 
-describe("web_fetch: limits and errors (R6.3–R6.5, R12.3)", () => {
+describe("web_fetch: limits and errors", () => {
   it("truncates to maxLength and says how much was omitted", async () => {
     const result = await run({ url: `${server.origin}/long`, maxLength: 25 });
     expect(result.llmContent).toBe(

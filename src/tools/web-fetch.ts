@@ -1,6 +1,6 @@
 /**
  * @module tools/web-fetch
- * The `web_fetch` tool (R6.1–6.5): fetches a URL through the SSRF-safe client and returns HTML as Markdown
+ * The `web_fetch` tool: fetches a URL through the SSRF-safe client and returns HTML as Markdown
  * (main content, or the elements a CSS selector picks), other text as text; binary content is refused.
  */
 import { ConfigError, defineTool, errorResult, okResult, type Tool } from "../core/index.js";
@@ -180,7 +180,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchParams
   });
 }
 
-/** Cuts `body` to `maxLength` characters, adding a note that says how much was omitted (R6.3). */
+/** Cuts `body` to `maxLength` characters, adding a note that says how much was omitted. */
 function truncate(body: string, maxLength: number, notes: string[]): { body: string; notes: string[] } {
   if (body.length <= maxLength) return { body, notes };
   const omitted = body.length - maxLength;

@@ -41,7 +41,7 @@ async function search(backend: SearchBackend, params: WebSearchParams, signal?: 
     .run(signal ?? new AbortController().signal);
 }
 
-describe("web_search (R6.6–R6.8)", () => {
+describe("web_search", () => {
   it("returns a numbered list of title, URL and snippet", async () => {
     const result = await search(ddg(), { query: "rust async book", numResults: 3 });
     expect(result.error).toBeUndefined();

@@ -1,6 +1,6 @@
 /**
  * @module tools/web-search
- * The `web_search` tool (R6.6–6.8): asks the configured search backend and returns a numbered list of title,
+ * The `web_search` tool: asks the configured search backend and returns a numbered list of title,
  * URL and snippet. Network and backend failures come back as error results, never as exceptions.
  */
 import { defineTool, errorResult, okResult, type Tool } from "../core/index.js";
@@ -99,7 +99,7 @@ export function createWebSearchTool(deps: WebSearchDeps): Tool<WebSearchParams> 
   });
 }
 
-/** Turns whatever a backend threw into an error result (R6.8, R12.3): typed, with the URL and reason. */
+/** Turns whatever a backend threw into an error result: typed, with the URL and reason. */
 function failure(error: unknown, backend: string, query: string, signal: AbortSignal) {
   if (error instanceof NetError) {
     return errorResult(error.type, `web search (${backend}) failed: ${error.message}`, {

@@ -42,14 +42,14 @@ describe("write_file", () => {
     expect(tool.build({ path: "a.txt", content: "" }).locations()).toEqual([join(root, "a.txt")]);
   });
 
-  it("R3.1 creates a new file; R3.4 creates missing parents", async () => {
+  it("creates a new file; creates missing parents", async () => {
     const result = await run({ path: "a/b/new.txt", content: "hello\n" });
     expect(result.error).toBeUndefined();
     expect(result.llmContent).toBe("Created a/b/new.txt (6 B, utf-8, LF)");
     expect(await readFile(join(root, "a/b/new.txt"), "utf8")).toBe("hello\n");
   });
 
-  it("R3.2 refuses an existing file without overwrite", async () => {
+  it("refuses an existing file without overwrite", async () => {
     await writeFile(join(root, "x.txt"), "old");
     const result = await run({ path: "x.txt", content: "new" });
     expect(result.error).toEqual({
@@ -60,7 +60,7 @@ describe("write_file", () => {
     expect(await readFile(join(root, "x.txt"), "utf8")).toBe("old");
   });
 
-  it("R3.3 replaces with overwrite, keeping mode, encoding, BOM and CRLF", async () => {
+  it("replaces with overwrite, keeping mode, encoding, BOM and CRLF", async () => {
     const bom = Buffer.from([0xff, 0xfe]);
     await writeFile(join(root, "w.txt"), Buffer.concat([bom, iconv.encode("old\r\nfile\r\n", "utf-16le")]));
     await chmod(join(root, "w.txt"), 0o640);
@@ -82,7 +82,7 @@ describe("write_file", () => {
     expect(await readFile(join(root, "l.txt"), "utf8")).toBe("snow ☃\n");
   });
 
-  it("R3.8 refuses paths outside the root and protected paths, writing nothing", async () => {
+  it("refuses paths outside the root and protected paths, writing nothing", async () => {
     await symlink(join(base, "evil"), join(root, "dir-out"));
     await symlink(join(base, "outside.txt"), join(root, "link-out"));
     await symlink(join(base, "made-by-attack.txt"), join(root, "dangle"));

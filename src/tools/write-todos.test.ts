@@ -1,5 +1,5 @@
 /**
- * The write_todos tool through the real pipeline: R11.5–R11.8, update and in_progress, unknown ids,
+ * The write_todos tool through the real pipeline: update and in_progress, unknown ids,
  * validation, persistence in `.toolgate/state/todos.json`.
  */
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";

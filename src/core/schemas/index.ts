@@ -1,6 +1,6 @@
 /**
  * @module core/schemas
- * Provider schema lowering (R1.6): a registry's tools as the `tools` payload of OpenAI (Chat Completions
+ * Provider schema lowering: a registry's tools as the `tools` payload of OpenAI (Chat Completions
  * and Responses), Anthropic, Gemini and Ollama. Everything exported here is public; add names deliberately.
  *
  * What each provider gets (every change is in the report; nothing is dropped silently):

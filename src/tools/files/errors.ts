@@ -1,6 +1,6 @@
 /**
  * @module tools/files/errors
- * Maps workspace errors and file-system errors to the typed tool errors a caller sees (R12.2: the error names
+ * Maps workspace errors and file-system errors to the typed tool errors a caller sees (the error names
  * the path and the reason), so every file tool fails the same way.
  */
 

@@ -44,7 +44,7 @@ async function until<T>(get: () => T | undefined, ok: (v: T) => boolean, ms = 50
   }
 }
 
-describe("background processes (R5.5)", () => {
+describe("background processes", () => {
   it("returns at once with an id; read shows output so far; stop ends the whole group", async () => {
     const started: ToolResult = await shell()
       .build({ command: "echo ready; sleep 100 & wait", background: true })
