@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createToolgate } from "../index.js";
 import { writeTinyModel } from "../test-support/tiny-gguf.js";
 import { ModelError } from "./errors.js";
 import { createLocalModel, grammarSchema, toHistory } from "./local.js";
@@ -12,14 +13,26 @@ const SLOW = 180_000;
 const LONG_SCRIPT = Array.from({ length: 60 }, (_, i) => `w${i}▁`);
 
 let dir: string;
-const paths = { chat: "", long: "", bad: "" };
+const paths = { chat: "", call: "", long: "", bad: "" };
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tg-local-"));
   paths.chat = join(dir, "chat.gguf");
+  paths.call = join(dir, "call.gguf");
   paths.long = join(dir, "long.gguf");
   paths.bad = join(dir, "bad.gguf");
   await writeTinyModel(paths.chat, { script: ["Hello", "▁from", "▁the", "▁tiny", "▁model."] });
+  // node-llama-cpp's generic function-call syntax, `||call: NAME(PARAMS)`. Its grammar writes every property
+  // of the schema in order, so the optional ones of read_file come as null (which means "not given").
+  await writeTinyModel(paths.call, {
+    script: [
+      "||call: ",
+      "read_file",
+      "(",
+      '{"endLine": null, "path": "notes.txt", "startLine": null, "tail": null}',
+      ")",
+    ],
+  });
   await writeTinyModel(paths.long, { script: LONG_SCRIPT });
   await writeFile(paths.bad, "this is not a GGUF file\n");
 });
@@ -56,6 +69,37 @@ describe("the local provider on a generated model", () => {
       expect(reply.finishReason).toBe("stop");
       expect(reply.usage?.completionTokens).toBeGreaterThan(0);
       expect(reply.usage?.promptTokens).toBeGreaterThan(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "returns a grammar-constrained tool call whose arguments validate and run through the pipeline",
+    async () => {
+      const workspace = await mkdtemp(join(tmpdir(), "tg-local-ws-"));
+      try {
+        await writeFile(join(workspace, "notes.txt"), "the notes\n");
+        const gate = await createToolgate({ roots: [workspace], trustWorkspace: true });
+        const reply = await local(paths.call).chat({
+          messages: [{ role: "user", content: "read notes.txt" }],
+          tools: gate.schemas("openai"),
+        });
+        expect(reply.finishReason).toBe("tool_calls");
+        expect(reply.text).toBe("");
+        expect(reply.toolCalls).toHaveLength(1);
+        const call = reply.toolCalls[0]!;
+        expect(call.name).toBe("read_file");
+        // The nulls standing for optional arguments are dropped: what is left validates.
+        expect(call.arguments).toEqual({ path: "notes.txt" });
+        const result = await gate.execute({
+          name: call.name,
+          args: call.arguments as Record<string, unknown>,
+        });
+        expect(result.error).toBeUndefined();
+        expect(result.llmContent).toContain("the notes");
+      } finally {
+        await rm(workspace, { recursive: true, force: true });
+      }
     },
     SLOW,
   );
