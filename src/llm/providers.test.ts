@@ -227,6 +227,22 @@ describe("settings", () => {
     });
   });
 
+  it.each([
+    ["gpu-box", "http://gpu-box:11434"],
+    ["gpu-box:11500", "http://gpu-box:11500"],
+    ["0.0.0.0", "http://127.0.0.1:11434"],
+    ["https://ollama.example/", "https://ollama.example"],
+    ["  ", "http://127.0.0.1:11434"],
+  ])("reads Ollama's OLLAMA_HOST=%j when neither flags nor config name a server", (host, baseUrl) => {
+    expect(resolveLlmSettings(undefined, {}, { OLLAMA_HOST: host }).baseUrl).toBe(baseUrl);
+    expect(resolveLlmSettings({ baseUrl: "http://cfg:1" }, {}, { OLLAMA_HOST: host }).baseUrl).toBe(
+      "http://cfg:1",
+    );
+    expect(resolveLlmSettings(undefined, { baseUrl: "http://flag:2" }, { OLLAMA_HOST: host }).baseUrl).toBe(
+      "http://flag:2",
+    );
+  });
+
   it("reads the [llm] options, flags over config", () => {
     const config = {
       timeoutMs: 5000,

@@ -55,7 +55,9 @@ export function resolveLlmSettings(
       : trimSlash(
           flags.baseUrl ??
             config?.baseUrl ??
-            (provider === "ollama" ? OLLAMA_DEFAULT_URL : OPENAI_DEFAULT_URL),
+            (provider === "ollama"
+              ? (ollamaHost(env.OLLAMA_HOST) ?? OLLAMA_DEFAULT_URL)
+              : OPENAI_DEFAULT_URL),
         );
   if (provider !== "local") {
     try {
@@ -157,4 +159,23 @@ function wholeNumber(value: string | number | undefined, name: string, min: numb
   if (!Number.isInteger(n) || n < min)
     throw new ConfigError(`${name} must be a whole number ≥ ${min}, not ${JSON.stringify(value)}`);
   return n;
+}
+
+/**
+ * Ollama's own `OLLAMA_HOST` (`host`, `host:port` or a URL) as a server address; `0.0.0.0`, the address a
+ * server listens on, is reached at localhost.
+ * @example ollamaHost("gpu-box:11500") // "http://gpu-box:11500"
+ */
+export function ollamaHost(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+  try {
+    const url = new URL(withScheme);
+    if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
+    if (!url.port && withScheme !== text) url.port = "11434";
+    return url.href;
+  } catch {
+    return withScheme;
+  }
 }

@@ -20,6 +20,7 @@ import {
   downloadFile,
   listModels,
   modelsDir,
+  modelUrl,
   removeModel,
 } from "../../models/index.js";
 import { userStateDir } from "../../state/index.js";
@@ -108,7 +109,13 @@ export async function pullModel(
     throw new UsageError(
       `unknown model ${JSON.stringify(ref)}: use one of ${CATALOG.map((c) => c.name).join(", ")}, or a URL of a .gguf file with --sha256`,
     );
-  const url = entry ? entry.url : ref;
+  let url: string;
+  try {
+    url = entry ? modelUrl(entry, ctx.io.env) : ref;
+  } catch (error) {
+    if (error instanceof DownloadError) throw new UsageError(error.message);
+    throw error;
+  }
   const file = entry ? entry.file : basename(new URL(ref).pathname);
   if (!file.endsWith(".gguf")) throw new UsageError(`${ref} does not name a .gguf file`);
   const name = entry?.name ?? file;
