@@ -12,11 +12,11 @@ import type http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, toolgate } from "../../test-support/cli.js";
+import { REPO_ROOT, tempWorkspace, toolgate } from "../../test-support/cli.js";
 import { tinyModel } from "../../test-support/tiny-gguf.js";
 import { startServer, type TestServer } from "../../test-support/web-servers.js";
 
-const MODEL = tinyModel({ script: ["Hello", "▁there"] });
+const MODEL = tinyModel({ script: ["Hello", "▁from", "▁the", "▁tiny", "▁model."] });
 const SHA = createHash("sha256").update(MODEL).digest("hex");
 const CATALOG_PATH = "/Qwen/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q8_0.gguf";
 const SLOW = 120_000;
@@ -127,6 +127,36 @@ describe("toolgate models", () => {
     expect(verb.code).toBe(2);
     expect(verb.stderr).toContain("usage: toolgate models pull");
   });
+});
+
+describe("run with no model server", () => {
+  it(
+    "never downloads without --yes; with it, pulls the default model and answers with it",
+    async () => {
+      const { env, models } = await user();
+      const closed = await startServer(() => {});
+      await closed.close();
+      const workspace = await tempWorkspace();
+      try {
+        const noServer = { ...env, OLLAMA_HOST: closed.hostPort };
+        const before = hub.requests.length;
+        const refused = await toolgate(["run", "say hello"], { cwd: workspace, env: noServer });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(closed.hostPort);
+        expect(hub.requests.length).toBe(before);
+        expect(existsSync(models)).toBe(false);
+
+        const agreed = await toolgate(["run", "--yes", "say hello"], { cwd: workspace, env: noServer });
+        expect(agreed.stderr).toContain("pulling qwen3-1.7b");
+        expect(agreed.stdout).toContain("Hello from the tiny model.");
+        expect(agreed.code).toBe(0);
+        expect(existsSync(join(models, "Qwen3-1.7B-Q8_0.gguf"))).toBe(true);
+      } finally {
+        await rm(workspace, { recursive: true, force: true });
+      }
+    },
+    SLOW * 2,
+  );
 });
 
 describe("the runtime offer, where node-llama-cpp is not installed", () => {
