@@ -31,17 +31,21 @@ export default async function run(): Promise<void> {
     await writeTinyModel(path, { script: Array.from({ length: TOKENS }, (_, i) => `t${i}▁`) });
     const messages = [{ role: "user" as const, content: "count" }];
     const contextSize = 2048;
+    // One thread on both sides: llama.cpp's threads spin-wait for each other, which on a shared machine
+    // measures the scheduler rather than the work.
+    const threads = 1;
 
     const ours = createLocalModel({
       provider: "local",
       model: path,
       baseUrl: "",
       contextWindow: contextSize,
+      threads,
     });
     const runtime = await loadRuntime();
     const llama = await getLlama();
     const model = await llama.loadModel({ modelPath: path });
-    const context = await model.createContext({ contextSize });
+    const context = await model.createContext({ contextSize, threads });
     const chat = new runtime.LlamaChat({ contextSequence: context.getSequence() });
 
     const first = { ours: [] as number[], anchor: [] as number[] };

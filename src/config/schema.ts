@@ -177,6 +177,9 @@ export const CONFIG_SCHEMA = z.strictObject({
       context_window: whole(
         "The model's context window in tokens, for deciding when to compact the conversation (at least 256).",
       ).optional(),
+      threads: whole(
+        "The `local` provider's CPU threads (default: node-llama-cpp's choice, one per core). On a machine busy with other work, fewer threads are often faster.",
+      ).optional(),
       temperature: scalar("Sampling temperature, from 0 to 2.").optional(),
       max_tokens: whole("Most tokens one reply may have (at least 1).").optional(),
       think: scalar(

@@ -42,7 +42,9 @@ afterAll(async () => {
 });
 
 function local(path: string): ChatModel {
-  return createLocalModel({ provider: "local", model: path, baseUrl: "" });
+  // One thread: llama.cpp's threads wait for each other by spinning, which a busy 2-core machine turns
+  // from milliseconds into minutes.
+  return createLocalModel({ provider: "local", model: path, baseUrl: "", threads: 1 });
 }
 
 describe("the local provider on a generated model", () => {

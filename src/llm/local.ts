@@ -105,7 +105,7 @@ async function generate(
 
 /** Loads the model once per process (GPU when found) with a context as large as asked or as the model allows. */
 function load(settings: LlmSettings, path: string): Promise<Loaded> {
-  const key = `${path}\0${settings.contextWindow ?? ""}`;
+  const key = `${path}\0${settings.contextWindow ?? ""}\0${settings.threads ?? ""}`;
   let entry = loaded.get(key);
   if (!entry) {
     entry = loadModel(settings, path);
@@ -127,9 +127,12 @@ async function loadModel(settings: LlmSettings, path: string): Promise<Loaded> {
       `cannot load ${path}: it is not a model file llama.cpp can read (${oneLine(String((error as Error)?.message ?? error), 160)})`,
     );
   }
-  const context = await model.createContext(
-    settings.contextWindow ? { contextSize: Math.min(settings.contextWindow, model.trainContextSize) } : {},
-  );
+  const context = await model.createContext({
+    ...(settings.contextWindow
+      ? { contextSize: Math.min(settings.contextWindow, model.trainContextSize) }
+      : {}),
+    ...(settings.threads ? { threads: settings.threads } : {}),
+  });
   const runtime = await loadRuntime();
   const chat = new runtime.LlamaChat({ contextSequence: context.getSequence() });
   return { model, context, chat, turn: Promise.resolve() };

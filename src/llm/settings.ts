@@ -85,6 +85,8 @@ export function resolveLlmSettings(
     wholeNumber(flags.contextWindow, "--context-window", 256) ??
     wholeNumber(config?.contextWindow, "[llm] context_window", 256);
   if (contextWindow !== undefined) settings.contextWindow = contextWindow;
+  const threads = wholeNumber(config?.threads, "[llm] threads", 1);
+  if (threads !== undefined) settings.threads = threads;
   const options = modelOptions(config, flags);
   if (Object.keys(options).length > 0) settings.options = options;
   const keyEnv = config?.apiKeyEnv;

@@ -100,6 +100,8 @@ export interface LlmSettings {
   maxRetries?: number;
   /** The context window in tokens (`[llm] context_window`); Ollama learns it from `/api/show` otherwise. */
   contextWindow?: number;
+  /** CPU threads of the `local` provider (`[llm] threads`); node-llama-cpp chooses when absent. */
+  threads?: number;
   /** Sampling and reasoning options, sent in each provider's own terms. */
   options?: ModelOptions;
 }

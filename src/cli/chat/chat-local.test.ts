@@ -20,7 +20,8 @@ let root: string;
 let models: string;
 
 beforeAll(async () => {
-  root = await makeWorkspace({});
+  // One llama.cpp thread: its threads spin-wait for each other, which a busy 2-core machine makes very slow.
+  root = await makeWorkspace({ ".toolgate/config.toml": "[llm]\nthreads = 1\n" });
   models = await mkdtemp(join(tmpdir(), "tg-local-chat-"));
   await writeTinyModel(join(models, "tiny.gguf"), { script: SCRIPT });
 });

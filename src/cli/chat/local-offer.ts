@@ -15,10 +15,20 @@ import type { CliContext } from "../context.js";
 export async function offerLocalModel(
   ctx: CliContext,
   ask: (question: string) => Promise<boolean>,
+  configured: LlmSettings,
 ): Promise<LlmSettings | undefined> {
   const stateDir = userStateDir({ env: ctx.io.env });
   const path = modelFile(DEFAULT_MODEL, modelsDir(stateDir));
-  const local: LlmSettings = { provider: "local", model: path, baseUrl: "" };
+  // The session's own window, threads and sampling options carry over; the server address does not.
+  const { contextWindow, threads, options } = configured;
+  const local: LlmSettings = {
+    provider: "local",
+    model: path,
+    baseUrl: "",
+    ...(contextWindow ? { contextWindow } : {}),
+    ...(threads ? { threads } : {}),
+    ...(options ? { options } : {}),
+  };
   if (existsSync(path) && (await runtimeInstalled(stateDir))) {
     ctx.io.stderr(`toolgate: no model server answers: using the local model ${DEFAULT_MODEL} (${path})\n`);
     return local;

@@ -125,7 +125,7 @@ export async function setupSession(
     !flags.provider &&
     !gate.config.llm?.provider
   ) {
-    const local = await offerLocalModel(ctx, how.offerLocal);
+    const local = await offerLocalModel(ctx, how.offerLocal, settings);
     if (local) {
       settings = local;
       model = createChatModel(settings);

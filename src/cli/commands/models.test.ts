@@ -136,7 +136,8 @@ describe("run with no model server", () => {
       const { env, models } = await user();
       const closed = await startServer(() => {});
       await closed.close();
-      const workspace = await tempWorkspace();
+      // One llama.cpp thread: its threads spin-wait for each other, which a busy 2-core machine makes very slow.
+      const workspace = await tempWorkspace({ ".toolgate/config.toml": "[llm]\nthreads = 1\n" });
       try {
         const noServer = { ...env, OLLAMA_HOST: closed.hostPort };
         const before = hub.requests.length;
