@@ -10,4 +10,4 @@ export {
   type ToolgateConfig,
   type ToolgateSettings,
 } from "./schema.js";
-export { SECURITY_KEYS, withoutSecurityKeys } from "./trust.js";
+export { withoutSecurityKeys } from "./trust.js";
