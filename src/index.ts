@@ -29,6 +29,7 @@ export type {
   ProviderTool,
   ProviderToolMap,
   RiskLevel,
+  RunContext,
   Tool,
   ToolCall,
   ToolError,
@@ -37,6 +38,7 @@ export type {
   ToolKind,
   ToolResult,
   ToolScope,
+  ToolSpec,
 } from "./core/index.js";
 export {
   type CallResult,

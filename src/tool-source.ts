@@ -10,8 +10,8 @@
  * that name can belong to.
  */
 import type { AgentRunner, AgentWhitelist, Resolution, ToolPool, ToolPools } from "./agents/index.js";
-// Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
-// resolve.js directly: the agents front door loads the MCP pool (and its SDK), which a plain call must not.
+// resolve.js directly, not the agents front door: that loads the tool pool and with it the MCP SDK, which
+// `call read_file` must not pay for.
 import { resolveTools } from "./agents/resolve.js";
 import type { Logger, Tool } from "./core/index.js";
 import { ConfigError, ToolRegistry } from "./core/index.js";

@@ -9,8 +9,8 @@
 import { existsSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-// Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
 import type { AgentRunner, AgentWhitelist, Resolution } from "./agents/index.js";
+// Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
 import { COORDINATION_TOOLS } from "./agents/resolve.js";
 import { MessageBus } from "./bus/index.js";
 import {

@@ -1,12 +1,6 @@
 /**
  * @module bus
- * Public surface of the message bus. Anything added here is public.
+ * The message bus's front door: the bus and the listener type hosts subscribe with — only what other folders
+ * or the package root use. Anything added here is public.
  */
-export {
-  type ConfirmationListener,
-  ConfirmationTimeoutError,
-  MessageBus,
-  type MessageBusOptions,
-  NoListenerError,
-  type PublishedConfirmation,
-} from "./message-bus.js";
+export { type ConfirmationListener, MessageBus } from "./message-bus.js";

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { parse } from "smol-toml";
-import { SECURITY_KEYS } from "../config/index.js";
+import { type ToolgateConfig, withoutSecurityKeys } from "../config/index.js";
 import { loadMcpConfig } from "../mcp/index.js";
 import { isTrusted, trustFolder, trustStorePath } from "../workspace/index.js";
 import type { CliContext } from "./context.js";
@@ -33,12 +33,13 @@ export async function describeWorkspaceFiles(root: string): Promise<string[]> {
   const configFile = join(root, ".toolgate", "config.toml");
   if (existsSync(configFile)) {
     try {
+      // Parsed, not validated: the question describes the file even when it would not load.
       const raw = parse(readFileSync(configFile, "utf8")) as Record<string, Record<string, unknown>>;
-      const set = Object.entries(raw).flatMap(([section, table]) =>
-        Object.keys(table ?? {})
-          .filter((k) => SECURITY_KEYS.includes(`${section}.${k}`) || SECURITY_KEYS.includes(`${section}.*`))
-          .map((k) => `${section}.${k} = ${JSON.stringify(table[k])}`),
-      );
+      // The keys trust would turn on are the ones an untrusted load drops (one rule: config/trust.ts).
+      const set = withoutSecurityKeys(raw as ToolgateConfig).ignored.map((key) => {
+        const dot = key.indexOf(".");
+        return `${key} = ${JSON.stringify(raw[key.slice(0, dot)]?.[key.slice(dot + 1)])}`;
+      });
       if (set.length > 0) lines.push(`.toolgate/config.toml sets: ${set.join("; ")}`);
     } catch (error) {
       lines.push(`.toolgate/config.toml: does not parse (${(error as Error).message.split("\n")[0]})`);

@@ -1,13 +1,9 @@
 /**
  * @module config
- * Public surface of the settings loader. Anything added here is public.
+ * The settings loader's front door: reading and validating `.toolgate/config.toml`, turning it into
+ * settings, and dropping the security keys of an untrusted workspace — only what other folders use.
+ * Anything added here is public.
  */
-export { loadConfigFile, parseConfig, settingsFromConfig, validateConfig } from "./config.js";
-export { configReference } from "./reference.js";
-export {
-  CONFIG_SCHEMA,
-  DEFAULT_CONFIRM_TIMEOUT_MS,
-  type ToolgateConfig,
-  type ToolgateSettings,
-} from "./schema.js";
-export { SECURITY_KEYS, withoutSecurityKeys } from "./trust.js";
+export { loadConfigFile, parseConfig, settingsFromConfig } from "./config.js";
+export type { ToolgateConfig, ToolgateSettings } from "./schema.js";
+export { withoutSecurityKeys } from "./trust.js";

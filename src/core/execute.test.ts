@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MessageBus } from "../bus/message-bus.js";
+import { MessageBus } from "../bus/index.js";
 import { MemoryAuditSink } from "./audit.js";
 import { defineTool } from "./define-tool.js";
 import { okResult, ToolFailure } from "./errors.js";

@@ -1,47 +1,29 @@
 /**
  * @module core
- * Public surface of the core: the tool model, registry, validation, truncation and the pipeline.
+ * The core's front door: the tool model, registry, validation, truncation, provider schemas and the pipeline
+ * — only the names other folders or the package root use; anything else is imported within `core/` by file.
  * Anything added here is public.
  */
 export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
-export {
-  callDetails,
-  confirmationDetails,
-  confirmationTypeFor,
-  displaySafe,
-  isHiddenCharacter,
-} from "./confirmation.js";
-export {
-  type ConfirmationContext,
-  defineTool,
-  type RunContext,
-  type ToolSpec,
-} from "./define-tool.js";
+export { displaySafe } from "./confirmation.js";
+export { defineTool, type RunContext, type ToolSpec } from "./define-tool.js";
 export {
   ConfigError,
   errorResult,
-  isAbortError,
   okResult,
   resultFromThrown,
   ToolFailure,
   ToolInputError,
 } from "./errors.js";
 export { type CallResult, type ExecuteOptions, executeCall, type PipelineDeps } from "./execute.js";
-export {
-  compareNames,
-  type RegistryListener,
-  type RegistryOptions,
-  TOOL_NAME_PATTERN,
-  ToolRegistry,
-} from "./registry.js";
+export { TOOL_NAME_PATTERN, ToolRegistry } from "./registry.js";
 export {
   type AnthropicTool,
   type GeminiFunctionDeclaration,
   type GeminiTool,
   isProviderName,
   type LoweringNote,
-  type LoweringResult,
   lowerTools,
   type ObjectSchema,
   type OllamaProperty,
@@ -55,17 +37,9 @@ export {
   SchemaCache,
 } from "./schemas/index.js";
 export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";
-export {
-  DEFAULT_LIMITS,
-  type TruncateOptions,
-  type Truncation,
-  type TruncationLimits,
-  truncateOutput,
-  truncationIndicator,
-} from "./truncate.js";
+export { DEFAULT_LIMITS, truncateOutput } from "./truncate.js";
 export type {
   ArgKind,
-  AuditRecord,
   AuditSink,
   Confirm,
   ConfirmationDetails,
@@ -75,15 +49,12 @@ export type {
   Decider,
   Decision,
   DecisionRequest,
-  ExecutionContext,
   JsonSchema,
   Logger,
-  OutputCallback,
   PolicyDecision,
   RiskLevel,
   RuleRef,
   SandboxGrant,
-  SandboxRequest,
   Tool,
   ToolAttachment,
   ToolCall,
@@ -96,4 +67,4 @@ export type {
   UpstreamResult,
 } from "./types.js";
 export { READ_ONLY_KINDS } from "./types.js";
-export { ParamValidator, plainProblems, type ValidationOutcome } from "./validate.js";
+export { ParamValidator } from "./validate.js";

@@ -3,6 +3,7 @@
  * Vetting a URL before any DNS or socket work: WHATWG parsing (so odd IPv4 spellings normalize), scheme and
  * credential checks, names that always mean "this machine" or "cloud metadata", and the host's allow list.
  */
+import { normalizeHost } from "../utils/index.js";
 import { networkError } from "./errors.js";
 
 /** Host names refused before resolution (they mean this machine or a cloud metadata service). */
@@ -32,14 +33,6 @@ export interface Target {
   host: string;
   port: number;
   https: boolean;
-}
-
-/** The host of a parsed URL as compared everywhere: lowercase, no trailing dot, no IPv6 brackets. */
-export function normalizeHost(hostname: string): string {
-  let host = hostname.toLowerCase();
-  if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
-  while (host.endsWith(".")) host = host.slice(0, -1);
-  return host;
 }
 
 /** The port a URL connects to, default ports applied. */

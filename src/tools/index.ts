@@ -24,6 +24,9 @@ import { createWebFetchTool } from "./web-fetch.js";
 import { createWebSearchTool } from "./web-search.js";
 import { createWriteTodosTool } from "./write-todos.js";
 
+/** Where the ripgrep binary the grep tool uses is (`toolgate doctor` reports it). */
+export { findBundledRipgrep } from "./grep.js";
+
 /** What the built-in tools are made from. */
 export interface BuiltinContext {
   /** Canonical allowed roots. */

@@ -5,4 +5,4 @@
  * Not published; anything added here is shared with the whole code base.
  */
 export { canonicalJson, deepFreeze, isPlainObject } from "./data.js";
-export { countLines, escapeRegex } from "./text.js";
+export { countLines, escapeRegex, normalizeHost } from "./text.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countLines, escapeRegex } from "./text.js";
+import { countLines, escapeRegex, normalizeHost } from "./text.js";
 
 describe("countLines", () => {
   it.each([
@@ -25,4 +25,23 @@ describe("escapeRegex", () => {
       expect(re.test(`${literal}x`)).toBe(false);
     },
   );
+});
+
+describe("normalizeHost", () => {
+  it.each([
+    ["example.com", "example.com"],
+    ["Example.COM", "example.com"],
+    ["example.com.", "example.com"],
+    ["example.com..", "example.com"],
+    ["[::1]", "::1"],
+    ["[FD00:EC2::254]", "fd00:ec2::254"],
+    ["127.0.0.1", "127.0.0.1"],
+  ])("%s → %s", (hostname, expected) => {
+    expect(normalizeHost(hostname)).toBe(expected);
+  });
+
+  it("is what the URL parser's hostname becomes (brackets kept by WHATWG, dropped here)", () => {
+    expect(normalizeHost(new URL("http://[::1]:8080/").hostname)).toBe("::1");
+    expect(normalizeHost(new URL("http://LOCALHOST./").hostname)).toBe("localhost");
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * @module utils/text
- * Small text helpers written once for every folder: counting lines as a reader does, and escaping a
- * literal for a regular expression.
+ * Small text helpers written once for every folder: counting lines as a reader does, escaping a literal
+ * for a regular expression, and the one form of a URL's host that every host comparison uses.
  */
 
 /**
@@ -26,4 +26,16 @@ export function countLines(text: string): number {
  */
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * The host of a parsed URL as compared everywhere (the policy's `url` conditions and the network client's
+ * allow list and refusals): lowercase, no trailing dots, IPv6 without brackets.
+ * @example normalizeHost("[::1]") // "::1"; normalizeHost("Example.COM.") // "example.com"
+ */
+export function normalizeHost(hostname: string): string {
+  let host = hostname.toLowerCase();
+  if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
+  while (host.endsWith(".")) host = host.slice(0, -1);
+  return host;
 }

@@ -6,9 +6,10 @@
  * recall them. Only a terminal session keeps history; piped input never writes it. The folder is hidden
  * from the sandbox and protected from the file tools, like the other user state.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { userStateDir } from "../../state/index.js";
+import { writeFileAtomic } from "../../workspace/index.js";
 
 /** Entries kept. */
 export const HISTORY_SIZE = 500;
@@ -88,11 +89,9 @@ async function save(file: string, entry: string): Promise<void> {
   const saved = (await loadHistory(file)).filter((e) => e !== entry);
   saved.push(entry);
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
   const text = saved
     .slice(-HISTORY_SIZE)
     .map((e) => `${JSON.stringify(e)}\n`)
     .join("");
-  await writeFile(temporary, text, { mode: 0o600 });
-  await rename(temporary, file);
+  await writeFileAtomic(file, text, { mode: 0o600 });
 }

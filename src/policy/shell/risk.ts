@@ -3,8 +3,11 @@
  * Risk of a command from its parsed words: `low` for well-known read-only commands, `high` for destructive or
  * privilege-raising ones (`rm -rf`, `sudo`, `dd`, `git push --force`, download piped to a shell, ...) and for
  * anything the analysis could not vouch for, `medium` otherwise. For display and for the policy's risk.
+ * Which program names mean what is data (`risk-programs.json`); the option checks (`rm -rf`, `git push
+ * --force`) are below.
  */
 import type { RiskLevel } from "../../core/index.js";
+import { RISK_PROGRAMS } from "./risk-programs.js";
 import { commandBase } from "./wrappers.js";
 
 /** A risk level with the reasons that raised it. */
@@ -24,28 +27,7 @@ export interface RiskInput {
   findings?: readonly { effect: string; reason: string; runs?: string }[];
 }
 
-const READ_ONLY = new Set(
-  (
-    "ls cat head tail wc grep egrep fgrep rg ag echo printf pwd which whoami date true false id uname " +
-    "hostname tree stat file du df basename dirname realpath readlink sort uniq cut tr diff cmp sha256sum " +
-    "sha1sum md5sum nl column less more type whereis test"
-  ).split(" "),
-);
-const GIT_READ_ONLY = new Set([
-  "status",
-  "log",
-  "diff",
-  "show",
-  "rev-parse",
-  "ls-files",
-  "blame",
-  "describe",
-]);
-const DISK = /^(dd|mkfs(\..*)?|mke2fs|fdisk|sfdisk|gdisk|parted|wipefs|shred|mkswap|cryptsetup|badblocks)$/;
-const POWER = new Set(["shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "iptables"]);
-const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "run0"]);
-const DOWNLOAD = new Set(["curl", "wget", "fetch", "aria2c"]);
-const RUNS_STDIN = /^(bash|sh|zsh|dash|ksh|ash|fish|python[0-9.]*|perl|ruby|node|php|sudo|source|eval)$/;
+const { readOnly, gitReadOnly, findActs, disk, power, privilege, download, runsStdin } = RISK_PROGRAMS;
 const HIGH_UNSAFE = /^(parse error|eval|source|wrapper|command substitution|process substitution|function)/;
 
 const hasFlag = (args: readonly string[], short: RegExp, ...long: string[]) =>
@@ -56,9 +38,9 @@ function dangerOf(words: readonly string[]): string | undefined {
   const name = commandBase(words[0] ?? "");
   const args = words.slice(1);
   if (name === "rm" && hasFlag(args, /[rRf]/, "--recursive", "--force")) return "rm -rf";
-  if (PRIVILEGE.has(name)) return `privilege: ${name}`;
-  if (DISK.test(name)) return `disk: ${name}`;
-  if (POWER.has(name)) return `system: ${name}`;
+  if (privilege.has(name)) return `privilege: ${name}`;
+  if (disk.has(name)) return `disk: ${name}`;
+  if (power.has(name)) return `system: ${name}`;
   if (/^(chmod|chown|chgrp)$/.test(name) && hasFlag(args, /R/, "--recursive")) return `${name} -R`;
   if (name === "kill" && args.some((a) => a === "-9" || a === "-KILL" || a === "-SIGKILL")) return "kill -9";
   if (name === "killall" || name === "pkill") return name;
@@ -83,9 +65,9 @@ const isForceRef = (a: string) => a.startsWith("+") && a.length > 1;
 
 function isReadOnly(words: readonly string[]): boolean {
   const name = commandBase(words[0] ?? "");
-  if (name === "git") return GIT_READ_ONLY.has(words[1] ?? "");
-  if (name === "find") return !words.some((w) => /^-(exec|execdir|ok|okdir|delete|fprint.*|fls)$/.test(w));
-  return READ_ONLY.has(name);
+  if (name === "git") return gitReadOnly.has(words[1] ?? "");
+  if (name === "find") return !words.some(findActs);
+  return readOnly.has(name);
 }
 
 /**
@@ -104,8 +86,8 @@ export function classifyRisk(input: RiskInput): RiskAssessment {
     if (f.effect === "delete" || f.runs !== undefined) high.push(f.reason);
   for (const stages of input.pipelines ?? []) {
     const names = stages.map((i) => commandBase(input.commands[i]?.[0] ?? ""));
-    const download = names.findIndex((n) => DOWNLOAD.has(n));
-    if (download >= 0 && names.slice(download + 1).some((n) => RUNS_STDIN.test(n))) {
+    const downloadAt = names.findIndex((n) => download.has(n));
+    if (downloadAt >= 0 && names.slice(downloadAt + 1).some((n) => runsStdin.has(n))) {
       high.push("download piped to a shell");
     }
   }

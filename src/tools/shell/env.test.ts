@@ -1,5 +1,14 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { dropReason, GIT_CONFIG_OVERRIDES, SHELL_FIXED_ENV, sanitizeEnv } from "./env.js";
+import { dropReason, GIT_CONFIG_OVERRIDES, loadShellEnvTables, SHELL_FIXED_ENV, sanitizeEnv } from "./env.js";
+
+const CORPUS = JSON.parse(readFileSync(new URL("./testdata/env.json", import.meta.url), "utf8")) as {
+  cases: { note: string; name: string; value: string; want: string | null }[];
+};
+const TABLES = JSON.parse(readFileSync(new URL("./shell-env.json", import.meta.url), "utf8")) as Record<
+  string,
+  unknown
+>;
 
 describe("sanitizeEnv", () => {
   it("keeps allowlisted parent variables and drops the rest", () => {
@@ -29,68 +38,14 @@ describe("sanitizeEnv", () => {
     expect(env).toEqual({ PATH: "/bin", CI: "1" });
   });
 
-  it.each([
-    ["GITHUB_TOKEN", "abc", "secret name"],
-    ["my_secret", "abc", "secret name"],
-    ["OPENAI_API_KEY", "abc", "secret name"],
-    ["DB_PASSWORD", "abc", "secret name"],
-    ["MYSQL_PASSWD", "abc", "secret name"],
-    ["DB_PASS", "abc", "secret name"],
-    ["MYSQL_PWD", "abc", "secret name"],
-    ["GOOGLE_APPLICATION_CREDENTIALS", "/x.json", "secret name"],
-    ["NPM_AUTH", "abc", "secret name"],
-    ["Authorization", "abc", "secret name"],
-    ["SESSION_ID", "abc", "secret name"],
-    ["HARMLESS", "-----BEGIN OPENSSH PRIVATE KEY-----\nabc", "secret value"],
-    ["HARMLESS", "-----BEGIN RSA PRIVATE KEY-----", "secret value"],
-    ["HARMLESS", "ghp_0123456789abcdefghijABCDEFGHIJ012345", "secret value"],
-    ["HARMLESS", "sk_live_0123456789abcdefABCDEF", "secret value"],
-    ["HARMLESS", "gho_0123456789abcdefghijABCDEFGHIJ012345", "secret value"],
-    ["HARMLESS", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "secret value"],
-    ["HARMLESS", "sk-proj-abcdefghijklmnopqrstuvwxyz012345", "secret value"],
-    ["HARMLESS", "sk-ant-api03-abcdefghijklmnop", "secret value"],
-    ["HARMLESS", "xoxb-1234567890-abcdefghij", "secret value"],
-    ["HARMLESS", "xoxp-1234567890-abcdefghij", "secret value"],
-    ["HARMLESS", "AKIAIOSFODNN7EXAMPLE", "secret value"],
-    ["HARMLESS", "ASIAIOSFODNN7EXAMPLE", "secret value"],
-    ["HARMLESS", "glpat-abcdefghijklmnopqrst", "secret value"],
-    ["HARMLESS", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "secret value"],
-    ["http_proxy", "http://user:pass@proxy:8080", "secret value"],
-    ["DATABASE_URL", "postgres://app:hunter2@db/app", "secret value"],
-    ["LD_PRELOAD", "/tmp/x.so", "hook"],
-    ["LD_LIBRARY_PATH", "/tmp", "hook"],
-    ["DYLD_INSERT_LIBRARIES", "/tmp/x.dylib", "hook"],
-    ["NODE_OPTIONS", "--require /tmp/x.js", "hook"],
-    ["BASH_ENV", "/tmp/x", "hook"],
-    ["ENV", "/tmp/x", "hook"],
-    ["PROMPT_COMMAND", "rm x", "hook"],
-    ["BASH_FUNC_ls%%", "() { rm x; }", "invalid name"],
-    ["BASH_FUNC_ls", "() { rm x; }", "hook"],
-    ["PS4", "$(rm x)", "hook"],
-    ["SHELLOPTS", "xtrace", "hook"],
-    ["BASHOPTS", "x", "hook"],
-    ["IFS", "x", "hook"],
-    ["CDPATH", "/", "hook"],
-    ["GLOBIGNORE", "*", "hook"],
-    ["GIT_CONFIG_COUNT", "1", "hook"],
-    ["GIT_SSH_COMMAND", "rm x", "hook"],
-    ["PYTHONSTARTUP", "/tmp/x.py", "hook"],
-    ["A=B", "x", "invalid name"],
-    ["NUL", "a\0b", "invalid value"],
-  ])("drops %s=%j (%s)", (name, value, reason) => {
-    expect(dropReason(name, value)).toBe(reason);
-    expect(sanitizeEnv({}, { [name]: value })).toEqual({});
-  });
-
-  it.each([
-    ["CI", "true"],
-    ["NODE_ENV", "test"],
-    ["URL", "https://example.com/path"],
-    ["PROXY", "http://proxy:8080"],
-    ["SHORT_SK", "sk-1"],
-  ])("keeps %s=%j", (name, value) => {
-    expect(dropReason(name, value)).toBeUndefined();
-    expect(sanitizeEnv({}, { [name]: value })).toEqual({ [name]: value });
+  it.each(CORPUS.cases.map((c) => [c.note, c] as const))("%s (testdata/env.json)", (_note, c) => {
+    if (c.want === null) {
+      expect(dropReason(c.name, c.value)).toBeUndefined();
+      expect(sanitizeEnv({}, { [c.name]: c.value })).toEqual({ [c.name]: c.value });
+    } else {
+      expect(dropReason(c.name, c.value)).toBe(c.want);
+      expect(sanitizeEnv({}, { [c.name]: c.value })).toEqual({});
+    }
   });
 });
 
@@ -133,5 +88,23 @@ describe("git's switches", () => {
       expect(o.why.length).toBeGreaterThan(10);
     });
     expect(SHELL_FIXED_ENV).toMatchObject({ GIT_PAGER: "cat", GIT_EDITOR: "true", GIT_TERMINAL_PROMPT: "0" });
+  });
+});
+
+describe("shell-env.json", () => {
+  it("loads", () => {
+    const tables = loadShellEnvTables(TABLES);
+    expect(tables.passThrough.has("PATH")).toBe(true);
+    expect(tables.secretName.test("github_token")).toBe(true);
+  });
+
+  it.each([
+    [{ ...TABLES, allow: [] }, 'unknown key "allow"'],
+    [{ ...TABLES, never: "IFS" }, "never must be a list of non-empty strings"],
+    [{ ...TABLES, passThrough: undefined }, "passThrough must be a list"],
+    [{ ...TABLES, secretNames: "" }, "secretNames must be a pattern"],
+    [{ ...TABLES, secretValues: ["sk-[a-z"] }, "secretValues[0]"],
+  ])("refuses a malformed table at load (%#)", (bad, message) => {
+    expect(() => loadShellEnvTables(bad)).toThrow(message);
   });
 });

@@ -2,99 +2,71 @@
  * @module tools/shell/env
  * The environment a shell command gets: an allowlist of ordinary variables from the parent plus what the host
  * passes explicitly, minus anything that looks like a secret (by name or by value) and minus loader and
- * interpreter hooks. Secrets in the agent's own environment must never reach a command the model wrote.
+ * interpreter hooks (the lists and patterns are data: `shell-env.json`). Secrets in the agent's own
+ * environment must never reach a command the model wrote.
  * git gets its own safety switches (from `git-env.json`), set last so neither the host nor a repository's
  * config can undo them: a repository must not be able to make an allowed git command run code.
  */
 import GIT_ENV from "./git-env.json" with { type: "json" };
+import SHELL_ENV from "./shell-env.json" with { type: "json" };
+
+/** The tables of `shell-env.json`, checked when the module loads (a bad entry fails start-up, never a call). */
+export interface ShellEnvTables {
+  passThrough: ReadonlySet<string>;
+  passThroughPrefixes: readonly string[];
+  secretName: RegExp;
+  secretValues: readonly RegExp[];
+  never: ReadonlySet<string>;
+  neverPrefixes: readonly string[];
+}
+
+const TABLE_KEYS = new Set([
+  "about",
+  "passThrough",
+  "passThroughPrefixes",
+  "secretNames",
+  "secretValues",
+  "never",
+  "neverPrefixes",
+]);
+
+function names(raw: Record<string, unknown>, key: string): string[] {
+  const value = raw[key];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v === ""))
+    throw new Error(`shell-env.json: ${key} must be a list of non-empty strings`);
+  return value as string[];
+}
+
+function pattern(source: unknown, where: string, flags = ""): RegExp {
+  if (typeof source !== "string" || source === "")
+    throw new Error(`shell-env.json: ${where} must be a pattern`);
+  try {
+    return new RegExp(source, flags);
+  } catch (error) {
+    throw new Error(`shell-env.json: ${where}: ${(error as Error).message}`);
+  }
+}
+
+/** Checks and compiles `shell-env.json`; throws naming the entry at fault. */
+export function loadShellEnvTables(data: unknown): ShellEnvTables {
+  const raw = (data ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(raw).find((k) => !TABLE_KEYS.has(k));
+  if (unknown !== undefined) throw new Error(`shell-env.json: unknown key "${unknown}"`);
+  return {
+    passThrough: new Set(names(raw, "passThrough")),
+    passThroughPrefixes: names(raw, "passThroughPrefixes"),
+    secretName: pattern(raw["secretNames"], "secretNames", "i"),
+    secretValues: names(raw, "secretValues").map((s, i) => pattern(s, `secretValues[${i}]`)),
+    never: new Set(names(raw, "never")),
+    neverPrefixes: names(raw, "neverPrefixes"),
+  };
+}
+
+const TABLES = loadShellEnvTables(SHELL_ENV);
 
 /** Ordinary variables passed through from the parent (exact names; `LC_*` and `XDG_*` by prefix). */
-export const ENV_ALLOWLIST: ReadonlySet<string> = new Set([
-  "PATH",
-  "HOME",
-  "LANG",
-  "LANGUAGE",
-  "TERM",
-  "COLORTERM",
-  "NO_COLOR",
-  "USER",
-  "LOGNAME",
-  "SHELL",
-  "TMPDIR",
-  "TMP",
-  "TEMP",
-  "TZ",
-  "COLUMNS",
-  "LINES",
-  "HOSTNAME",
-  "EDITOR",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "SSL_CERT_FILE",
-  "SSL_CERT_DIR",
-  "JAVA_HOME",
-  "GOPATH",
-  "GOROOT",
-  "CARGO_HOME",
-  "RUSTUP_HOME",
-  "NVM_DIR",
-  "VIRTUAL_ENV",
-]);
-const ALLOWED_PREFIXES = ["LC_", "XDG_"];
+export const ENV_ALLOWLIST: ReadonlySet<string> = TABLES.passThrough;
 
-/** Names that look like secrets (case-insensitive substring). */
-const SECRET_NAME = /TOKEN|SECRET|KEY|PASS|_PWD$|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION/i;
-
-/** Values that look like secrets whatever their name. */
-const SECRET_VALUES: readonly RegExp[] = [
-  /-----BEGIN [A-Z0-9 ]*(PRIVATE KEY|CERTIFICATE|PGP)/,
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/,
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/,
-  /\bglpat-[A-Za-z0-9_-]{16,}/,
-  /\bsk-[A-Za-z0-9_-]{16,}/,
-  /\b[sr]k_(live|test)_[A-Za-z0-9]{16,}/,
-  /\bxox[abposr]-[A-Za-z0-9-]{8,}/,
-  /\b(AKIA|ASIA)[0-9A-Z]{16}\b/,
-  /\bAIza[0-9A-Za-z_-]{30,}/,
-  /\bnpm_[A-Za-z0-9]{30,}/,
-  /\beyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\./,
-  /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/,
-];
-
-/** Never passed, even when the host asks: they make the shell or a loader run code the command did not name. */
-const NEVER_EXACT = new Set([
-  "NODE_OPTIONS",
-  "NODE_PATH",
-  "BASH_ENV",
-  "ENV",
-  "PROMPT_COMMAND",
-  "PS4",
-  "SHELLOPTS",
-  "BASHOPTS",
-  "IFS",
-  "CDPATH",
-  "GLOBIGNORE",
-  "ZDOTDIR",
-  "PYTHONSTARTUP",
-  "PYTHONPATH",
-  "PYTHONHOME",
-  "PERL5OPT",
-  "PERL5LIB",
-  "RUBYOPT",
-  "JAVA_TOOL_OPTIONS",
-  "_JAVA_OPTIONS",
-  "GIT_SSH_COMMAND",
-  "GIT_EXEC_PATH",
-  "GIT_ASKPASS",
-  "SSH_ASKPASS",
-  "GIT_EXTERNAL_DIFF",
-  "GIT_PROXY_COMMAND",
-]);
-const NEVER_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_", "GIT_"];
 /** `GIT_*` variables a host may pass (identity only): the rest choose repositories, configs and programs. */
 const GIT_HOST_MAY_PASS: ReadonlySet<string> = new Set(GIT_ENV.hostMayPass);
 
@@ -104,16 +76,16 @@ const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function dropReason(name: string, value: string): string | undefined {
   if (!VALID_NAME.test(name)) return "invalid name";
   if (value.includes("\0")) return "invalid value";
-  if (NEVER_EXACT.has(name)) return "hook";
-  if (NEVER_PREFIXES.some((p) => name.startsWith(p)) && !GIT_HOST_MAY_PASS.has(name)) return "hook";
+  if (TABLES.never.has(name)) return "hook";
+  if (TABLES.neverPrefixes.some((p) => name.startsWith(p)) && !GIT_HOST_MAY_PASS.has(name)) return "hook";
   // GIT_AUTHOR_* holds "AUTH" but is an identity, not a secret; values are still checked.
-  if (SECRET_NAME.test(name) && !GIT_HOST_MAY_PASS.has(name)) return "secret name";
-  if (SECRET_VALUES.some((re) => re.test(value))) return "secret value";
+  if (TABLES.secretName.test(name) && !GIT_HOST_MAY_PASS.has(name)) return "secret name";
+  if (TABLES.secretValues.some((re) => re.test(value))) return "secret value";
   return undefined;
 }
 
 function isAllowlisted(name: string): boolean {
-  return ENV_ALLOWLIST.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p));
+  return TABLES.passThrough.has(name) || TABLES.passThroughPrefixes.some((p) => name.startsWith(p));
 }
 
 /**

@@ -7,7 +7,8 @@ import { NetError } from "../../net/index.js";
 import {
   type BackendHttp,
   backendRequest,
-  htmlToText,
+  jsonResults,
+  parseJsonAnswer,
   type SearchBackend,
   SearchError,
   type SearchResult,
@@ -22,23 +23,8 @@ interface BraveResponse {
 
 /** Parses a Brave web search response (results under `web.results`; none when `web` is absent). */
 export function parseBrave(text: string, endpoint: string): SearchResult[] {
-  let data: BraveResponse;
-  try {
-    data = JSON.parse(text) as BraveResponse;
-  } catch {
-    throw new SearchError(`Brave Search at ${endpoint} did not return JSON`, endpoint);
-  }
-  const out: SearchResult[] = [];
-  for (const r of data?.web?.results ?? []) {
-    if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;
-    const title = typeof r.title === "string" ? htmlToText(r.title) : "";
-    out.push({
-      title: title || r.url,
-      url: r.url,
-      snippet: typeof r.description === "string" ? htmlToText(r.description) : "",
-    });
-  }
-  return out;
+  const data = parseJsonAnswer(text, "Brave Search", endpoint) as BraveResponse | null;
+  return jsonResults(data?.web?.results ?? [], "description");
 }
 
 /** Creates the Brave backend; the key comes from `env[apiKeyEnv]`, `url` overrides the endpoint. */

@@ -93,3 +93,32 @@ export function htmlToText(html: string): string {
     .replace(/\s+/g, " ")
     .trim();
 }
+
+/** The JSON body of a search API's answer; `service` names it in the error (`Brave Search at URL did not return JSON`). */
+export function parseJsonAnswer(text: string, service: string, endpoint: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SearchError(`${service} at ${endpoint} did not return JSON`, endpoint);
+  }
+}
+
+/**
+ * The results of a JSON search API: each entry with an http(s) `url`, its `title` and its `snippetKey` field
+ * as plain text (the title falls back to the URL); other entries are skipped.
+ */
+export function jsonResults(entries: readonly unknown[], snippetKey: string): SearchResult[] {
+  const out: SearchResult[] = [];
+  for (const entry of entries) {
+    const r = entry as Record<string, unknown> | null | undefined;
+    if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;
+    const title = typeof r.title === "string" ? htmlToText(r.title) : "";
+    const snippet = r[snippetKey];
+    out.push({
+      title: title || r.url,
+      url: r.url,
+      snippet: typeof snippet === "string" ? htmlToText(snippet) : "",
+    });
+  }
+  return out;
+}

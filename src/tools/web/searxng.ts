@@ -7,7 +7,8 @@ import { NetError } from "../../net/index.js";
 import {
   type BackendHttp,
   backendRequest,
-  htmlToText,
+  jsonResults,
+  parseJsonAnswer,
   type SearchBackend,
   SearchError,
   type SearchResult,
@@ -19,26 +20,11 @@ interface SearxngResponse {
 
 /** Parses a SearXNG JSON response. Throws SearchError when it is not one. */
 export function parseSearxng(text: string, endpoint: string): SearchResult[] {
-  let data: SearxngResponse;
-  try {
-    data = JSON.parse(text) as SearxngResponse;
-  } catch {
-    throw new SearchError(`SearXNG at ${endpoint} did not return JSON`, endpoint);
-  }
+  const data = parseJsonAnswer(text, "SearXNG", endpoint) as SearxngResponse | null;
   if (!data || !Array.isArray(data.results)) {
     throw new SearchError(`SearXNG at ${endpoint} returned JSON without a "results" list`, endpoint);
   }
-  const out: SearchResult[] = [];
-  for (const r of data.results) {
-    if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;
-    const title = typeof r.title === "string" ? htmlToText(r.title) : "";
-    out.push({
-      title: title || r.url,
-      url: r.url,
-      snippet: typeof r.content === "string" ? htmlToText(r.content) : "",
-    });
-  }
-  return out;
+  return jsonResults(data.results, "content");
 }
 
 /** Creates the SearXNG backend for the instance at `base` (a path prefix such as `/searx/` is kept). */
