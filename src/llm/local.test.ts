@@ -91,8 +91,8 @@ describe("the local provider on a generated model", () => {
         expect(reply.toolCalls).toHaveLength(1);
         const call = reply.toolCalls[0]!;
         expect(call.name).toBe("read_file");
-        // The nulls standing for optional arguments are dropped: what is left validates.
-        expect(call.arguments).toEqual({ path: "notes.txt" });
+        // Optional arguments left out come as null; the pipeline drops them against read_file's schema.
+        expect(call.arguments).toEqual({ endLine: null, path: "notes.txt", startLine: null, tail: null });
         const result = await gate.execute({
           name: call.name,
           args: call.arguments as Record<string, unknown>,

@@ -91,7 +91,8 @@ async function generate(
     reply.toolCalls.push({
       id: `call_${Date.now().toString(36)}_${i}`,
       name: call.functionName,
-      arguments: withoutNulls(call.params ?? {}),
+      // Nulls for optional arguments left out stay: the pipeline drops them against the tool's own schema.
+      arguments: call.params ?? {},
     });
   });
   const stop: string = result.metadata?.stopReason ?? "eogToken";
@@ -261,10 +262,4 @@ function orNull(schema: unknown): unknown {
   const s = schema as Record<string, unknown>;
   if (Array.isArray(s.type) && s.type.includes("null")) return schema;
   return { oneOf: [schema, { type: "null" }] };
-}
-
-/** The call's arguments without the nulls that stand for optional arguments left out. */
-function withoutNulls(params: unknown): unknown {
-  if (!params || typeof params !== "object" || Array.isArray(params)) return params;
-  return Object.fromEntries(Object.entries(params as Record<string, unknown>).filter(([, v]) => v !== null));
 }
