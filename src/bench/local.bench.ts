@@ -16,7 +16,7 @@ import { writeTinyModel } from "../test-support/tiny-gguf.js";
 import { fmt, interleaved, p50p99, report } from "./harness.js";
 
 const TOKENS = 200;
-const ITERATIONS = 15;
+const ITERATIONS = 31;
 
 export default async function run(): Promise<void> {
   try {
@@ -66,9 +66,8 @@ export default async function run(): Promise<void> {
               { type: "user", text: "count" },
               { type: "model", response: [] },
             ],
-            {
-              onTextChunk: onText,
-            },
+            // Cancellable, as toolgate's call is: the same work.
+            { onTextChunk: onText, signal: new AbortController().signal, stopOnAbortSignal: false },
           ),
         ),
       ITERATIONS,

@@ -66,7 +66,9 @@ async function generate(
   const reply = new ReplyBuilder(req);
   const functions = toFunctions(req.tools ?? []);
   const options = settings.options ?? {};
-  let completionTokens = 0;
+  // The sequence's meter counts what this turn fed and generated (an onToken callback would slow every token).
+  const meter = state.chat.sequence?.tokenMeter;
+  const before = { input: meter?.usedInputTokens ?? 0, output: meter?.usedOutputTokens ?? 0 };
   let result: LlamaModule;
   try {
     result = await state.chat.generateResponse(toHistory(req.messages), {
@@ -74,9 +76,6 @@ async function generate(
       signal,
       stopOnAbortSignal: false,
       onTextChunk: (text: string) => reply.addText(text),
-      onToken: (tokens: readonly unknown[]) => {
-        completionTokens += tokens.length;
-      },
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     });
@@ -98,9 +97,11 @@ async function generate(
   const stop: string = result.metadata?.stopReason ?? "eogToken";
   reply.finished = true;
   reply.finishReason = stop === "functionCalls" ? "tool_calls" : stop === "maxTokens" ? "length" : "stop";
-  const inContext = state.chat.sequence?.contextTokens?.length;
-  if (typeof inContext === "number")
-    reply.usage = { promptTokens: Math.max(0, inContext - completionTokens), completionTokens };
+  if (meter)
+    reply.usage = {
+      promptTokens: meter.usedInputTokens - before.input,
+      completionTokens: meter.usedOutputTokens - before.output,
+    };
   return reply.finish(where);
 }
 
