@@ -269,7 +269,9 @@ describe("toolgate command", () => {
     });
   });
 
-  it("a kill (SIGTERM) cancels the running call and stops its commands before toolgate exits", async () => {
+  it("a kill (SIGTERM) cancels the running call and stops its commands before toolgate exits", {
+    timeout: 180_000,
+  }, async () => {
     const ws = await tempWorkspace(); // the built-in default: shell asks, --yes approves
     const marker = `tg-kill-${process.pid}-${Date.now()}`;
     const child = spawn(
@@ -278,7 +280,8 @@ describe("toolgate command", () => {
         BIN,
         "call",
         "shell",
-        JSON.stringify({ command: `sleep 7.${process.pid}; touch ${marker}` }),
+        // A sleep far longer than the test (its argument marks it as this test's): it ends only by the kill.
+        JSON.stringify({ command: `sleep 900.${process.pid}; touch ${marker}` }),
         "--yes",
         "--workspace",
         ws,
@@ -295,22 +298,35 @@ describe("toolgate command", () => {
         .some((pid) => {
           try {
             return (
-              readFileSync(`/proc/${pid}/cmdline`, "utf8") === `sleep\u00007.${process.pid}\u0000` &&
+              readFileSync(`/proc/${pid}/cmdline`, "utf8") === `sleep\u0000900.${process.pid}\u0000` &&
               !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ")
             );
           } catch {
             return false;
           }
         });
-    for (let i = 0; i < 100 && !sleeping(); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(sleeping()).toBe(true);
-    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-    child.kill("SIGTERM");
-    const code = await exited;
-    expect({ code, stderr }).toMatchObject({ code: 1 });
-    expect(stderr).toContain("cancelled");
-    expect(sleeping()).toBe(false);
-    expect(existsSync(join(ws, marker))).toBe(false);
+    // The command runs once its sleep shows (toolgate's signal handlers are set before it starts commands).
+    // A loaded machine may take long to get there: wait for that state, or for toolgate ending without it.
+    let ended = false;
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("close", (code) => {
+        ended = true;
+        resolve(code);
+      }),
+    );
+    try {
+      while (!sleeping() && !ended) await new Promise((r) => setTimeout(r, 100));
+      expect({ sleeping: sleeping(), stderr }).toMatchObject({ sleeping: true });
+      child.kill("SIGTERM");
+      const code = await exited;
+      expect({ code, stderr }).toMatchObject({ code: 1 });
+      expect(stderr).toContain("cancelled");
+      expect(sleeping()).toBe(false);
+      expect(existsSync(join(ws, marker))).toBe(false);
+    } finally {
+      // A failed test leaves no toolgate (nor, through bwrap's --die-with-parent, its sleep) behind.
+      if (!ended) child.kill("SIGKILL");
+    }
   });
 
   it("shows a failed command's output before its error line (exit 1)", async () => {

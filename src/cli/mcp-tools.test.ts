@@ -36,7 +36,7 @@ beforeAll(async () => {
   await writeFile(join(ws, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
   env = { XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), "tg-mcptools-xdg-")) };
   expect((await toolgate(["trust", ws], { env })).code).toBe(0);
-}, 60_000);
+});
 
 const run = (args: string[]) => toolgate([...args, "--workspace", ws], { env });
 
@@ -46,7 +46,7 @@ describe("the CLI and the project's MCP tools", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("through the gate");
     expect(existsSync(marker)).toBe(false);
-  }, 60_000);
+  });
 
   it("tools, schema, policy check and agents resolve list the pool's tools", async () => {
     const tools = await run(["tools", "--json"]);

@@ -1,46 +1,23 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { BIN, tempWorkspace } from "../test-support/cli.js";
+import { shellQuote, Terminal } from "../test-support/tmux.js";
 import { renderConfirmation } from "./prompt.js";
 
-/** Drives the real binary on a real terminal (tmux), as a person would. */
-const sessions: string[] = [];
-afterEach(() => {
-  for (const s of sessions.splice(0)) {
-    try {
-      execFileSync("tmux", ["kill-session", "-t", s]);
-    } catch {
-      // already gone
-    }
-  }
-});
-
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", args, { encoding: "utf8" });
-}
-
-async function screenUntil(session: string, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  let screen = "";
-  while (Date.now() < end) {
-    screen = tmux("capture-pane", "-p", "-t", session);
-    if (pattern.test(screen)) return screen;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`screen never matched ${pattern}:\n${screen}`);
-}
+/** Drives the real binary on a real terminal (tmux on a socket of its own), as a person would. */
+const term = new Terminal();
+let sessions = 0;
+afterAll(() => term.close());
 
 async function runOnTerminal(ws: string, args: string, answer: string) {
-  const session = `tg-prompt-${process.pid}-${sessions.length}`;
-  sessions.push(session);
-  const command = `cd ${ws} && node ${BIN} call ${args}; echo "EXIT=$?"; sleep 30`;
-  tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", command);
-  const shown = await screenUntil(session, /Allow\? \[y\/N\]/);
-  tmux("send-keys", "-t", session, answer, "Enter");
-  const done = await screenUntil(session, /EXIT=\d/);
+  const name = `prompt-${sessions++}`;
+  term.start(name, `cd ${shellQuote(ws)} && node ${BIN} call ${args}; echo "EXIT=$?"; sleep 60`);
+  // The question is answered only once it is asked (the last line is the question, nothing typed yet).
+  const shown = await term.waitForPrompt(name, "Allow? [y/N]");
+  term.keys(name, answer, "Enter");
+  const done = await term.waitFor(name, /EXIT=\d/);
   return { shown, done };
 }
 

@@ -1,9 +1,9 @@
 /** The cross-process lock in one process: waiting, timing out, breaking stale locks (and stale breakers). */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, utimes } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rename, rm, rmdir, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { lockPathFor, withFileLock } from "./file-lock.js";
 
 let dir: string;
@@ -13,6 +13,7 @@ beforeEach(async () => {
   file = join(dir, "store.json");
 });
 afterEach(async () => {
+  vi.useRealTimers();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -93,5 +94,50 @@ describe("withFileLock", () => {
       },
     );
     expect(existsSync(lockPathFor(file))).toBe(true);
+  });
+
+  // The clock is ours in these two (only Date is faked; timers and the file system are real): what counts
+  // is how far the clock moved between two looks of the waiter, not how fast this machine is.
+  const realPause = () => new Promise((r) => setTimeout(r, 100));
+
+  it("keeps waiting while the lock changes hands, for many times its timeout", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const lock = lockPathFor(file);
+    await mkdir(lock);
+    let ran = false;
+    const waiting = withFileLock(file, { staleMs: 3_600_000, timeoutMs: 1_000 }, async () => {
+      ran = true;
+      return "got it";
+    });
+    // Ten hand-overs 600 ms apart: 6 s on the clock, six times the timeout. A new holder's directory
+    // replaces the old one in one rename, so the lock is never free in between.
+    for (let i = 0; i < 10; i++) {
+      await realPause();
+      vi.setSystemTime(Date.now() + 600);
+      await mkdir(`${lock}.next`);
+      await rename(`${lock}.next`, lock);
+    }
+    await realPause();
+    expect(ran).toBe(false);
+    await rmdir(lock);
+    expect(await waiting).toBe("got it");
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("times out when one holder keeps the lock, however often it refreshes it", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const lock = lockPathFor(file);
+    await mkdir(lock);
+    const outcome = withFileLock(file, { staleMs: 3_600_000, timeoutMs: 1_000 }, async () => "got it").catch(
+      (error: unknown) => error,
+    );
+    for (let i = 0; i < 4; i++) {
+      await realPause();
+      vi.setSystemTime(Date.now() + 400);
+      const now = new Date();
+      await utimes(lock, now, now);
+    }
+    expect(await outcome).toMatchObject({ code: "lock_timeout" });
+    expect(existsSync(lock)).toBe(true);
   });
 });

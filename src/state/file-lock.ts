@@ -1,7 +1,8 @@
 /**
  * @module state/file-lock
  * Cross-process lock for a store file: `proper-lockfile` (a `<file>.lock` directory whose mtime the holder
- * keeps fresh), our own wait loop with jittered backoff and a deadline, and an in-process queue per file.
+ * keeps fresh), our own wait loop with jittered backoff and a deadline that moves while the lock changes
+ * hands, and an in-process queue per file.
  */
 import * as fs from "node:fs";
 import { mkdir, rmdir, stat } from "node:fs/promises";
@@ -21,7 +22,11 @@ export interface FileLockOptions {
    * refreshes it every half period, so only a dead (or frozen) holder's lock goes stale.
    */
   staleMs?: number;
-  /** How long to wait for the lock before failing (default: twice the stale period plus 5 s). */
+  /**
+   * How long to wait without progress before failing (default: twice the stale period plus 5 s). Progress
+   * is the lock changing hands: while other writers take and release it, a waiter keeps waiting (so many
+   * writers on a starved machine queue instead of failing); one holder keeping it this long fails the wait.
+   */
   timeoutMs?: number;
 }
 
@@ -38,6 +43,19 @@ const held = new Set<string>();
 const adapters = new Map<number, object>();
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/**
+ * Which lock directory is there now: its inode and birth time (a new holder makes a new directory; the
+ * inode number alone is reused at once by ext4), or "none". The holder's refreshes change neither.
+ */
+async function lockIdentity(lockPath: string): Promise<string> {
+  try {
+    const info = await stat(lockPath);
+    return `${info.ino}:${info.birthtimeMs}`;
+  } catch {
+    return "none";
+  }
+}
 
 const lockedError = () => Object.assign(new Error("the lock is held"), { code: "ELOCKED" });
 
@@ -93,8 +111,8 @@ export function lockPathFor(file: string): string {
 
 /**
  * Runs `fn` while holding the cross-process lock of `file` (which need not exist yet). Waits with jittered
- * exponential backoff (1 ms doubling to 50 ms) until the deadline; a lock left by a killed process is
- * broken once it is older than the stale period.
+ * exponential backoff (1 ms doubling to 50 ms) until `timeoutMs` passes with the lock in the same hands; a
+ * lock left by a killed process is broken once it is older than the stale period.
  * @example await withFileLock("/p/.toolgate/state/memory.json", {}, async (check) => { ...; check(); ... });
  */
 export async function withFileLock<R>(
@@ -134,7 +152,8 @@ async function lockedRun<R>(
   const timeoutMs = options.timeoutMs ?? staleMs * 2 + 5_000;
   const lockPath = lockPathFor(target);
   let compromised: Error | undefined;
-  const deadline = Date.now() + timeoutMs;
+  let deadline = Date.now() + timeoutMs;
+  let lastSeen: string | undefined;
   let delay = 1;
   let release: () => Promise<void>;
   const lockfile = await loadLockfile();
@@ -154,6 +173,12 @@ async function lockedRun<R>(
       break;
     } catch (error) {
       if ((error as { code?: string }).code !== "ELOCKED") throw ioError("lock", target, error);
+      // The lock changed hands since the last look: others are making progress, so the wait starts over.
+      const seen = await lockIdentity(lockPath);
+      if (seen !== lastSeen) {
+        if (lastSeen !== undefined) deadline = Date.now() + timeoutMs;
+        lastSeen = seen;
+      }
       if (Date.now() >= deadline) {
         throw new StateError(
           "lock_timeout",

@@ -30,18 +30,12 @@ interface Child {
 function startChild(
   file: string,
   ops: object[],
-  options: { command?: string[]; uid?: number; gid?: number; lockTimeoutMs?: number } = {},
+  options: { command?: string[]; uid?: number; gid?: number } = {},
 ): Child {
   const args = [childScript, distIndex, file, String(STALE), ...ops.map((op) => JSON.stringify(op))];
   const [cmd, ...pre] = options.command ?? [process.execPath];
   const proc = spawn(cmd as string, [...pre, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      ...(options.lockTimeoutMs === undefined
-        ? {}
-        : { STORE_LOCK_TIMEOUT_MS: String(options.lockTimeoutMs) }),
-    },
     ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
   });
   const lines: Line[] = [];
@@ -110,52 +104,53 @@ afterEach(async () => {
 });
 
 /**
- * The lock wait for the many-writer tests. The lock is not fair: with 8 writers each queueing 100–200 fsync'd
- * writes, one writer can lose the race for most of the run, and the whole run (the bound on any one wait) took
- * 21 s on a 2-core machine busy with other work — where a writer once waited past the store's default 9 s
- * (twice the stale period plus 5 s) and failed with `lock_timeout`. That default is sized for single
- * operations, not for outlasting 1,600 others, so these tests wait as long as the test itself may run:
- * what they check is that no write is lost or torn.
+ * The many-writer tests use the store's own lock wait (twice the stale period plus 5 s without the lock
+ * changing hands). The lock is not fair: on a 2-core machine busy with other work one writer can lose the
+ * race for most of a run, which once took 21 s — longer than that wait. It keeps waiting because the lock
+ * keeps changing hands (file-lock.test.ts shows that rule with a clock of its own); what these tests check
+ * is that no write is lost or torn and that no writer gives up while others make progress.
+ *
+ * Sizes: four writers interleave as freely as eight (every write takes the lock, reads, writes and renames),
+ * at a third of the writes: 1,600 writes once took over 120 s with two suites running on two cores.
  */
-const MANY_WRITERS_LOCK_WAIT_MS = 100_000;
+/** The bound for a test that runs many store processes: generous, as it only catches a hang. */
+const PROCESSES_MS = 300_000;
 
 describe("concurrent processes", () => {
-  it("8 processes × 200 sets of distinct keys keep all 1,600 keys", { timeout: 120_000 }, async () => {
+  it("4 processes × 150 sets of distinct keys keep all 600 keys", { timeout: PROCESSES_MS }, async () => {
     const file = join(dir, "state", "memory.json");
-    const children = Array.from({ length: 8 }, (_, p) =>
-      startChild(file, [{ setMany: [`p${p}`, 200] }], { lockTimeoutMs: MANY_WRITERS_LOCK_WAIT_MS }),
-    );
+    const children = Array.from({ length: 4 }, (_, p) => startChild(file, [{ setMany: [`p${p}`, 150] }]));
     await Promise.all(children.map((c) => c.exited));
     for (const c of children) expect(c.lines).toEqual([{ ok: true }]);
     const keys = await openMemoryStore(file).keys();
-    expect(keys).toHaveLength(1600);
-    const expected = Array.from({ length: 8 }, (_, p) => Array.from({ length: 200 }, (_, i) => `p${p}-${i}`));
+    expect(keys).toHaveLength(600);
+    const expected = Array.from({ length: 4 }, (_, p) => Array.from({ length: 150 }, (_, i) => `p${p}-${i}`));
     expect(keys).toEqual(expected.flat().sort());
     expect(await openMemoryStore(file).get("p3-117")).toBe("value p3 117");
     expect(readdirSync(join(dir, "state")).sort()).toEqual(["memory.json"]);
   });
 
-  it("8 processes × 100 todo adds give 800 items with 800 distinct ids", { timeout: 120_000 }, async () => {
+  it("4 processes × 100 todo adds give 400 items with 400 distinct ids", {
+    timeout: PROCESSES_MS,
+  }, async () => {
     const file = join(dir, "state", "todos.json");
-    const children = Array.from({ length: 8 }, (_, p) =>
-      startChild(file, [{ addMany: [`p${p}`, 100] }], { lockTimeoutMs: MANY_WRITERS_LOCK_WAIT_MS }),
-    );
+    const children = Array.from({ length: 4 }, (_, p) => startChild(file, [{ addMany: [`p${p}`, 100] }]));
     await Promise.all(children.map((c) => c.exited));
     const reported = children.flatMap((c) => (c.lines[0]?.ids as string[] | undefined) ?? []);
-    expect(reported).toHaveLength(800);
+    expect(reported).toHaveLength(400);
     const items = await openTodoStore(file).list();
-    expect(items).toHaveLength(800);
-    expect(new Set(items.map((it) => it.id)).size).toBe(800);
+    expect(items).toHaveLength(400);
+    expect(new Set(items.map((it) => it.id)).size).toBe(400);
     expect(new Set(reported)).toEqual(new Set(items.map((it) => it.id)));
     // Each process's items appear in its own order.
-    const texts = items.map((it) => it.text).filter((t) => t.startsWith("p5 "));
-    expect(texts).toEqual(Array.from({ length: 100 }, (_, i) => `p5 ${i}`));
+    const texts = items.map((it) => it.text).filter((t) => t.startsWith("p2 "));
+    expect(texts).toEqual(Array.from({ length: 100 }, (_, i) => `p2 ${i}`));
   });
 });
 
 describe("killed writers", () => {
   it("8 processes finding the same stale lock at once break it once and keep every key", {
-    timeout: 120_000,
+    timeout: PROCESSES_MS,
   }, async () => {
     const file = join(dir, "state", "memory.json");
     await openMemoryStore(file).set("before", "1");
@@ -164,9 +159,7 @@ describe("killed writers", () => {
     await mkdir(lock);
     const old = new Date(Date.now() - 3_600_000);
     await utimes(lock, old, old);
-    const children = Array.from({ length: 8 }, (_, p) =>
-      startChild(file, [{ setMany: [`s${p}`, 25] }], { lockTimeoutMs: MANY_WRITERS_LOCK_WAIT_MS }),
-    );
+    const children = Array.from({ length: 8 }, (_, p) => startChild(file, [{ setMany: [`s${p}`, 25] }]));
     await Promise.all(children.map((c) => c.exited));
     for (const c of children) expect(c.lines).toEqual([{ ok: true }]);
     expect(await openMemoryStore(file).keys()).toHaveLength(1 + 8 * 25);
@@ -187,7 +180,7 @@ describe("killed writers", () => {
   });
 
   it("SIGKILL at random moments during 300 writes leaves the old or the new state", {
-    timeout: 120_000,
+    timeout: PROCESSES_MS,
   }, async () => {
     const file = join(dir, "state", "memory.json");
     const store = openMemoryStore(file, { staleMs: STALE });

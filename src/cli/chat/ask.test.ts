@@ -17,7 +17,17 @@ const shell: ConfirmationDetails = {
 describe("the terminal confirmation question", () => {
   it("asks again on an unclear answer and treats end of input as no", async () => {
     const input = new PassThrough();
-    const rl = createInterface({ input, output: new PassThrough(), terminal: false });
+    const output = new PassThrough();
+    let shown = "";
+    output.on("data", (d: Buffer) => {
+      shown += d.toString();
+    });
+    const rl = createInterface({ input, output, terminal: false });
+    /** Resolves once the question has been put `n` times (a line sent before it is asked would be lost). */
+    const asked = async (n: number) => {
+      while (shown.split("Allow? [y]es / [N]o / [a]lways: ").length - 1 < n)
+        await new Promise((r) => setImmediate(r));
+    };
     const written: string[] = [];
     const ask = terminalAsker(
       rl,
@@ -25,8 +35,9 @@ describe("the terminal confirmation question", () => {
       () => undefined,
     );
     const answer = ask({ details: shell, signal: new AbortController().signal } as Parameters<typeof ask>[0]);
+    await asked(1);
     input.write("perhaps\n");
-    await new Promise((r) => setTimeout(r, 20));
+    await asked(2);
     input.write("a\n");
     expect(await answer).toBe("always");
     expect(written.join("")).toContain("please answer y, n or a");

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
 import { removeWorkspace } from "../../loop/testdata/harness.js";
 import { tempWorkspace, toolgate } from "../../test-support/cli.js";
-import { chatCommand, shellQuote, Terminal } from "./testdata/terminal.js";
+import { chatCommand, shellQuote, Terminal } from "../../test-support/tmux.js";
 
 let server: ModelServer;
 let root: string;
@@ -48,7 +48,7 @@ describe("toolgate chat input in a terminal", () => {
     async () => {
       const name = "paste";
       term.start(name, chatCommand(root, "", env()));
-      await term.waitFor(name, /^›/m);
+      await term.waitForPrompt(name);
       server.push({ text: "Three lines received." });
       const before = server.requests.length;
       term.paste(name, "first line\nsecond line\nthird line");
@@ -62,7 +62,7 @@ describe("toolgate chat input in a terminal", () => {
         role: "user",
         content: "first line\nsecond line\nthird line",
       });
-      await term.waitFor(name, /tokens\)\n›/);
+      await term.waitForPrompt(name);
       term.type(name, "/exit");
       term.keys(name, "Enter");
       await term.waitFor(name, "[exited 0]");
@@ -79,11 +79,12 @@ describe("toolgate chat input in a terminal", () => {
     async () => {
       const first = "history-1";
       term.start(first, chatCommand(root, "", env()));
-      await term.waitFor(first, /^›/m);
+      await term.waitForPrompt(first);
       server.push({ text: "Noted the heron." });
       term.type(first, "remember the heron");
       term.keys(first, "Enter");
       await term.waitFor(first, /Noted the heron\.\n.*tokens\)\n›/);
+      await term.waitForPrompt(first);
       term.type(first, "/exit");
       term.keys(first, "Enter");
       await term.waitFor(first, "[exited 0]");
@@ -96,7 +97,7 @@ describe("toolgate chat input in a terminal", () => {
 
       const second = "history-2";
       term.start(second, chatCommand(root, "", env()));
-      await term.waitFor(second, /^›/m);
+      await term.waitForPrompt(second);
       term.keys(second, "Up");
       await term.waitFor(second, /^› \/exit$/m);
       term.keys(second, "Up");
@@ -108,7 +109,7 @@ describe("toolgate chat input in a terminal", () => {
       expect(server.requests.slice(before).map((b) => b.messages.at(-1))).toEqual([
         { role: "user", content: "remember the heron" },
       ]);
-      await term.waitFor(second, /tokens\)\n›/);
+      await term.waitForPrompt(second);
       term.keys(second, "C-d");
       await term.waitFor(second, "[exited 0]");
 
@@ -130,11 +131,12 @@ describe("toolgate chat input in a terminal", () => {
     async () => {
       const first = "resume-1";
       term.start(first, chatCommand(root, "", env()));
-      await term.waitFor(first, /^›/m);
+      await term.waitForPrompt(first);
       server.push({ text: "Noted: 42." });
       term.type(first, "remember 42");
       term.keys(first, "Enter");
       await term.waitFor(first, /Noted: 42\.\n.*tokens\)\n›/);
+      await term.waitForPrompt(first);
       term.keys(first, "C-d");
       const ended = await term.waitFor(first, "[exited 0]");
       const file = /bye — transcript saved to (\S+\.jsonl)/.exec(ended)?.[1];
@@ -142,7 +144,7 @@ describe("toolgate chat input in a terminal", () => {
 
       const second = "resume-2";
       term.start(second, chatCommand(root, "--resume", env()));
-      const banner = await term.waitFor(second, /^›/m);
+      const banner = await term.waitForPrompt(second);
       expect(banner).toMatch(/\(resuming \d{8}-\d{6}-chat-[0-9a-f]{6}: 2 message\(s\)\)/);
       server.push({ text: "It was 42." });
       term.type(second, "which number?");
@@ -153,7 +155,7 @@ describe("toolgate chat input in a terminal", () => {
         { role: "assistant", content: "Noted: 42." },
         { role: "user", content: "which number?" },
       ]);
-      await term.waitFor(second, /tokens\)\n›/);
+      await term.waitForPrompt(second);
       term.keys(second, "C-d");
       expect(await term.waitFor(second, "[exited 0]")).toContain(`bye — transcript saved to ${file}`);
     },

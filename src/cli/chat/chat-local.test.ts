@@ -41,7 +41,7 @@ describe("chat with the local provider", () => {
     );
     const banner = await term.waitFor("local", /model: ready \(context window \d+ tokens\)/, 120_000);
     expect(banner).toContain(model);
-    await term.waitFor("local", "›", 30_000);
+    await term.waitForPrompt("local");
     term.keys("local", "say hello", "Enter");
     await term.waitFor("local", "Hello from the tiny model.", 120_000);
     term.keys("local", "C-d");

@@ -113,11 +113,15 @@ describe("toolgate chat without a terminal", () => {
       { role: "assistant", content: "Noted: 42." },
       { role: "user", content: "which number?" },
     ]);
+    // Two runs of the binary, one after the other: a minute or more on a loaded 2-core machine.
+  }, 240_000);
+
+  it("--resume with an unknown session stops with exit 2 and says where it looked", async () => {
+    const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
     const bad = await toolgate(["chat", "--resume", "nope", "--workspace", ws], { input: "" });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("toolgate: no transcript nope (looked in the current folder and ");
-    // Three runs of the binary: near 30 s on a loaded 2-core machine, so this test gets more.
-  }, 120_000);
+  });
 
   it("shows thinking, or hides it with --no-thinking", async () => {
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });

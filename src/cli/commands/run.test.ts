@@ -205,7 +205,8 @@ describe("toolgate replay", () => {
     async (_, reply, message, partial) => {
       await writeFile(
         join(root, ".toolgate", "config.toml"),
-        `[llm]\nprovider = "ollama"\nbase_url = "${server.url}"\nmodel = "test-model"\ntimeout_ms = 1000\n`,
+        // Only the silent server is waited out: a 1 s bound on the others could cut a reply on a busy machine.
+        `[llm]\nprovider = "ollama"\nbase_url = "${server.url}"\nmodel = "test-model"\n${"silent" in reply ? "timeout_ms = 1000\n" : ""}`,
       );
       server.push(reply);
       const r = await cli(runRun, ["write", "a", "poem"], { json: true });

@@ -10,9 +10,7 @@ process.on("SIGXFSZ", () => {});
 const [distUrl, file, staleArg, ...ops] = process.argv.slice(2);
 const state = await import(distUrl);
 const staleMs = Number(staleArg);
-// The lock wait: the store's default unless the test sets one (see processes.test.ts for why it does).
-const timeoutMs = process.env.STORE_LOCK_TIMEOUT_MS ? Number(process.env.STORE_LOCK_TIMEOUT_MS) : undefined;
-const lockOptions = { staleMs, ...(timeoutMs ? { timeoutMs } : {}) };
+const lockOptions = { staleMs };
 const memory = state.openMemoryStore(file, {
   ...lockOptions,
   logger: { warn: (m) => print({ warning: m }) },
