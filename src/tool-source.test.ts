@@ -58,7 +58,7 @@ describe("the gate's tool source", () => {
     expect(first.names).not.toContain("mcp__b__echo");
     // Unchanged: the same generation is kept.
     expect(await gate.tools()).toBe(second);
-  }, 60_000);
+  });
 
   it("runs a call against the generation it started with", async () => {
     const { root, gate } = await project({ a: server });
@@ -71,7 +71,7 @@ describe("the gate's tool source", () => {
     expect(result.ok, result.llmContent).toBe(true);
     expect(result.llmContent).toContain("first");
     expect((await next).names).toContain("mcp__b__echo");
-  }, 60_000);
+  });
 
   it("a call of mcp__server__tool starts only that server; a host tool starts none", async () => {
     const root = await tempWorkspace({ "notes.txt": "hi\n" });
@@ -98,7 +98,7 @@ describe("the gate's tool source", () => {
     // Listing every tool starts every server.
     await gate.tools();
     expect(existsSync(marker)).toBe(true);
-  }, 60_000);
+  });
 
   it("applies the policy's check to pool tools, as register does: a rule that cannot fit leaves the tool out", async () => {
     const { gate, warnings } = await project(
@@ -112,7 +112,7 @@ describe("the gate's tool source", () => {
     expect(warnings.join("\n")).toContain('has no argument "nope"');
     const refused = await gate.execute({ name: "mcp__a__echo", args: { text: "x" } });
     expect(refused.error?.type).toBe("tool_not_found");
-  }, 60_000);
+  });
 
   it("does not start an untrusted workspace's .mcp.json servers", async () => {
     const root = await tempWorkspace();
@@ -131,7 +131,7 @@ describe("the gate's tool source", () => {
     expect(call.error?.type).toBe("tool_not_found");
     expect(existsSync(marker)).toBe(false);
     expect(warnings.filter((w) => w.includes("is not trusted"))).toHaveLength(1);
-  }, 60_000);
+  });
 
   it("without mcp, the gate's tools are the host's alone", async () => {
     const root = await tempWorkspace({ ".mcp.json": JSON.stringify({ mcpServers: { a: server } }) });

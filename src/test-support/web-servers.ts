@@ -42,6 +42,9 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       });
     });
   });
+  // Idle keep-alive connections are closed by the client, never by this server (see model-server.ts: a
+  // server closing one just as a starved client reuses it is a connection reset in the test).
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {

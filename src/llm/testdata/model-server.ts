@@ -193,6 +193,10 @@ export async function startModelServer(
     }
     res.end();
   });
+  // Idle keep-alive connections are closed by the client (fetch keeps one a little less than the server
+  // says), never by this server: with Node's 5 s default the server could close a connection just as a
+  // starved client sent its next request on it, which reached the test as a connection reset.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
