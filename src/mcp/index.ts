@@ -6,6 +6,7 @@
  * pins the list).
  */
 
+export type { PolicyVerdict } from "./annotations.js";
 export {
   McpClientPool,
   type McpClientPoolOptions,

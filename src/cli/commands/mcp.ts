@@ -8,7 +8,9 @@
  */
 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { isLoopbackHost, serveMcp, serveMcpHttp } from "../../mcp/index.js";
+import type { Tool } from "../../core/index.js";
+import { isLoopbackHost, type PolicyVerdict, serveMcp, serveMcpHttp } from "../../mcp/index.js";
+import { type CompiledPolicy, evaluate } from "../../policy/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
@@ -69,6 +71,8 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   const target: Parameters<typeof serveMcp>[0] = {
     registry: values.pool ? async () => (await gate.tools()).registry : gate.registry,
     execute: (call, options) => gate.execute(call, options),
+    // Listings are no looser than the policy: a tool it asks about or denies is not advertised read-only.
+    verdict: (tool) => policyVerdict(gate.policy, tool),
   };
   const scope = values.pool ? undefined : { tools: new Set(gate.registry.names()) };
   if (listen) {
@@ -105,6 +109,21 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   await serveMcp(target, transport, scope ? { scope } : {});
   await closed;
   return EXIT.ok;
+}
+
+/**
+ * What `policy` says about `tool` as such: its decision for a call that no argument condition matches (the
+ * rules naming the tool or its kind without conditions, else the default), and the risk it gives it.
+ */
+export function policyVerdict(policy: CompiledPolicy, tool: Tool): PolicyVerdict {
+  const info = {
+    name: tool.name,
+    kind: tool.kind,
+    risk: tool.risk,
+    ...(tool.argKinds ? { argKinds: tool.argKinds } : {}),
+  };
+  const decision = evaluate(policy, { tool: info, args: {}, risk: tool.risk });
+  return { decision: decision.decision, risk: decision.risk };
 }
 
 /** `HOST:PORT`, `[::1]:PORT` or `:PORT` (loopback). */
