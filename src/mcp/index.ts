@@ -27,6 +27,7 @@ export {
   parseMcpConfig,
   type StdioServerConfig,
 } from "./config.js";
+export { type GenerationWatchOptions, watchGenerations } from "./generation-watch.js";
 export {
   isLoopbackHost,
   McpHttpOptionsError,

@@ -44,6 +44,11 @@ export interface McpServeTarget {
    * the tool's own annotations are advertised.
    */
   verdict?(tool: Tool): PolicyVerdict | undefined;
+  /**
+   * For a `registry` function: calls `changed` whenever the tools it gives may differ (a new generation);
+   * returns a function that stops. The server then sends `notifications/tools/list_changed`.
+   */
+  watch?(changed: () => void): () => void;
 }
 
 export interface ServeMcpOptions {
@@ -209,18 +214,17 @@ export async function serveMcp(
     }
   }
 
-  let unwatch: (() => void) | undefined;
-  if (typeof target.registry !== "function") {
-    let pending = false;
-    unwatch = target.registry.onChange(() => {
-      if (pending) return;
-      pending = true;
-      queueMicrotask(() => {
-        pending = false;
-        server.sendToolListChanged().catch(() => {});
-      });
+  let pending = false;
+  const changed = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      server.sendToolListChanged().catch(() => {});
     });
-  }
+  };
+  const unwatch =
+    typeof target.registry !== "function" ? target.registry.onChange(changed) : target.watch?.(changed);
 
   // The SDK transports match McpTransport; the SDK's own type is the exact one.
   await server.connect(transport as Transport);

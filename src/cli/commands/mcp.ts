@@ -9,6 +9,7 @@
 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Tool } from "../../core/index.js";
+import { watchGenerations } from "../../mcp/generation-watch.js";
 import { isLoopbackHost, type PolicyVerdict, serveMcp, serveMcpHttp } from "../../mcp/index.js";
 import { type CompiledPolicy, evaluate } from "../../policy/index.js";
 import type { CliContext } from "../context.js";
@@ -73,6 +74,15 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
     execute: (call, options) => gate.execute(call, options),
     // Listings are no looser than the policy: a tool it asks about or denies is not advertised read-only.
     verdict: (tool) => policyVerdict(gate.policy, tool),
+    // With --pool, a new generation (`.mcp.json` edited, a server's own list_changed) is told to the client.
+    ...(values.pool
+      ? {
+          watch: (changed: () => void) =>
+            watchGenerations(() => gate.tools(), changed, {
+              onError: (e) => ctx.io.stderr(`toolgate: checking the tool pool failed: ${e.message}\n`),
+            }),
+        }
+      : {}),
   };
   const scope = values.pool ? undefined : { tools: new Set(gate.registry.names()) };
   if (listen) {
