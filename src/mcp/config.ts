@@ -203,16 +203,16 @@ export async function mcpConfigHash(root: string): Promise<string> {
 
 /** What identifies a version of the files cheaply: sizes and mtimes, or "" when there is none. */
 export async function mcpConfigStamp(root: string): Promise<string> {
-  const parts: string[] = [];
-  for (const { file } of mcpConfigPaths(root)) {
-    try {
-      const s = await stat(file);
-      parts.push(`${file}:${s.size}:${s.mtimeMs}`);
-    } catch {
-      // absent
-    }
-  }
-  return parts.join("|");
+  // Asked before every proxied call: the files are stat'ed at once (one wait, not one per host's file).
+  const parts = await Promise.all(
+    mcpConfigPaths(root).map(({ file }) =>
+      stat(file).then(
+        (s) => `${file}:${s.size}:${s.mtimeMs}`,
+        () => undefined, // absent
+      ),
+    ),
+  );
+  return parts.filter((p) => p !== undefined).join("|");
 }
 
 export function hashBytes(bytes: Buffer | string): string {
