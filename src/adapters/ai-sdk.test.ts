@@ -4,53 +4,25 @@
  * ask goes through the SDK's approval flow (approved runs once, refused never runs), deny reaches the model
  * as a tool error.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { generateText, type ModelMessage, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, MemoryAuditSink, okResult } from "../core/index.js";
-import { createToolgate, type Toolgate } from "../toolgate.js";
+import { type PolicyGate, policyGate } from "../test-support/policy-gate.js";
 import { aiSdkTools, type GateToolSet } from "./ai-sdk.js";
 
-const POLICY = `default = "deny"
-[[rules]]
-tool = "greet"
-decision = "allow"
-[[rules]]
-tool = "launch"
-decision = "ask"
-`;
-
-let root: string;
-let gate: Toolgate;
+let fixture: PolicyGate;
 let set: GateToolSet;
-const audit = new MemoryAuditSink();
-const ran: string[] = [];
+let audit: PolicyGate["audit"];
+let ran: string[];
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "toolgate-aisdk-"));
-  const tools = ["greet", "launch", "wipe"].map((name) =>
-    defineTool({
-      name,
-      description: `The ${name} tool`,
-      parameters: { type: "object", properties: { what: { type: "string" } }, required: ["what"] },
-      kind: name === "greet" ? "read" : "execute",
-      risk: name === "greet" ? "low" : "high",
-      run: async ({ what }) => {
-        ran.push(`${name}:${what}`);
-        return okResult(`${name} did ${what}`);
-      },
-    }),
-  );
-  gate = await createToolgate({ roots: [root], policyText: POLICY, tools, audit });
-  set = aiSdkTools(gate);
+  fixture = await policyGate("aisdk");
+  ({ audit, ran } = fixture);
+  set = aiSdkTools(fixture.gate);
 });
 afterAll(async () => {
   set?.close();
-  await gate?.close();
-  await rm(root, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 const usage = {

@@ -4,56 +4,29 @@
  * (`tool.invoke(toolCall)` → ToolMessage). The gate's policy decides: allow runs, ask goes to the gate's bus
  * (approved runs, refused does not), deny comes back as an error ToolMessage.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AIMessageChunk, type ToolMessage } from "@langchain/core/messages";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, MemoryAuditSink, okResult } from "../core/index.js";
-import { createToolgate, type Toolgate } from "../toolgate.js";
+import { type PolicyGate, policyGate } from "../test-support/policy-gate.js";
 import { langchainTools } from "./langchain.js";
 
-const POLICY = `default = "deny"
-[[rules]]
-tool = "greet"
-decision = "allow"
-[[rules]]
-tool = "launch"
-decision = "ask"
-`;
-
-let root: string;
-let gate: Toolgate;
+let fixture: PolicyGate;
+let gate: PolicyGate["gate"];
+let audit: PolicyGate["audit"];
+let ran: string[];
 let approve = true;
 const asked: string[] = [];
-const audit = new MemoryAuditSink();
-const ran: string[] = [];
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "toolgate-langchain-"));
-  const tools = ["greet", "launch", "wipe"].map((name) =>
-    defineTool({
-      name,
-      description: `The ${name} tool`,
-      parameters: { type: "object", properties: { what: { type: "string" } }, required: ["what"] },
-      kind: name === "greet" ? "read" : "execute",
-      risk: name === "greet" ? "low" : "high",
-      run: async ({ what }) => {
-        ran.push(`${name}:${what}`);
-        return okResult(`${name} did ${what}`);
-      },
-    }),
-  );
-  gate = await createToolgate({ roots: [root], policyText: POLICY, tools, audit });
+  fixture = await policyGate("langchain");
+  ({ gate, audit, ran } = fixture);
   gate.bus.onConfirmation(async (request) => {
     asked.push(request.details.toolName);
     return approve ? { approved: true } : { approved: false, reason: "not now" };
   });
 });
 afterAll(async () => {
-  await gate?.close();
-  await rm(root, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 /** One model turn asking for `tool`, run by the tool LangChain bound. */

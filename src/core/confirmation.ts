@@ -74,8 +74,9 @@ export function displaySafe(text: string, multiline: boolean): string {
   return out;
 }
 
-/** The confirmation type that fits a tool kind. */
-export function confirmationTypeFor(kind: ToolKind): ConfirmationDetails["type"] {
+/** The confirmation type that fits a tool kind; a tool from an MCP server (`source: "mcp:…"`) is "mcp". */
+export function confirmationTypeFor(kind: ToolKind, source?: string): ConfirmationDetails["type"] {
+  if (source?.startsWith("mcp:")) return "mcp";
   if (kind === "edit" || kind === "delete") return "edit";
   if (kind === "execute") return "exec";
   if (kind === "fetch") return "fetch";
@@ -87,7 +88,7 @@ export function confirmationTypeFor(kind: ToolKind): ConfirmationDetails["type"]
  * A tool's own confirmation starts from these; the pipeline uses them when the tool adds nothing.
  */
 export function callDetails(
-  tool: Pick<Tool, "name" | "kind">,
+  tool: Pick<Tool, "name" | "kind" | "source">,
   invocation: Pick<ToolInvocation, "describe" | "locations" | "riskFor">,
 ): ConfirmationDetails {
   return {
@@ -95,7 +96,7 @@ export function callDetails(
     description: invocation.describe(),
     risk: invocation.riskFor(),
     locations: invocation.locations(),
-    type: confirmationTypeFor(tool.kind),
+    type: confirmationTypeFor(tool.kind, tool.source),
   };
 }
 

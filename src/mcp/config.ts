@@ -6,8 +6,8 @@
  * resolved into ready server configurations.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
@@ -203,14 +203,12 @@ export async function mcpConfigHash(root: string): Promise<string> {
 
 /** What identifies a version of the files cheaply: sizes and mtimes, or "" when there is none. */
 export async function mcpConfigStamp(root: string): Promise<string> {
+  // Asked before every proxied call. A few stat calls without a thread-pool wait each, and no error object
+  // for each host's file that is absent (most are): that was most of what a proxied call cost us.
   const parts: string[] = [];
   for (const { file } of mcpConfigPaths(root)) {
-    try {
-      const s = await stat(file);
-      parts.push(`${file}:${s.size}:${s.mtimeMs}`);
-    } catch {
-      // absent
-    }
+    const s = statSync(file, { throwIfNoEntry: false });
+    if (s) parts.push(`${file}:${s.size}:${s.mtimeMs}`);
   }
   return parts.join("|");
 }

@@ -1,7 +1,8 @@
 /**
  * `toolgate mcp --http HOST:PORT`, the built binary as a real child process: it prints where it listens,
  * the SDK's streamable-HTTP client lists and calls its tools with the token from TOOLGATE_MCP_TOKEN, and a
- * non-loopback address without `--allow-remote` is a usage error.
+ * non-loopback address without `--allow-remote` is a usage error. Listings follow the policy: a tool it denies
+ * is not advertised as read-only.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
@@ -39,7 +40,14 @@ function serve(root: string, env: Record<string, string>): Promise<{ url: string
 
 describe("toolgate mcp --http", () => {
   it("serves the gate's tools to the SDK's streamable-HTTP client with the token from the environment", async () => {
-    const root = await tempWorkspace({ "a.txt": "alpha\n" }, "tg-mcp-http-");
+    const root = await tempWorkspace(
+      {
+        "a.txt": "alpha\n",
+        ".toolgate/policy.toml":
+          'default = "ask"\n[[rules]]\ntool = "read_file"\ndecision = "allow"\n[[rules]]\ntool = "grep"\ndecision = "deny"\n',
+      },
+      "tg-mcp-http-",
+    );
     dirs.push(root);
     const { url, stderr } = await serve(root, { TOOLGATE_MCP_TOKEN: TOKEN });
     expect(stderr()).toContain("clients must send the token from TOOLGATE_MCP_TOKEN");
@@ -55,6 +63,10 @@ describe("toolgate mcp --http", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain("read_file");
+      // Listings are no looser than the policy: grep searches (read-only by kind) but the policy denies it.
+      const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+      expect(byName.read_file).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(byName.grep).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       const result = await client.callTool({ name: "read_file", arguments: { path: "a.txt" } });
       expect(JSON.stringify(result.content)).toContain("alpha");
     } finally {

@@ -3,16 +3,13 @@
  * streamable-HTTP client, raw `fetch` for the refusals, and the MCP Inspector's CLI as a separate process.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, okResult } from "../core/index.js";
-import { createToolgate, type Toolgate } from "../toolgate.js";
+import { type PolicyGate, policyGate } from "../test-support/policy-gate.js";
 import { isLoopbackHost, McpHttpOptionsError, type McpHttpServing, serveMcpHttp } from "./http-server.js";
 
 const run = promisify(execFile);
@@ -27,61 +24,20 @@ const inspector = join(
   "index.js",
 );
 
-const POLICY = `default = "deny"
-[[rules]]
-tool = "greet"
-decision = "allow"
-[[rules]]
-tool = "launch"
-decision = "ask"
-`;
-
-let root: string;
-let gate: Toolgate;
+let fixture: PolicyGate;
+let gate: PolicyGate["gate"];
 let http: McpHttpServing;
-const launched: string[] = [];
+/** What the `launch` tool was asked to launch (it ran). */
+const launched = () => fixture.ran.filter((r) => r.startsWith("launch:")).map((r) => r.slice(7));
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "toolgate-http-"));
-  gate = await createToolgate({
-    roots: [root],
-    policyText: POLICY,
-    tools: [
-      defineTool({
-        name: "greet",
-        description: "Greets someone",
-        parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-        kind: "read",
-        risk: "low",
-        run: async ({ name }) => okResult(`hello ${name}`),
-      }),
-      defineTool({
-        name: "launch",
-        description: "Launches something",
-        parameters: { type: "object", properties: { what: { type: "string" } }, required: ["what"] },
-        kind: "execute",
-        risk: "high",
-        run: async ({ what }) => {
-          launched.push(what as string);
-          return okResult(`launched ${what}`);
-        },
-      }),
-      defineTool({
-        name: "forbidden",
-        description: "Never allowed",
-        parameters: { type: "object", properties: {} },
-        kind: "delete",
-        risk: "high",
-        run: async () => okResult("should not run"),
-      }),
-    ],
-  });
+  fixture = await policyGate("http");
+  gate = fixture.gate;
   http = await serveMcpHttp(gate, { host: "127.0.0.1", port: 0 });
 });
 afterAll(async () => {
   await http?.close();
-  await gate?.close();
-  await rm(root, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 async function connect(answer?: (message: string) => ElicitResult, token = http.token): Promise<Client> {
@@ -127,16 +83,16 @@ describe("serveMcpHttp", () => {
     const client = await connect();
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(
-        expect.arrayContaining(["forbidden", "greet", "launch"]),
+      expect(tools.map((t) => t.name).sort()).toEqual(expect.arrayContaining(["greet", "launch", "wipe"]));
+      expect(text(await client.callTool({ name: "greet", arguments: { what: "ada" } }))).toBe(
+        "greet did ada",
       );
-      expect(text(await client.callTool({ name: "greet", arguments: { name: "ada" } }))).toBe("hello ada");
-      const denied = await client.callTool({ name: "forbidden", arguments: {} });
+      const denied = await client.callTool({ name: "wipe", arguments: { what: "disk" } });
       expect(denied.isError).toBe(true);
       // Without elicitation, an ask cannot be put to anyone: refused.
       const asked = await client.callTool({ name: "launch", arguments: { what: "x" } });
       expect(asked.isError).toBe(true);
-      expect(launched).toEqual([]);
+      expect(launched()).toEqual([]);
     } finally {
       await client.close();
     }
@@ -156,14 +112,14 @@ describe("serveMcpHttp", () => {
     try {
       expect(http.sessionCount()).toBeGreaterThanOrEqual(2);
       const approved = await a.callTool({ name: "launch", arguments: { what: "rocket" } });
-      expect(text(approved)).toBe("launched rocket");
+      expect(text(approved)).toBe("launch did rocket");
       const refused = await b.callTool({ name: "launch", arguments: { what: "boat" } });
       expect(refused.isError).toBe(true);
       expect(text(refused)).toMatch(/declined in the MCP client/);
       expect(seenA).toHaveLength(1);
       expect(seenA[0]).toMatch(/^toolgate asks: allow launch\?/);
       expect(seenB).toHaveLength(1);
-      expect(launched).toEqual(["rocket"]);
+      expect(launched()).toEqual(["rocket"]);
     } finally {
       await a.close();
       await b.close();
@@ -213,7 +169,7 @@ describe("serveMcpHttp", () => {
       { timeout: 60_000, cwd: dirname(inspector) },
     );
     const names = (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["greet", "launch", "forbidden"]));
+    expect(names).toEqual(expect.arrayContaining(["greet", "launch", "wipe"]));
   }, 90_000);
 
   it("calls a tool for the MCP Inspector CLI", async () => {
@@ -229,14 +185,14 @@ describe("serveMcpHttp", () => {
         "--tool-name",
         "greet",
         "--tool-arg",
-        "name=inspector",
+        "what=inspector",
         "--header",
         `Authorization: Bearer ${http.token}`,
       ],
       // The CLI finds its own package.json relative to the working directory (`../package.json`).
       { timeout: 60_000, cwd: dirname(inspector) },
     );
-    expect(JSON.parse(stdout).content[0].text).toBe("hello inspector");
+    expect(JSON.parse(stdout).content[0].text).toBe("greet did inspector");
   }, 90_000);
 
   it("refuses a non-loopback address unless asked, and a short token", async () => {

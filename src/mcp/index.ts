@@ -6,6 +6,7 @@
  * pins the list).
  */
 
+export type { PolicyVerdict } from "./annotations.js";
 export {
   McpClientPool,
   type McpClientPoolOptions,
@@ -26,6 +27,7 @@ export {
   parseMcpConfig,
   type StdioServerConfig,
 } from "./config.js";
+export { type GenerationWatchOptions, watchGenerations } from "./generation-watch.js";
 export {
   isLoopbackHost,
   McpHttpOptionsError,

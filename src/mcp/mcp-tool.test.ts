@@ -25,7 +25,14 @@ describe("MCP tools as toolgate tools", () => {
       'delete_repo on MCP server github with {"owner":"acme","repo":"prod"}',
     );
     const details = await invocation.confirmation(new AbortController().signal);
-    expect(details ? details.description : undefined).toContain('"repo":"prod"');
+    // Built by core/confirmation (the one owner of confirmation details), typed "mcp" by the tool's source.
+    expect(details).toEqual({
+      toolName: "mcp__github__delete_repo",
+      description: 'delete_repo on MCP server github with {"owner":"acme","repo":"prod"}',
+      risk: "high",
+      locations: [],
+      type: "mcp",
+    });
   });
 
   it("shortens long arguments and says how much was left out", () => {

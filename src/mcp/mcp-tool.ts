@@ -5,14 +5,14 @@
  * its calls routed by the routing table's (server, original name), never by parsing the public name. The
  * tool as the server listed it stays attached (`upstreamToolInfo`), so serving it again passes it on.
  */
-import type {
-  ArgKind,
-  ConfirmationDetails,
-  JsonSchema,
-  RiskLevel,
-  Tool,
-  ToolInvocation,
-  ToolResult,
+import {
+  type ArgKind,
+  callDetails,
+  type JsonSchema,
+  type RiskLevel,
+  type Tool,
+  type ToolInvocation,
+  type ToolResult,
 } from "../core/index.js";
 import type { McpToolInfo } from "./connection.js";
 import type { McpRoute } from "./naming.js";
@@ -109,16 +109,16 @@ export function createMcpTool(
     build(params: Record<string, unknown>): ToolInvocation {
       // A person approving the call must see what it will do: the arguments, shortened.
       const summary = `${route.tool} on MCP server ${route.server} with ${argumentsPreview(params)}`;
-      return {
+      const invocation: ToolInvocation = {
         params,
         describe: () => summary,
         locations: () => [],
         riskFor: () => risk,
-        async confirmation(): Promise<ConfirmationDetails> {
-          return { toolName: name, description: summary, risk, locations: [], type: "mcp" };
-        },
+        // The details have one owner (core/confirmation): the call's basics, typed "mcp" by the tool's source.
+        confirmation: async () => callDetails(tool, invocation),
         run: (signal: AbortSignal) => call(route, params, signal),
       };
+      return invocation;
     },
   };
   listed.set(tool, info);

@@ -125,7 +125,7 @@ describe("through the gate's pool", () => {
 
   it("keeps each tool's listing: title, annotations (idempotentHint included), outputSchema", async () => {
     const { registry } = await gate.tools();
-    const proxied = registry.list().map(toMcpTool) as Listed[];
+    const proxied = registry.list().map((t) => toMcpTool(t)) as Listed[];
     for (const [server, client] of direct)
       expectSameListing(proxied, server, (await client.listTools()).tools);
     // The read-only echo stays read-only and closed-world.

@@ -156,8 +156,9 @@ describe("toolgate as an MCP server over stdio", () => {
     });
     const { tools } = await client.listTools();
     const echo = tools.find((t) => t.name === "mcp__t__echo");
-    // The upstream listing passes through: a read-only tool stays read-only (see proxy.test.ts).
-    expect(echo?.annotations).toEqual({ readOnlyHint: true });
+    // The upstream listing passes through (see proxy.test.ts), made no looser than the policy: the
+    // built-in default asks before an MCP tool runs, so the read-only echo is not advertised as read-only.
+    expect(echo?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
     expect(tools.some((t) => t.name === "note_read")).toBe(true);
     const result = await client.callTool({ name: "mcp__t__echo", arguments: { text: "via pool" } });
     expect(text(result)).toBe("via pool");

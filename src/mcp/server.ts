@@ -26,6 +26,7 @@ import {
   type ToolCall,
   type ToolScope,
 } from "../core/index.js";
+import { type PolicyVerdict, stricterAnnotations } from "./annotations.js";
 import { upstreamToolInfo } from "./mcp-tool.js";
 
 /** What `serveMcp` needs: a gate, or anything shaped like one. */
@@ -37,6 +38,17 @@ export interface McpServeTarget {
    * answers that call's `ask` by elicitation to the client that made it.
    */
   execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
+  /**
+   * What the policy says about a tool as such (see `policyVerdict` in the CLI): its listing is made no
+   * looser than that — a tool the policy asks about or denies is not advertised as read-only. Without it,
+   * the tool's own annotations are advertised.
+   */
+  verdict?(tool: Tool): PolicyVerdict | undefined;
+  /**
+   * For a `registry` function: calls `changed` whenever the tools it gives may differ (a new generation);
+   * returns a function that stops. The server then sends `notifications/tools/list_changed`.
+   */
+  watch?(changed: () => void): () => void;
 }
 
 export interface ServeMcpOptions {
@@ -88,9 +100,16 @@ export function elicitationMessage(details: ConfirmationDetails): string {
 /**
  * What a client learns about a tool: the schema, and annotations from our kind and risk. A tool from an
  * upstream MCP server keeps its listing — title, annotations, outputSchema, `_meta`, anything else — under
- * its public name, with the schema toolgate validates against.
+ * its public name, with the schema toolgate validates against. Either way the annotations are made no looser
+ * than the policy's `verdict` for the tool.
  */
-export function toMcpTool(tool: Tool): McpTool {
+export function toMcpTool(tool: Tool, verdict?: PolicyVerdict): McpTool {
+  const listing = ownListing(tool);
+  const annotations = stricterAnnotations(listing.annotations, verdict);
+  return annotations ? { ...listing, annotations } : listing;
+}
+
+function ownListing(tool: Tool): McpTool {
   const upstream = upstreamToolInfo(tool);
   if (upstream) {
     const { name: _name, inputSchema: _input, ...rest } = upstream;
@@ -139,7 +158,7 @@ export async function serveMcp(
     const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);
     if (!Number.isInteger(start) || start < 0 || start > tools.length)
       throw new McpError(ErrorCode.InvalidParams, `invalid cursor ${JSON.stringify(request.params?.cursor)}`);
-    const page = tools.slice(start, start + pageSize).map(toMcpTool);
+    const page = tools.slice(start, start + pageSize).map((t) => toMcpTool(t, target.verdict?.(t)));
     const next = start + pageSize;
     return next < tools.length ? { tools: page, nextCursor: String(next) } : { tools: page };
   });
@@ -195,18 +214,17 @@ export async function serveMcp(
     }
   }
 
-  let unwatch: (() => void) | undefined;
-  if (typeof target.registry !== "function") {
-    let pending = false;
-    unwatch = target.registry.onChange(() => {
-      if (pending) return;
-      pending = true;
-      queueMicrotask(() => {
-        pending = false;
-        server.sendToolListChanged().catch(() => {});
-      });
+  let pending = false;
+  const changed = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      server.sendToolListChanged().catch(() => {});
     });
-  }
+  };
+  const unwatch =
+    typeof target.registry !== "function" ? target.registry.onChange(changed) : target.watch?.(changed);
 
   // The SDK transports match McpTransport; the SDK's own type is the exact one.
   await server.connect(transport as Transport);

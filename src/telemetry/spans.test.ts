@@ -3,9 +3,6 @@
  * becomes an `execute_tool` span with the GenAI attributes and the policy's, inside a turn's `invoke_agent`
  * span; with no tracer provider registered, nothing is recorded.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
@@ -15,54 +12,22 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, okResult } from "../core/index.js";
-import { createToolgate, type Toolgate } from "../toolgate.js";
+import { type PolicyGate, policyGate } from "../test-support/policy-gate.js";
 import { withTurnSpan } from "./spans.js";
 
-const POLICY = `default = "deny"
-[[rules]]
-tool = "greet"
-decision = "allow"
-[[rules]]
-tool = "launch"
-decision = "ask"
-`;
-
-let root: string;
-let gate: Toolgate;
+let fixture: PolicyGate;
+let gate: PolicyGate["gate"];
 let approve = true;
 const exporter = new InMemorySpanExporter();
 const contextManager = new AsyncLocalStorageContextManager();
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "toolgate-otel-"));
-  gate = await createToolgate({
-    roots: [root],
-    policyText: POLICY,
-    tools: [
-      defineTool({
-        name: "greet",
-        description: "Greets",
-        parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-        kind: "read",
-        risk: "low",
-        run: async ({ name }) => okResult(`hello ${name}`),
-      }),
-      defineTool({
-        name: "launch",
-        description: "Launches",
-        parameters: { type: "object", properties: {} },
-        kind: "execute",
-        risk: "high",
-        run: async () => okResult("launched"),
-      }),
-    ],
-  });
+  fixture = await policyGate("otel");
+  gate = fixture.gate;
   gate.bus.onConfirmation(async () => (approve ? { approved: true } : { approved: false, reason: "no" }));
 });
 afterAll(async () => {
-  await gate?.close();
-  await rm(root, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 function register(): void {
@@ -84,13 +49,13 @@ describe("OpenTelemetry spans", () => {
     register();
     approve = true;
     const results = await withTurnSpan({ agent: "helper", provider: "openai", model: "m1" }, async () => {
-      const ok = await gate.execute({ id: "call_1", name: "greet", args: { name: "ada" } });
-      const asked = await gate.execute({ id: "call_2", name: "launch", args: {} });
+      const ok = await gate.execute({ id: "call_1", name: "greet", args: { what: "ada" } });
+      const asked = await gate.execute({ id: "call_2", name: "launch", args: { what: "it" } });
       const denied = await gate.execute({ id: "call_3", name: "nope", args: {} });
       return { stopReason: "done", ok, asked, denied };
     });
-    expect(results.ok.llmContent).toBe("hello ada");
-    expect(results.asked.llmContent).toBe("launched");
+    expect(results.ok.llmContent).toBe("greet did ada");
+    expect(results.asked.llmContent).toBe("launch did it");
     const spans = exporter.getFinishedSpans();
     const turn = spans.find((s) => s.name === "invoke_agent helper")!;
     expect(attrs(turn)).toEqual({
@@ -135,7 +100,7 @@ describe("OpenTelemetry spans", () => {
   it("records a refused ask and a policy deny with their outcome", async () => {
     register();
     approve = false;
-    const refused = await gate.execute({ id: "c", name: "launch", args: {} });
+    const refused = await gate.execute({ id: "c", name: "launch", args: { what: "it" } });
     expect(refused.ok).toBe(false);
     const [span] = exporter.getFinishedSpans();
     expect(attrs(span!)).toMatchObject({
@@ -150,9 +115,9 @@ describe("OpenTelemetry spans", () => {
   it("records nothing when no tracer provider is registered", async () => {
     approve = true;
     const result = await withTurnSpan({}, () =>
-      gate.execute({ id: "c", name: "greet", args: { name: "x" } }),
+      gate.execute({ id: "c", name: "greet", args: { what: "x" } }),
     );
-    expect(result.llmContent).toBe("hello x");
+    expect(result.llmContent).toBe("greet did x");
     register();
     expect(exporter.getFinishedSpans()).toEqual([]);
   });

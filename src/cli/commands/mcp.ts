@@ -8,7 +8,10 @@
  */
 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { isLoopbackHost, serveMcp, serveMcpHttp } from "../../mcp/index.js";
+import type { Tool } from "../../core/index.js";
+import { watchGenerations } from "../../mcp/generation-watch.js";
+import { isLoopbackHost, type PolicyVerdict, serveMcp, serveMcpHttp } from "../../mcp/index.js";
+import { type CompiledPolicy, evaluate } from "../../policy/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
@@ -69,6 +72,17 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   const target: Parameters<typeof serveMcp>[0] = {
     registry: values.pool ? async () => (await gate.tools()).registry : gate.registry,
     execute: (call, options) => gate.execute(call, options),
+    // Listings are no looser than the policy: a tool it asks about or denies is not advertised read-only.
+    verdict: (tool) => policyVerdict(gate.policy, tool),
+    // With --pool, a new generation (`.mcp.json` edited, a server's own list_changed) is told to the client.
+    ...(values.pool
+      ? {
+          watch: (changed: () => void) =>
+            watchGenerations(() => gate.tools(), changed, {
+              onError: (e) => ctx.io.stderr(`toolgate: checking the tool pool failed: ${e.message}\n`),
+            }),
+        }
+      : {}),
   };
   const scope = values.pool ? undefined : { tools: new Set(gate.registry.names()) };
   if (listen) {
@@ -105,6 +119,21 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   await serveMcp(target, transport, scope ? { scope } : {});
   await closed;
   return EXIT.ok;
+}
+
+/**
+ * What `policy` says about `tool` as such: its decision for a call that no argument condition matches (the
+ * rules naming the tool or its kind without conditions, else the default), and the risk it gives it.
+ */
+export function policyVerdict(policy: CompiledPolicy, tool: Tool): PolicyVerdict {
+  const info = {
+    name: tool.name,
+    kind: tool.kind,
+    risk: tool.risk,
+    ...(tool.argKinds ? { argKinds: tool.argKinds } : {}),
+  };
+  const decision = evaluate(policy, { tool: info, args: {}, risk: tool.risk });
+  return { decision: decision.decision, risk: decision.risk };
 }
 
 /** `HOST:PORT`, `[::1]:PORT` or `:PORT` (loopback). */

@@ -9,6 +9,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolPools } from "../../../dist/agents/index.js";
+import { policyVerdict } from "../../../dist/cli/commands/mcp.js";
 import { executeCall } from "../../../dist/core/execute.js";
 import { createToolgate, defineTool, okResult } from "../../../dist/index.js";
 import { serveMcp } from "../../../dist/mcp/server.js";
@@ -47,17 +48,24 @@ const gate = await createToolgate({
   tools: hostTools,
   logger: { warn: (m) => process.stderr.write(`${m}\n`) },
 });
-let target = gate;
+// Listings no looser than the policy, as `toolgate mcp` serves them.
+let target = {
+  registry: gate.registry,
+  execute: (call, options) => gate.execute(call, options),
+  verdict: (tool) => policyVerdict(gate.policy, tool),
+};
 let pools;
 if (process.argv.includes("--pool")) {
   pools = new ToolPools({ builtins: gate.registry });
-  const decider = new PolicyEngine({ policy: await builtinDefaultPolicy(), roots: gate.roots });
+  const policy = await builtinDefaultPolicy();
+  const decider = new PolicyEngine({ policy, roots: gate.roots });
   const registry = async () => (await pools.get(root)).registry;
   target = {
     registry,
     bus: gate.bus,
     execute: async (call, options) =>
       executeCall({ registry: await registry(), decider, confirmer: gate.bus }, call, options),
+    verdict: (tool) => policyVerdict(policy, tool),
   };
 }
 const serving = await serveMcp(target, new StdioServerTransport());
