@@ -6,7 +6,7 @@
  */
 export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
-export { displaySafe } from "./confirmation.js";
+export { callDetails, displaySafe } from "./confirmation.js";
 export { defineTool, type RunContext, type ToolSpec } from "./define-tool.js";
 export {
   ConfigError,
