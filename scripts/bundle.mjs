@@ -35,6 +35,9 @@ const INLINE = new Set([
   "ret",
   "ignore",
   "diff",
+  // Every call validates its config with zod: loaded as its ~80 separate files, it cost more than the rest
+  // of `call read_file`'s start-up.
+  "zod",
 ]);
 
 function packageName(id) {

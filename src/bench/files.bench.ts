@@ -334,19 +334,48 @@ async function benchReadDeep(): Promise<void> {
   const last = { path: "huge.txt", tail: 20 };
   const anchorTail = `tail -n 20 '${file}'`;
   const sameTail = (await text(last)) === (await shellOut(anchorTail));
+  // The anchor is the same work done by hand in this process: open, read backwards from the end in
+  // doubling chunks until 21 line breaks are seen, decode the rest as UTF-8. tail(1) is not timed beside
+  // ours: a child process that has just exited slows the next in-process file reads of this process for
+  // some milliseconds on this machine (15 open/stat/close: 0.6 ms alone, 1–25 ms right after a spawn),
+  // so interleaving with it measured the spawn's after-effects, not the tool (36–83 ms in earlier runs).
+  const sameAnchor = (await handTail(file, 20)) === (await shellOut(anchorTail));
   const [tt, at] = await interleaved(
     () => text(last),
-    () => shellOut(anchorTail),
-    30,
+    () => handTail(file, 20),
+    200,
   );
   report({
-    name: `read_file tail: 20 of the same file (in-process), same text as tail -n 20: ${sameTail}`,
+    name: `read_file tail: 20 of the same file (in-process), same text as tail -n 20: ${sameTail && sameAnchor}`,
     ours: `p50 ${fmt(tt.p50)} p99 ${fmt(tt.p99)}`,
-    anchor: `tail -n 20 (a process start included, so not the same work): p50 ${fmt(at.p50)} p99 ${fmt(at.p99)}`,
+    anchor: `backwards read by hand, same text: p50 ${fmt(at.p50)} p99 ${fmt(at.p99)}`,
     ratio: tt.p50 / at.p50,
-    target: "p50 ≤ 5 ms (absolute)",
-    pass: tt.p50 <= 5 && sameTail,
+    target: "p50 ≤ 5 ms (absolute; the ratio shows the tool's overhead over the bare reads)",
+    pass: tt.p50 <= 5 && sameTail && sameAnchor,
   });
+}
+
+/** The last `count` lines of a UTF-8 file with a final line break, read backwards from its end. */
+async function handTail(file: string, count: number): Promise<string> {
+  const handle = await open(file, "r");
+  try {
+    const { size } = await handle.stat();
+    for (let want = 8192; ; want *= 2) {
+      const start = Math.max(0, size - want);
+      const buf = Buffer.allocUnsafe(size - start);
+      await handle.read(buf, 0, buf.length, start);
+      let at = buf.length - 1;
+      let seen = 0;
+      while (at > 0) {
+        at = buf.lastIndexOf(10, at - 1);
+        if (at === -1) break;
+        if (++seen === count) return buf.toString("utf8", at + 1);
+      }
+      if (start === 0) return buf.toString("utf8");
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 export default async function runFilesBench(): Promise<void> {

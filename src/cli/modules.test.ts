@@ -24,6 +24,8 @@ const LAZY_PACKAGES = [
   "ollama",
   "proper-lockfile",
   "yaml",
+  // loaded only once something registered a tracer provider (or other global) with it
+  "@opentelemetry/api",
 ];
 /** Our own modules behind those packages (tsc layout). */
 const LAZY_OURS = [

@@ -4,8 +4,8 @@
  * and the cap counts decoded bytes, so a small compressed bomb stops at the cap instead of filling memory.
  */
 import type { IncomingMessage } from "node:http";
+import { createRequire } from "node:module";
 import { pipeline, type Readable, type Transform } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { NetError, networkError } from "./errors.js";
 
 /** What reading produced. */
@@ -18,15 +18,18 @@ export interface BodyRead {
 /** What to do at the cap: keep what fits and mark it truncated, or fail with `too_large`. */
 export type OnTooLarge = "truncate" | "error";
 
+/** zlib, loaded when a response is compressed (not with every `toolgate` start-up). */
+const zlib = () => createRequire(import.meta.url)("node:zlib") as typeof import("node:zlib");
+
 function decoderFor(encoding: string, url: string): Transform | undefined {
   switch (encoding) {
     case "gzip":
     case "x-gzip":
-      return createGunzip();
+      return zlib().createGunzip();
     case "deflate":
-      return createInflate();
+      return zlib().createInflate();
     case "br":
-      return createBrotliDecompress();
+      return zlib().createBrotliDecompress();
     case "identity":
     case "":
       return undefined;

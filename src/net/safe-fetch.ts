@@ -3,9 +3,8 @@
  * An HTTP client that cannot be talked into reaching this machine, the local network or cloud metadata: each
  * hop's host is resolved once, every address vetted, and the socket pinned to the vetted addresses.
  */
-import { promises as dns } from "node:dns";
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
+import { createRequire } from "node:module";
 import { isIP, type LookupFunction } from "node:net";
 import { classifyAddress } from "./address.js";
 import { type OnTooLarge, readBody } from "./body.js";
@@ -73,7 +72,13 @@ const DEFAULT_UA = "Mozilla/5.0 (compatible; toolgate/0.1; +https://www.npmjs.co
 /** Headers that carry credentials; dropped when a redirect leaves the origin. */
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|api-?key/i;
 
-const defaultLookup: Resolver = (host) => dns.lookup(host, { all: true, verbatim: true });
+// http, https (with tls) and dns are loaded on the first fetch, not with every `toolgate` start-up.
+const load = createRequire(import.meta.url);
+const dnsPromises = () => (load("node:dns") as typeof import("node:dns")).promises;
+const httpFor = (secure: boolean) =>
+  secure ? (load("node:https") as typeof import("node:https")) : (load("node:http") as typeof http);
+
+const defaultLookup: Resolver = (host) => dnsPromises().lookup(host, { all: true, verbatim: true });
 
 /**
  * Fetches `url` safely. Throws {@link NetError}: `network` (bad URL, blocked host or address with the reason,
@@ -259,7 +264,7 @@ function send(
   const requestHeaders: Record<string, string> = { ...headers, host: target.url.host };
   if (body !== undefined) requestHeaders["content-length"] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const req = (target.https ? https : http).request({
+    const req = httpFor(target.https).request({
       protocol: target.url.protocol,
       hostname: target.host,
       port: target.port,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ArgKind, Decision } from "../core/index.js";
+import { createPathKind } from "./conditions/path.js";
 import { evaluate } from "./evaluate.js";
 import { parsePolicyObject } from "./load.js";
 import type { PolicyRecorder, PreparedCall } from "./model.js";
@@ -173,3 +174,89 @@ describe("rule keys: the indexed evaluation decides exactly as the linear scan",
     }
   });
 });
+
+describe("rule keys on paths: the indexed evaluation decides exactly as the linear scan", () => {
+  const pathKind = createPathKind(async () => undefined) as ArgKindPlugin;
+  const DIRS = ["src", "Src", "pkg7", "docs", ".github", "a", "secrets", "SECRETS", "lib"];
+  const SUBS = ["src", "lib", "x", "a.ts", "b.md", "deep/c.js", "Key.PEM"];
+  const gen = (seed: number) => {
+    const rand = random(seed);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const globOperand = (): string =>
+      pick([
+        () => `${pick(DIRS)}/**`,
+        () => `/${pick(DIRS)}/${pick(SUBS)}`,
+        () => `${pick(DIRS)}/**/*.ts`,
+        () => `${pick(DIRS)}/`,
+        () => `*.md`,
+        () => `**/${pick(DIRS)}/**`,
+        () => `!${pick(DIRS)}/${pick(SUBS)}`,
+        () => `${pick(DIRS)}*/x`,
+        () => `${pick(DIRS)}`,
+      ])();
+    const condition = (): Record<string, unknown> => {
+      switch (Math.floor(rand() * 5)) {
+        case 0:
+          return { glob: Array.from({ length: 1 + Math.floor(rand() * 3) }, globOperand) };
+        case 1:
+          return { prefix: pick([pick(DIRS), `./${pick(DIRS)}/src`, "/w", "", `${pick(DIRS)}/`]) };
+        case 2:
+          return { equals: `${pick(DIRS)}/${pick(SUBS)}` };
+        case 3:
+          return { oneOf: [`${pick(DIRS)}/${pick(SUBS)}`, pick(DIRS)] };
+        default:
+          return { contains: pick(SUBS) };
+      }
+    };
+    const rule = (): Record<string, unknown> => ({
+      tool: pick([["read_file"], ["read_file"], ["*"], ["read_*"]]),
+      decision: pick(DECISIONS),
+      ...(rand() < 0.9 ? { when: { path: condition() } } : {}),
+    });
+    const single = (): { ok: true; relative: string; canonical: string } | { ok: false; reason: string } => {
+      if (rand() < 0.05) return { ok: false, reason: "outside" };
+      const relative = rand() < 0.05 ? "" : `${pick(DIRS)}/${pick(SUBS)}`;
+      return { ok: true, relative, canonical: relative === "" ? "/w" : `/w/${relative}` };
+    };
+    const value = () =>
+      rand() < 0.2 ? { ok: true, list: Array.from({ length: Math.floor(rand() * 3) }, single) } : single();
+    return { rand, rule, value };
+  };
+
+  it("on 60 generated policies of 20–300 path rules and 40 generated paths each", async () => {
+    let compared = 0;
+    let skipped = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const g = gen(seed);
+      const size = 20 + Math.floor(g.rand() * 280);
+      const policy = await parsePolicyObject(
+        { default: pick3(g.rand), rules: Array.from({ length: size }, g.rule) },
+        `path-seed-${seed}`,
+        { plugins: [pathKind] },
+      );
+      for (let c = 0; c < 40; c++) {
+        const path = g.value();
+        const call: PreparedCall = {
+          tool: { name: "read_file", kind: "read", argKinds: { path: "path" } },
+          args: { path },
+          risk: "low",
+        };
+        const fast = evaluate(policy, call);
+        const slow = evaluate(policy, call, linear);
+        expect(fast, `seed ${seed}, path ${JSON.stringify(path)}`).toEqual(slow);
+        const keyed = policy.index.keyedFor("read_file", "read", call.tool.argKinds);
+        const considered =
+          keyed.specific.select(call, Symbol()).length + keyed.any.select(call, Symbol()).length;
+        const all = policy.index.candidates("read_file");
+        skipped += all.specific.length + all.any.length - considered;
+        compared++;
+      }
+    }
+    expect(compared).toBe(2400);
+    expect(skipped).toBeGreaterThan(10_000);
+  });
+});
+
+function pick3(rand: () => number): Decision {
+  return DECISIONS[Math.floor(rand() * DECISIONS.length)]!;
+}

@@ -2,7 +2,8 @@
  * @module policy/rule-keys
  * Skips the rules that cannot match a call, without changing which rules do. A plug-in may promise that a
  * condition holds only for values sharing a key with its operand (`ArgKindPlugin.operandKeys`/`valueKeys`:
- * for commands, the first word of a sub-command or a word in it). Rules are bucketed by such a condition's
+ * for commands, the first word of a sub-command or a word in it; for paths, the first component of an
+ * anchored glob or a relative prefix). Rules are bucketed by such a condition's
  * keys once per candidate list and tool shape; a call then looks at the rules no key can rule out (in file
  * order) plus those in its own keys' buckets — with 700 shell rules, a dozen instead of 700.
  * Soundness rests on the plug-in's promise; `rule-keys.test.ts` compares against the linear scan.

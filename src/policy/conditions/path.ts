@@ -109,6 +109,68 @@ const operators: Record<string, OperatorCompiler<PathValue>> = {
 };
 
 /**
+ * Index keys (see `ArgKindPlugin.operandKeys`): `0:NAME` for a path whose first component is NAME, in
+ * lower case (deny rules compare case-insensitively). Only operands whose first component is a plain ASCII
+ * name give keys: an anchored glob (`pkg/**`, `/pkg/x`), a relative `prefix`, `equals` or `oneOf`. A glob
+ * without a slash before its end (`*.md`, `dist/`) matches at any depth, and absolute operands compare the
+ * canonical path: no keys. Negated globs (`!x`) only take paths away, so they add none.
+ */
+function pathOperandKeys(operator: string, operand: unknown): readonly string[] | undefined {
+  let list: string[];
+  try {
+    list = stringList(operand);
+  } catch {
+    return undefined;
+  }
+  const keys = new Set<string>();
+  for (const raw of list) {
+    let key: string | undefined;
+    if (operator === "glob") {
+      if (raw.startsWith("!")) continue;
+      key = anchoredGlobKey(raw);
+    } else if (operator === "prefix" || operator === "equals" || operator === "oneOf") {
+      const { path, absolute } = operandPath(raw);
+      key = absolute ? undefined : firstComponentKey(path, path.indexOf("/"));
+    }
+    if (key === undefined) return undefined;
+    keys.add(key);
+  }
+  return keys.size > 0 ? [...keys] : undefined;
+}
+
+/** The key of a gitignore-style glob anchored at the root by a slash before its end, if it has a plain one. */
+function anchoredGlobKey(glob: string): string | undefined {
+  const body = glob.startsWith("/") ? glob.slice(1) : glob;
+  const slash = body.indexOf("/");
+  // No slash, or only a trailing one: the pattern matches at any depth.
+  if (slash === -1 || slash === body.length - 1) return undefined;
+  return firstComponentKey(body, slash);
+}
+
+/** `0:name` for a first component made only of ASCII letters, digits, `.`, `_` and `-` (not `.`/`..`). */
+function firstComponentKey(path: string, slash: number): string | undefined {
+  const first = slash === -1 ? path : path.slice(0, slash);
+  if (!/^[A-Za-z0-9._-]+$/.test(first) || first === "." || first === "..") return undefined;
+  return `0:${first.toLowerCase()}`;
+}
+
+/** The key of each path in a value; undefined when one is not a path (it matches deny rules of any operand). */
+function pathValueKeys(value: PathValue): readonly string[] | undefined {
+  if (!("list" in value)) return value.ok ? [singleKey(value.relative)] : undefined;
+  const keys: string[] = [];
+  for (const entry of value.list) {
+    if (!entry.ok) return undefined;
+    keys.push(singleKey(entry.relative));
+  }
+  return keys;
+}
+
+function singleKey(relative: string): string {
+  const slash = relative.indexOf("/");
+  return `0:${(slash === -1 ? relative : relative.slice(0, slash)).toLowerCase()}`;
+}
+
+/**
  * Builds the `path` plug-in around a canonicalizer (the workspace's, so the policy sees exactly the paths
  * the tools will use).
  * @example
@@ -125,6 +187,8 @@ export function createPathKind(canonicalize: PathCanonicalizer): ArgKindPlugin<P
       return prepareOne(raw, context.roots);
     },
     operators: Object.freeze(operators),
+    operandKeys: pathOperandKeys,
+    valueKeys: pathValueKeys,
   });
 
   async function prepareOne(raw: unknown, roots: readonly string[]): Promise<SinglePath> {
