@@ -8,7 +8,7 @@ describe("README example", () => {
     const r = spawnSync(process.execPath, [join(REPO_ROOT, "examples", "library.mjs")], {
       cwd: REPO_ROOT,
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: 110_000,
     });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);

@@ -111,7 +111,7 @@ describe("scopes through the pipeline", () => {
     ]);
     expect((await run({ name: "mcp__t__add_tool" }, first.scope)).llmContent).toBe("added");
     let pool: ToolPool = await pools.get(root);
-    for (let i = 0; i < 50 && !pool.names.some((n) => n.startsWith("mcp__t__added_")); i++) {
+    for (let i = 0; i < 3000 && !pool.names.some((n) => n.startsWith("mcp__t__added_")); i++) {
       await new Promise((r) => setTimeout(r, 20));
       pool = await pools.get(root);
     }

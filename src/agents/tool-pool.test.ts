@@ -107,7 +107,7 @@ describe("ToolPools: a project's pool with real MCP servers (spec: Project-Level
     const before = await pools.get(root);
     await call(before, "mcp__t__add_tool");
     let after = before;
-    for (let i = 0; i < 50 && after === before; i++) {
+    for (let i = 0; i < 3000 && after === before; i++) {
       await new Promise((r) => setTimeout(r, 20));
       after = await pools.get(root);
     }

@@ -96,19 +96,19 @@ describe("through the pipeline", () => {
   });
 
   it("a timeout stops the command and says after how long, with the partial output", async () => {
-    const result = await shell({ command: "echo partial; sleep 30", timeout: 300 });
+    const result = await shell({ command: "echo partial; sleep 30", timeout: 3000 });
     expect(result.error?.type).toBe("timeout");
     expect(result.error?.message).toMatch(
-      /^command timed out after [\d.]+ s \(timeout 300 ms\); its process group was stopped$/,
+      /^command timed out after [\d.]+ s \(timeout 3000 ms\); its process group was stopped$/,
     );
-    expect(result.error?.details?.elapsedMs).toBeGreaterThanOrEqual(300);
+    expect(result.error?.details?.elapsedMs).toBeGreaterThanOrEqual(3000);
     expect(result.llmContent).toContain("partial");
   });
 
   it("an idle timeout stops a command that stopped producing output", async () => {
-    const result = await shell({ command: "echo first; sleep 30", idleTimeout: 300, timeout: 20_000 });
+    const result = await shell({ command: "echo first; sleep 30", idleTimeout: 3000, timeout: 60_000 });
     expect(result.error?.type).toBe("timeout");
-    expect(result.error?.message).toMatch(/^command produced no output for 300 ms and was stopped after /);
+    expect(result.error?.message).toMatch(/^command produced no output for 3000 ms and was stopped after /);
   });
 
   it("runs in a cwd inside the root; refuses one outside, through a symlink too", async () => {
@@ -163,17 +163,17 @@ describe("background processes", () => {
   };
 
   it("returns at once with an id; list, read and stop work through the pipeline", async () => {
-    const started = await shell({ command: "echo started; sleep 30", background: true });
+    const started = await shell({ command: "echo started; sleep 300", background: true });
     expect(started.ok).toBe(true);
     const { id, pid } = started.data as { id: string; pid: number };
     expect(started.llmContent).toBe(
       `Started background process ${id} (pid ${pid}; sandbox: workspace-write). Use shell_processes with action "read" or "stop" and id "${id}".`,
     );
     expect((await processes({ action: "list" })).llmContent).toMatch(
-      new RegExp(`^${id} \\(pid ${pid}, running [\\d.]+ s\\): echo started; sleep 30$`, "m"),
+      new RegExp(`^${id} \\(pid ${pid}, running [\\d.]+ s\\): echo started; sleep 300$`, "m"),
     );
     let read = await processes({ action: "read", id });
-    for (let i = 0; i < 100 && !read.llmContent.includes("started"); i++) {
+    for (let i = 0; i < 1200 && !read.llmContent.includes("started"); i++) {
       await new Promise((r) => setTimeout(r, 50));
       read = await processes({ action: "read", id });
     }

@@ -5,7 +5,7 @@
  * resets before any output retried, token usage, `[llm]` options on the wire, and the start-up check.
  */
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ModelError } from "./errors.js";
 import { createChatModel } from "./index.js";
 import { type ModelServer, startModelServer } from "./testdata/model-server.js";
@@ -16,6 +16,8 @@ beforeAll(async () => {
   server = await startModelServer(["m"], 32768);
 });
 afterAll(async () => server.close());
+// A test that failed part-way leaves replies queued: they must not become the next test's replies.
+afterEach(() => server.clear());
 
 type Provider = "ollama" | "openai";
 const baseOf = (p: Provider) => (p === "ollama" ? server.url : server.openaiUrl);

@@ -30,7 +30,7 @@ describe("McpClientPool with our SDK test server over stdio", () => {
     pool.configure({
       // 14 fixed tools + 45 generated, 12 per page: 5 pages.
       t: testServer(["--tools", "45", "--page-size", "12"]),
-      slow: testServer([], { timeoutMs: 700, includeTools: ["hang", "block", "pid", "echo"] }),
+      slow: testServer([], { timeoutMs: 5000, includeTools: ["hang", "block", "pid", "echo"] }),
       broken: testServer([], { command: "/nonexistent/toolgate-no-such-binary" }),
       off: testServer([], { enabled: false }),
     });
@@ -140,7 +140,9 @@ describe("McpClientPool with our SDK test server over stdio", () => {
 
   it("captures stderr in the connection's log", async () => {
     await run(find(discovery, "mcp__t__stderr"));
-    await new Promise((r) => setTimeout(r, 100));
+    // The server's stderr arrives on its own pipe: wait for it rather than for a fixed time.
+    for (let i = 0; i < 3000 && !pool.connection("t")?.stderr().includes("secret diagnostics"); i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(pool.connection("t")?.stderr()).toContain("secret diagnostics");
   });
 
@@ -164,8 +166,8 @@ describe("McpClientPool with our SDK test server over stdio", () => {
     const hang = await run(find(discovery, "mcp__slow__hang"));
     expect(hang.error).toEqual({
       type: "timeout",
-      message: "MCP server slow did not answer the call to hang within 700 ms",
-      details: { elapsedMs: 700 },
+      message: "MCP server slow did not answer the call to hang within 5000 ms",
+      details: { elapsedMs: 5000 },
     });
     expect((await run(find(discovery, "mcp__slow__pid"))).llmContent).toBe(pid);
   });
@@ -188,7 +190,7 @@ describe("McpClientPool with our SDK test server over stdio", () => {
 
   it("hears list_changed, and a new discovery lists the added tool", async () => {
     await run(find(discovery, "mcp__t__add_tool"));
-    for (let i = 0; i < 50 && !changed.includes("t"); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 3000 && !changed.includes("t"); i++) await new Promise((r) => setTimeout(r, 20));
     expect(changed).toContain("t");
     const again = await pool.discover();
     expect(again.tools.some((t) => /^mcp__t__added_\d+$/.test(t.name))).toBe(true);

@@ -151,6 +151,17 @@ function alive(pid: number): boolean {
 }
 
 /** Host processes whose command line is `sleep TAG` (the kernel may take a moment to reap a dead namespace). */
+/** Whether a `sleep TAG` process runs now. */
+function running(tag: string): boolean {
+  return readdirSync("/proc").some((pid) => {
+    try {
+      return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8") === `sleep\0${tag}\0`;
+    } catch {
+      return false;
+    }
+  });
+}
+
 async function survivors(tag: string): Promise<number[]> {
   const find = () =>
     readdirSync("/proc")
@@ -244,8 +255,10 @@ describe("escape attempts fail (background)", () => {
     const command = "setsid sleep 3301 & nohup sleep 3302 & sleep 3303";
     const started = await gate.execute({ name: "shell", args: { command, background: true } });
     const id = (started.data as { id: string }).id;
-    expect((await survivors("3303")).length).toBe(0); // not yet started is fine; it must end after stop
-    await new Promise((done) => setTimeout(done, 500));
+    // Stop only once all three run (however slow the machine), so the stop has something to end.
+    for (let i = 0; i < 600 && !["3301", "3302", "3303"].every(running); i++)
+      await new Promise((done) => setTimeout(done, 100));
+    expect(["3301", "3302", "3303"].every(running)).toBe(true);
     const stopped = await gate.execute({ name: "shell_processes", args: { action: "stop", id } });
     expect(stopped.ok, stopped.llmContent).toBe(true);
     for (const tag of ["3301", "3302", "3303"]) expect(await survivors(tag)).toEqual([]);

@@ -65,7 +65,7 @@ function dead(pid: number): boolean {
     return true;
   }
 }
-async function eventually(check: () => boolean, ms = 5000): Promise<boolean> {
+async function eventually(check: () => boolean, ms = 60_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (check()) return true;
@@ -134,13 +134,14 @@ describe("shell tool", () => {
   it("times out, reports elapsed time and partial output, and kills the whole group", async () => {
     const result = await run({
       command: "sleep 100 & echo pid=$!; sleep 100 & echo pid=$!; echo pid=$$; wait",
-      timeout: 400,
+      // Long enough for the sandbox to start and the pids to be printed on a busy machine.
+      timeout: 3000,
     });
     expect(result.error?.type).toBe("timeout");
     expect(result.error?.message).toMatch(
-      /^command timed out after \d+\.\d s \(timeout 400 ms\); its process group was stopped$/,
+      /^command timed out after \d+\.\d s \(timeout 3000 ms\); its process group was stopped$/,
     );
-    expect(result.error?.details?.elapsedMs).toBeGreaterThanOrEqual(400);
+    expect(result.error?.details?.elapsedMs).toBeGreaterThanOrEqual(3000);
     const pids = pidsIn(data(result).stdout);
     expect(pids).toHaveLength(3);
     for (const pid of pids) expect(dead(pid)).toBe(true);
@@ -151,7 +152,7 @@ describe("shell tool", () => {
     const result = await run({
       command:
         "trap '' TERM; sleep 100 & echo pid=$!; (trap '' TERM; sleep 100) & echo pid=$!; echo pid=$$; wait",
-      timeout: 300,
+      timeout: 3000,
     });
     expect(result.error?.type).toBe("timeout");
     const pids = pidsIn(data(result).stdout);
@@ -161,10 +162,10 @@ describe("shell tool", () => {
   });
 
   it("stops a command that is silent for the idle timeout", async () => {
-    const result = await run({ command: "echo start; sleep 100", idleTimeout: 300, timeout: 20_000 });
+    const result = await run({ command: "echo start; sleep 100", idleTimeout: 3000, timeout: 60_000 });
     expect(result.error?.type).toBe("timeout");
     expect(result.error?.message).toMatch(
-      /^command produced no output for 300 ms and was stopped after \d+\.\d s$/,
+      /^command produced no output for 3000 ms and was stopped after \d+\.\d s$/,
     );
     expect(data(result).stdout).toBe("start\n");
   });

@@ -42,6 +42,9 @@ export async function startHttpTestServer(
     await server.connect(transport);
     await transport.handleRequest(req, res);
   });
+  // Idle keep-alive connections are closed by the client, never by this server: a server closing one just as
+  // a starved client reuses it is a connection reset in the test.
+  http.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   return {
@@ -84,6 +87,9 @@ export async function startSseTestServer(token: string): Promise<RunningHttpServ
     }
     res.writeHead(404).end();
   });
+  // Idle keep-alive connections are closed by the client, never by this server: a server closing one just as
+  // a starved client reuses it is a connection reset in the test.
+  http.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   return {

@@ -34,7 +34,7 @@ const companion = () => createShellProcessesTool({ processes });
 const call = (params: Parameters<ReturnType<typeof companion>["build"]>[0]) =>
   companion().build(params).run(signal);
 
-async function until<T>(get: () => T | undefined, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+async function until<T>(get: () => T | undefined, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = get();
