@@ -68,9 +68,10 @@ describe("through createToolgate", () => {
   it("an HTML page comes back as Markdown of its main content", async () => {
     const r = await fetchUrl(gate, { url: `${site.origin}/page` });
     expect(r).toMatchObject({ ok: true, decision: "allow" });
-    // Readability keeps the article (no nav, no footer); turndown writes Markdown with absolute links.
+    // The page's only <article> holds its text: it is converted as marked (no nav, no footer; its heading
+    // level kept); turndown writes Markdown with absolute links.
     expect(r.llmContent).toBe(
-      `URL: ${site.origin}/page\nTitle: Toolgate Guide\n\n## Getting started\n\n` +
+      `URL: ${site.origin}/page\nTitle: Toolgate Guide\n\n# Getting started\n\n` +
         "Install the package with `npm install toolgate`, then **create a gate** for your project. The gate " +
         "checks every call against the policy before anything runs, and it refuses what the policy denies. " +
         `Read [the API reference](${site.origin}/docs/api) for the full list of options.\n\n` +
