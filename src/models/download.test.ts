@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import type http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ const MODEL = tinyModel({ script: ["Hello", "▁there"] });
 const SHA = createHash("sha256").update(MODEL).digest("hex");
 
 /** How the server behaves for the next requests. */
-let mode: { cutAfter?: number; etag?: string; status?: number } = {};
+let mode: { cutAfter?: number; cutOnceOnDisk?: string; etag?: string; status?: number } = {};
 
 function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (mode.status) {
@@ -35,11 +35,24 @@ function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
   const cut = mode.cutAfter;
   if (cut !== undefined) {
     mode = { ...mode, cutAfter: undefined };
-    // Send part of the body, then drop the connection (the client sees a cut stream).
-    res.write(MODEL.subarray(start, start + cut), () => res.socket?.destroy());
+    // Send part of the body, then close the connection short of its length (the client sees a cut stream) —
+    // once the client has written some of it to disk: a stream's error discards the chunks it still queues.
+    const partFile = mode.cutOnceOnDisk;
+    res.write(MODEL.subarray(start, start + cut), async () => {
+      for (let i = 0; i < 600 && partFile && (await partialBytes(partFile)) === 0; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      res.socket?.end();
+    });
     return;
   }
   res.end(MODEL.subarray(start));
+}
+
+async function partialBytes(path: string): Promise<number> {
+  return stat(path).then(
+    (info) => info.size,
+    () => 0,
+  );
 }
 
 let server: TestServer;
@@ -82,7 +95,7 @@ describe("downloadFile", { timeout: 120_000 }, () => {
 
   it("keeps the partial file when the connection is cut, and resumes it with a Range request", async () => {
     const dest = await fresh();
-    mode = { cutAfter: 100_000 };
+    mode = { cutAfter: 100_000, cutOnceOnDisk: `${dest}.part` };
     const first = await downloadFile({ url: `${server.origin}/m.gguf`, dest, sha256: SHA }).catch(
       (e: unknown) => e,
     );
