@@ -19,6 +19,7 @@ import {
   STATEMENT_TOKENS,
 } from "./nodes.js";
 import { bashParserIfLoaded, loadBashParser } from "./parser.js";
+import { plainWords } from "./plain.js";
 import { programFindings } from "./programs/index.js";
 import { classifyRisk } from "./risk.js";
 import { pipedCode, redirectedCode, type StdinCode } from "./stdin-code.js";
@@ -40,7 +41,11 @@ class Walker {
   readonly scriptCommands: number[] = [];
   ok = true;
 
-  constructor(private readonly parser: Parser) {}
+  /** With `fastPath`, commands of plain words skip the grammar (see `plain.ts`). */
+  constructor(
+    private readonly parser: Parser,
+    private readonly fastPath: boolean,
+  ) {}
 
   analyzeText(text: string, depth: number): void {
     if (depth > MAX_DEPTH) {
@@ -53,6 +58,11 @@ class Walker {
     }
     if (CONTROL_CHARACTERS.test(text)) this.unsafe.add("control character");
     if (UNUSUAL_CHARACTERS.test(text)) this.unsafe.add("unusual character");
+    const words = this.fastPath ? plainWords(text) : undefined;
+    if (words) {
+      this.addWords(words, depth);
+      return;
+    }
     const tree = this.parser.parse(text);
     if (!tree) {
       this.refuse("parse error", text);
@@ -284,9 +294,21 @@ class Walker {
  * @throws Error when the parser has not been loaded yet.
  */
 export function analyzeCommandSync(text: string): CommandAnalysis {
+  return analyzeWith(text, true);
+}
+
+/**
+ * The same analysis with the grammar always run, plain commands included: the reference the fast path is
+ * tested against.
+ */
+export function analyzeParsedSync(text: string): CommandAnalysis {
+  return analyzeWith(text, false);
+}
+
+function analyzeWith(text: string, fastPath: boolean): CommandAnalysis {
   const parser = bashParserIfLoaded();
   if (!parser) throw new Error("bash parser not loaded: await loadBashParser() first");
-  const walker = new Walker(parser);
+  const walker = new Walker(parser, fastPath);
   walker.analyzeText(text, 0);
   return walker.result(text);
 }
