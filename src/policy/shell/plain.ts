@@ -11,7 +11,8 @@
 // and it starts with a letter, digit, `.` or `/` (the grammar reads `x@y` as an error and `- a=b` as nothing).
 const PLAIN = /^[\w./][\w./:+,-]*(?:[ \t]+[\w./:@%+,=-]+)*[ \t]*$/;
 
-// First words the grammar reads as syntax (reserved words) or as declarations, not as a program name.
+// First words the grammar reads as syntax (reserved words) or as declarations, not as a program name
+// (`unsetenv` is csh's, but tree-sitter-bash parses it as `unset`).
 const SYNTAX_LEAD = new Set([
   "case",
   "coproc",
@@ -36,6 +37,7 @@ const SYNTAX_LEAD = new Set([
   "readonly",
   "typeset",
   "unset",
+  "unsetenv",
 ]);
 
 /**
