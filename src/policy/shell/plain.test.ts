@@ -26,6 +26,10 @@ describe("plainWords: which commands skip the grammar", () => {
     ["a > out", undefined],
     ["export PATH", undefined],
     ["unsetenv PATH", undefined],
+    ["z+:a", undefined],
+    ["x@y", undefined],
+    ["cc z- ==", undefined],
+    ["cc a==b", ["cc", "a==b"]],
     ["time make", undefined],
     ["if", undefined],
     ["coproc cat", undefined],
@@ -73,5 +77,24 @@ describe("the fast path gives the analysis the grammar gives", () => {
       expect(analyzeCommandSync(text), text).toEqual(analyzeParsedSync(text));
     }
     expect(fast).toBeGreaterThan(1500);
+  });
+});
+
+describe("the fast path on random words of the characters it accepts", () => {
+  it("agrees with the grammar on 10,000 commands", () => {
+    const random = generator(7);
+    const chars = "abxyzAZ09_./:@%+,=-";
+    const word = () =>
+      Array.from(
+        { length: 1 + Math.floor(random() * 5) },
+        () => chars[Math.floor(random() * chars.length)],
+      ).join("");
+    let fast = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 4) }, word).join(" ");
+      if (plainWords(text)) fast++;
+      expect(analyzeCommandSync(text), text).toEqual(analyzeParsedSync(text));
+    }
+    expect(fast).toBeGreaterThan(2_000);
   });
 });

@@ -6,10 +6,12 @@
  * leading keyword takes the full parse. `plain.test.ts` checks both paths agree on generated commands.
  */
 
-// Word characters bash treats literally: no quotes, `$`, globs, `~`, `#`, `=`, braces, operators. Arguments
-// may contain `=` (`--color=never`); the first word may not (`A=b cmd` is an assignment), nor `@` or `%`
-// and it starts with a letter, digit, `.` or `/` (the grammar reads `x@y` as an error and `- a=b` as nothing).
-const PLAIN = /^[\w./][\w./:+,-]*(?:[ \t]+[\w./:@%+,=-]+)*[ \t]*$/;
+// Word characters bash treats literally: no quotes, `$`, globs, `~`, `#`, braces, operators. The first word is
+// letters, digits, `_`, `.`, `/` and `-`, starting with one of the first five; an argument may also hold
+// `:@%+,=` but not start with `=`. The narrower forms are where tree-sitter-bash departs from bash (`x+:a` and
+// `- a=b` parse as errors or as nothing, a lone `==` as an operator), found by fuzzing both paths: the fast path
+// must never be more lenient than the parser.
+const PLAIN = /^[\w./][\w./-]*(?:[ \t]+[\w./:@%+,-][\w./:@%+,=-]*)*[ \t]*$/;
 
 // First words the grammar reads as syntax (reserved words) or as declarations, not as a program name
 // (`unsetenv` is csh's, but tree-sitter-bash parses it as `unset`).
