@@ -15,6 +15,7 @@ import { ripgrepArgs } from "../tools/files/grep-backends.js";
 import { createGlobTool } from "../tools/glob.js";
 import { createGrepTool, findBundledRipgrep } from "../tools/grep.js";
 import { createReadFileTool } from "../tools/read-file.js";
+import { seededRandom } from "../utils/index.js";
 import { Workspace } from "../workspace/index.js";
 import { fmt, interleaved, report } from "./harness.js";
 
@@ -22,17 +23,6 @@ const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
 const benchDir = join(tmpdir(), "toolgate-bench-files");
 const signal = new AbortController().signal;
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CODE_LINES = [
   'import { parse } from "./parser.js";',
@@ -75,7 +65,7 @@ async function grepCorpus(): Promise<string> {
   const dir = join(benchDir, "grep");
   if (await exists(join(dir, ".complete"))) return dir;
   await rm(dir, { recursive: true, force: true });
-  const random = rng(42);
+  const random = seededRandom(42);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, ".gitignore"), "node_modules/\ndist/\n*.log\n");
   const groups: [string, number, (i: number) => string][] = [

@@ -12,20 +12,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createToolgate, type Toolgate } from "../toolgate.js";
+import { seededRandom } from "../utils/index.js";
 import { fmt, report, type Stats, stats } from "./harness.js";
 
 const CALLS = 4000;
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PROGRAMS = ["git", "npm", "node", "ls", "cat", "make", "cargo", "docker", "kubectl", "python3"];
 const SUBCOMMANDS = ["status", "log", "diff", "build", "test", "run", "show", "list", "get", "describe"];
@@ -35,7 +25,7 @@ const SUBCOMMANDS = ["status", "log", "diff", "build", "test", "run", "show", "l
  * denies), 200 path-glob rules on read_file/write_file/edit_file, 100 rules on other tools, globs and `*`.
  */
 export function bigPolicy(): string {
-  const rand = random(7);
+  const rand = seededRandom(7);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const programs = [...PROGRAMS, ...Array.from({ length: 50 }, (_, i) => `tool${i}`)];
   const rules: string[] = ['default = "ask"'];

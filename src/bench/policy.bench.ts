@@ -12,6 +12,7 @@ import { defineTool, okResult, type Tool } from "../core/index.js";
 import type { ArgKindPlugin, CompiledPolicy, PreparedCall } from "../policy/index.js";
 import { createCommandKind, evaluate, matchRule, PolicyEngine, parsePolicy } from "../policy/index.js";
 import { loadBashParser } from "../policy/shell/parser.js";
+import { seededRandom } from "../utils/index.js";
 import { fmt, measure, measureSync, report, stats } from "./harness.js";
 
 const RULES = 1000;
@@ -19,18 +20,7 @@ const TOOLS = 1000;
 const CALLS = 100_000;
 const BATCH = 1000;
 
-/** Deterministic pseudo-random numbers (mulberry32), so every run measures the same workload. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = random(42);
+const rand = seededRandom(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 
 /** 700 plain names and 300 MCP-style names on 30 servers. */

@@ -1,22 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ArgKind, Decision } from "../core/index.js";
+import { seededRandom } from "../utils/index.js";
 import { createPathKind } from "./conditions/path.js";
 import { evaluate } from "./evaluate.js";
 import { parsePolicyObject } from "./load.js";
 import type { PolicyRecorder, PreparedCall } from "./model.js";
 import { createCommandKind } from "./shell/index.js";
 import type { ArgKindPlugin } from "./types.js";
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PROGRAMS = ["git", "npm", "ls", "rm", "sed", "find", "awk", "cat", "echo", "node"];
 const ARGS = ["status", "log", "-la", "-rf", "test", "run", "-i", "x", "--force", "-delete", "s/a/b/", "."];
@@ -26,7 +16,7 @@ const kind = createCommandKind() as ArgKindPlugin;
 const linear: PolicyRecorder = { record: () => undefined };
 
 function generator(seed: number) {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const phrase = (max: number) => {
     const words = [pick(PROGRAMS)];
@@ -180,7 +170,7 @@ describe("rule keys on paths: the indexed evaluation decides exactly as the line
   const DIRS = ["src", "Src", "pkg7", "docs", ".github", "a", "secrets", "SECRETS", "lib"];
   const SUBS = ["src", "lib", "x", "a.ts", "b.md", "deep/c.js", "Key.PEM"];
   const gen = (seed: number) => {
-    const rand = random(seed);
+    const rand = seededRandom(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const globOperand = (): string =>
       pick([

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../../utils/index.js";
 import { analyzeCommandSync, analyzeParsedSync } from "./analyze.js";
 import { loadBashParser } from "./parser.js";
 import { plainWords } from "./plain.js";
@@ -52,20 +53,9 @@ git-status - -- $HOME 'q' "d" a; && | > < 2>&1 $(id) ~ * {a,b} #c ! ( ) &`.split
   "\t",
 ];
 
-/** A small deterministic generator (mulberry32), so a failure names a command that reproduces. */
-function generator(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("the fast path gives the analysis the grammar gives", () => {
   it("agrees on 4,000 generated commands, over a third of them plain", () => {
-    const random = generator(20261126);
+    const random = seededRandom(20261126);
     // Two thirds drawn from the plain words only, so the fast path is exercised as much as the parser.
     const plainOnly = WORDS.filter((w) => plainWords(`x ${w}`) !== undefined);
     let fast = 0;
@@ -82,7 +72,7 @@ describe("the fast path gives the analysis the grammar gives", () => {
 
 describe("the fast path on random words of the characters it accepts", () => {
   it("agrees with the grammar on 10,000 commands", () => {
-    const random = generator(7);
+    const random = seededRandom(7);
     const chars = "abxyzAZ09_./:@%+,=-";
     const word = () =>
       Array.from(
