@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compileGlob } from "./operands.js";
 import { textPlugin } from "./text.js";
 
 /** Compiles `operator` with `operand` and tests the raw value as the engine would (prepare, then test). */
@@ -73,6 +74,25 @@ describe("text plug-in operand errors", () => {
       expect(() => textPlugin.operators[operator]!(operand)).toThrow(message);
     });
   }
+});
+
+describe("compiled globs are shared", () => {
+  it("the same glob with other options is compiled apart", () => {
+    expect(compileGlob("*.ENV")("x.env")).toBe(false);
+    expect(compileGlob("*.ENV", { dot: true, nocase: true })("x.env")).toBe(true);
+    expect(compileGlob("*.ENV")("x.env")).toBe(false);
+  });
+
+  it("a malformed glob is refused every time, not only on its first compile", () => {
+    for (let i = 0; i < 2; i++) expect(() => compileGlob("[abc")).toThrow("malformed glob");
+  });
+
+  it("a shared regex keeps no state between tests", () => {
+    const a = compileGlob("src/**");
+    const b = compileGlob("src/**");
+    for (let i = 0; i < 3; i++)
+      expect([a("src/x.ts"), b("src/y.ts"), a("lib/x")]).toEqual([true, true, false]);
+  });
 });
 
 describe("regexes prone to catastrophic backtracking are refused", () => {
