@@ -13,13 +13,8 @@ import type { AgentRunner, AgentWhitelist, Resolution } from "./agents/index.js"
 // Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
 import { COORDINATION_TOOLS } from "./agents/resolve.js";
 import { MessageBus } from "./bus/index.js";
-import {
-  loadConfigFile,
-  settingsFromConfig,
-  type ToolgateConfig,
-  type ToolgateSettings,
-  withoutSecurityKeys,
-} from "./config/index.js";
+import { defaultSettings } from "./config/defaults.js";
+import type { ToolgateConfig, ToolgateSettings } from "./config/index.js";
 import {
   type AuditSink,
   type CallResult,
@@ -168,11 +163,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const roots = await canonicalRoots((options.roots ?? [cwd]).map((r) => resolve(cwd, r)));
   const first = roots[0]!;
   const workspaceTrusted = options.trustWorkspace ?? isTrusted(first);
-  const config = await resolveConfig(options.config, cwd, first, workspaceTrusted, logger);
-  const settings = settingsFromConfig(
-    config,
-    typeof options.config === "object" ? "the config option" : "config",
-  );
+  const { config, settings } = await resolveConfig(options.config, cwd, first, workspaceTrusted, logger);
 
   // The host's tools; the generations the pipeline runs against are made from it and the project's pool.
   const registry = new ToolRegistry({ logger });
@@ -341,26 +332,35 @@ async function canonicalRoots(paths: string[]): Promise<string[]> {
   return out;
 }
 
+/**
+ * The gate's config as written and its settings: from the config option, else the workspace's
+ * `.toolgate/config.toml`, else none. The schema (and zod with it) loads only when there is a config to validate.
+ */
 async function resolveConfig(
   option: ToolgateOptions["config"],
   cwd: string,
   root: string,
   trusted: boolean,
   logger: Logger,
-): Promise<ToolgateConfig> {
-  if (typeof option === "object") return option;
-  if (typeof option === "string") return loadConfigFile(resolve(cwd, option));
+): Promise<{ config: ToolgateConfig; settings: ToolgateSettings }> {
   const implicit = join(root, ".toolgate", "config.toml");
-  if (!existsSync(implicit)) return {};
+  if (option === undefined && !existsSync(implicit)) return { config: {}, settings: defaultSettings() };
+  const { loadConfigFile, settingsFromConfig, withoutSecurityKeys } = await import("./config/index.js");
+  const settled = (config: ToolgateConfig, source = "config") => ({
+    config,
+    settings: settingsFromConfig(config, source),
+  });
+  if (typeof option === "object") return settled(option, "the config option");
+  if (typeof option === "string") return settled(await loadConfigFile(resolve(cwd, option)));
   const config = await loadConfigFile(implicit);
-  if (trusted) return config;
+  if (trusted) return settled(config);
   // The workspace's own config came with the repository: no security settings until it is trusted.
   const { config: safe, ignored } = withoutSecurityKeys(config);
   if (ignored.length > 0)
     logger.warn(
       `${implicit} is not trusted: ignoring ${ignored.join(", ")} (\`toolgate trust\` to use them)`,
     );
-  return safe;
+  return settled(safe);
 }
 
 async function resolvePolicy(

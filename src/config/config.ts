@@ -10,6 +10,7 @@ import { parse as parseToml } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError } from "../core/index.js";
 import { isPlainObject } from "../utils/index.js";
+import { camelKeys } from "./defaults.js";
 import { CONFIG_SCHEMA, type ToolgateConfig, type ToolgateSettings } from "./schema.js";
 
 /** Parses and validates config text. `source` names the file in errors. */
@@ -85,16 +86,6 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
   if (path.length === 1) return `${path[0]} must be a table ([${path[0]}])`;
   return `${path.join(".")} ${issue.message}`;
-}
-
-function camelKeys(value: unknown): unknown {
-  if (!isPlainObject(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [
-      key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
-      camelKeys(v),
-    ]),
-  );
 }
 
 function firstLine(s: string): string {

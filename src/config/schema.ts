@@ -5,10 +5,9 @@
  * ({@link ToolgateSettings}) and `docs/configuration.md` all come from it — to add a setting, add it here.
  */
 import { z } from "zod";
-import { DEFAULT_LIMITS } from "../core/index.js";
+import { CONFIG_DEFAULTS } from "./defaults.js";
 
-/** How long an `ask` waits for an answer when `[confirm] timeout_ms` is not set: 5 minutes. */
-export const DEFAULT_CONFIRM_TIMEOUT_MS = 5 * 60_000;
+const DEFAULTS = CONFIG_DEFAULTS;
 
 const SEARCH_BACKENDS = ["duckduckgo", "searxng", "brave"] as const;
 const LLM_PROVIDERS = ["ollama", "openai", "local"] as const;
@@ -55,7 +54,7 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       allow_hosts: strings(
         "Private or loopback hosts (`host` or `host:port`) `web_fetch`, `web_search` and the Atlassian tools may reach; public hosts need no entry.",
-      ).default(() => []),
+      ).default(() => [...DEFAULTS.web.allow_hosts]),
       timeout_ms: whole(
         "Request timeout of the web tools, in milliseconds (the tools' default: 30 000).",
       ).optional(),
@@ -67,7 +66,9 @@ export const CONFIG_SCHEMA = z.strictObject({
   ),
   search: section(
     {
-      backend: oneOf(SEARCH_BACKENDS, "The search engine `web_search` asks.").default("duckduckgo"),
+      backend: oneOf(SEARCH_BACKENDS, "The search engine `web_search` asks.").default(
+        DEFAULTS.search.backend,
+      ),
       url: text('The SearXNG instance\'s address (`backend = "searxng"`).').optional(),
       api_key_env: text(
         'The environment variable holding the Brave API key (`backend = "brave"`).',
@@ -82,7 +83,7 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       env: strings(
         "Environment variables the shell passes from toolgate's own environment to commands (others are not passed).",
-      ).default(() => []),
+      ).default(() => [...DEFAULTS.shell.env]),
       timeout_ms: whole(
         "A command's default timeout, in milliseconds (the tool's default: 120 000).",
       ).optional(),
@@ -94,7 +95,7 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       protected: strings(
         "Extra paths (gitignore-style, relative to the workspace) no file tool may write; they add to the built-in protected list.",
-      ).default(() => []),
+      ).default(() => [...DEFAULTS.files.protected]),
       max_file_bytes: whole(
         "Largest file the file tools read whole, in bytes (the workspace's default: 10 MiB).",
       ).optional(),
@@ -105,9 +106,9 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       max_chars: whole(
         "Characters of a tool's output given to the model; the rest is cut with a note.",
-      ).default(DEFAULT_LIMITS.maxChars),
+      ).default(DEFAULTS.limits.max_chars),
       max_lines: whole("Lines of a tool's output given to the model; the rest is cut with a note.").default(
-        DEFAULT_LIMITS.maxLines,
+        DEFAULTS.limits.max_lines,
       ),
     },
     "How much of a tool's output reaches the model.",
@@ -124,7 +125,7 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       timeout_ms: whole(
         "How long an `ask` waits for an answer before it counts as denied, in milliseconds.",
-      ).default(DEFAULT_CONFIRM_TIMEOUT_MS),
+      ).default(DEFAULTS.confirm.timeout_ms),
     },
     "Confirmations (`ask` decisions).",
   ),
@@ -162,7 +163,7 @@ export const CONFIG_SCHEMA = z.strictObject({
       provider: oneOf(
         LLM_PROVIDERS,
         "The model server's protocol: Ollama's, or OpenAI-compatible; or `local`: a GGUF model run in-process (docs/local-model.md).",
-      ).default("ollama"),
+      ).default(DEFAULTS.llm.provider),
       base_url: text(
         "The model server's address (default: `http://127.0.0.1:11434` for ollama, `https://api.openai.com/v1` for openai).",
       ).optional(),
@@ -207,11 +208,13 @@ export const CONFIG_SCHEMA = z.strictObject({
       mode: oneOf(
         SANDBOX_MODES,
         "`auto`: `workspace-write` where bubblewrap can make a sandbox, else unsandboxed and said so; `workspace-write`, `read-only` (a mode that cannot be had fails the call), or `off`.",
-      ).default("auto"),
-      network: flag("Whether sandboxed commands may use the network.").default(false),
-      writable: strings("Extra writable paths (relative to the workspace, or `~/...`).").default(() => []),
+      ).default(DEFAULTS.sandbox.mode),
+      network: flag("Whether sandboxed commands may use the network.").default(DEFAULTS.sandbox.network),
+      writable: strings("Extra writable paths (relative to the workspace, or `~/...`).").default(() => [
+        ...DEFAULTS.sandbox.writable,
+      ]),
       hidden: strings("Extra paths commands may not read (relative to the workspace, or `~/...`).").default(
-        () => [],
+        () => [...DEFAULTS.sandbox.hidden],
       ),
     },
     "The shell sandbox (bubblewrap).",
