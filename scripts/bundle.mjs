@@ -1,7 +1,7 @@
 /**
  * @module scripts/bundle
  * Bundles the `toolgate` command (after `tsc`) into `dist/bin/`: our own modules and the small pure-JS
- * libraries every call needs (ajv, picomatch, smol-toml…) become one file, because loading ~270 separate
+ * libraries every call needs (picomatch, smol-toml…) become one file, because loading ~270 separate
  * modules was most of the command's start-up time. Everything else stays an ordinary import of the
  * installed package: libraries that are loaded only when used (the HTML stack, model clients, MCP SDK,
  * lock library, WASM runtime) and those that find files next to themselves (ripgrep's binary).
@@ -23,11 +23,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
 
 /** Packages inlined into the bundle (with their own dependencies); every other package stays external. */
+// ajv is not among them: calls to built-in tools use precompiled validators, and other tools load ajv on
+// first use (core/validate.ts).
 const INLINE = new Set([
-  "ajv",
-  "fast-uri",
-  "fast-deep-equal",
-  "json-schema-traverse",
   "picomatch",
   "smol-toml",
   "fdir",

@@ -26,6 +26,10 @@ const LAZY_PACKAGES = [
   "yaml",
   // loaded only once something registered a tracer provider (or other global) with it
   "@opentelemetry/api",
+  // the config schema's validator, loaded only when there is a config to validate
+  "zod",
+  // ajv's compiler, loaded only for a tool without a precompiled validator (its run-time helpers may load)
+  "ajv/dist/compile",
 ];
 /** Our own modules behind those packages (tsc layout). */
 const LAZY_OURS = [
@@ -36,6 +40,7 @@ const LAZY_OURS = [
   // turndown and the WASM runtime, shipped inside the package (scripts/bundle.mjs)
   "/dist/tools/web/turndown.js",
   "/dist/policy/shell/tree-sitter.js",
+  "/dist/config/schema.js",
 ];
 
 let dir: string;
@@ -71,7 +76,7 @@ describe("modules loaded at start-up", () => {
     ["the command", BIN],
     ["the unbundled build", TSC_BIN],
   ] as const) {
-    it(`${label}: \`call read_file\` loads no HTML stack, model client, MCP SDK, lock library or bash grammar`, async () => {
+    it(`${label}: \`call read_file\` loads no HTML stack, model client, MCP SDK, lock library, bash grammar, config schema or ajv compiler`, async () => {
       const { modules, stdout } = await loaded(`call-${label}`, [
         bin,
         "--workspace",
@@ -84,6 +89,12 @@ describe("modules loaded at start-up", () => {
       expect(JSON.parse(stdout).llmContent).toContain("two");
       expect(modules.some((m) => m.includes("/dist/"))).toBe(true); // the recorder saw our modules
       expect(lazyLoaded(modules)).toEqual([]);
+      // The command's chunks inline zod where the schema needs it: none of those chunks loaded either.
+      const chunks = modules.filter((m) => m.includes("/dist/bin/")).map((m) => m.replace(/^file:\/\//, ""));
+      const withZod = [];
+      for (const chunk of chunks)
+        if ((await readFile(chunk, "utf8")).includes("ZodError")) withZod.push(chunk);
+      expect(withZod).toEqual([]);
     });
 
     it(`${label}: \`--help\` loads no library and no command`, async () => {
@@ -104,8 +115,9 @@ describe("modules loaded at start-up", () => {
       `const t = await import(${JSON.stringify(entry)}); if (typeof t.createToolgate !== "function") process.exit(1);`,
     ]);
     expect(modules.some((m) => m.includes("/dist/index.js"))).toBe(true);
+    // The MCP SDK loads ajv, and zod for its messages.
     const packages = LAZY_PACKAGES.filter(
-      (p) => !["@modelcontextprotocol/sdk", "openai", "ollama"].includes(p),
+      (p) => !["@modelcontextprotocol/sdk", "openai", "ollama", "zod", "ajv/dist/compile"].includes(p),
     );
     const ours = LAZY_OURS.filter((p) => !["/dist/llm/", "/dist/mcp/"].includes(p));
     expect(lazyLoaded(modules, packages, ours)).toEqual([]);

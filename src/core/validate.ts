@@ -2,11 +2,40 @@
  * @module core/validate
  * Parameter validation with ajv (JSON Schema 2020-12). Schemas are checked against the meta-schema when a
  * tool is registered (built-in tools excepted: a test checks theirs) and compiled lazily on the tool's first
- * call, then cached per tool object. ajv itself is set up on first use.
+ * call, then cached per tool object. The built-in tools' schemas come precompiled
+ * (`builtin-validators.generated.ts`, ajv's standalone code): a call to a built-in tool loads no ajv, which
+ * cost ~35 ms of every `toolgate call` (loading it, then its first compile). ajv is loaded on first use.
  * Errors name each failing parameter in plain words.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { Ajv2020, ErrorObject, Options, ValidateFunction } from "ajv/dist/2020.js";
+import { BUILTIN_VALIDATORS } from "./builtin-validators.generated.js";
 import type { JsonSchema, Tool } from "./types.js";
+
+/** How every schema is compiled, at run time and when the built-in validators are generated. */
+export const COMPILE_OPTIONS: Readonly<Options> = Object.freeze({
+  allErrors: true,
+  strict: false,
+  useDefaults: true,
+  validateFormats: false,
+  // Compiles never re-check a schema against the meta-schema (`schemaProblem` does that at registration),
+  // so this instance goes without it: adding the 2020-12 meta-schemas costs 15–40 ms of every start-up.
+  validateSchema: false,
+  meta: false,
+});
+
+/** The key a precompiled validator is found by: the schema as JSON, without `$schema`. */
+export function schemaKey(schema: JsonSchema): string {
+  const { $schema: _ignored, ...rest } = schema;
+  return JSON.stringify(rest);
+}
+
+// Synchronous and on first use: registration and validation are synchronous, and most runs never need it.
+const require = createRequire(import.meta.url);
+function newAjv(options: Options): Ajv2020 {
+  const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  return new Ajv(options);
+}
 
 /**
  * A validation's answer. A failure says whose fault it is: `invalid_params` (the caller's arguments) or
@@ -23,22 +52,13 @@ export class ParamValidator {
   private readonly compiled = new WeakMap<Tool, ValidateFunction | Error>();
 
   private get ajv(): Ajv2020 {
-    // Compiles never re-check a schema against the meta-schema (`schemaProblem` does that at registration),
-    // so this instance goes without it: adding the 2020-12 meta-schemas costs 15–40 ms of every start-up.
-    this.ajvInstance ??= new Ajv2020({
-      allErrors: true,
-      strict: false,
-      useDefaults: true,
-      validateFormats: false,
-      validateSchema: false,
-      meta: false,
-    });
+    this.ajvInstance ??= newAjv({ ...COMPILE_OPTIONS });
     return this.ajvInstance;
   }
 
   /** The instance that knows the meta-schema, made only when a schema is checked against it. */
   private get metaAjv(): Ajv2020 {
-    this.metaInstance ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+    this.metaInstance ??= newAjv({ allErrors: true, strict: false, validateFormats: false });
     return this.metaInstance;
   }
 
@@ -92,7 +112,7 @@ export class ParamValidator {
     if (!fn) {
       try {
         const { $schema: _ignored, ...schema } = tool.parameters;
-        fn = this.ajv.compile(schema);
+        fn = BUILTIN_VALIDATORS.get(schemaKey(schema)) ?? this.ajv.compile(schema);
       } catch (error) {
         fn = new Error(`the parameter schema of ${tool.name} does not compile: ${(error as Error).message}`);
       }
