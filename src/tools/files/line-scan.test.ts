@@ -36,6 +36,18 @@ function oddSized(text: string): string {
   return Buffer.byteLength(text) % 2 === 0 ? `${text}z` : `${text}zz`;
 }
 
+/** The lines (1-based) just before, at and after each 1 MiB offset of a UTF-8 file. */
+function chunkEdgeLines(bytes: Buffer, encoding: string): number[] {
+  if (!encoding.startsWith("utf-8")) return [];
+  const out: number[] = [];
+  for (let edge = 1 << 20; edge < bytes.length; edge += 1 << 20) {
+    let line = 1;
+    for (let i = bytes.indexOf(10); i !== -1 && i < edge; i = bytes.indexOf(10, i + 1)) line++;
+    out.push(line - 2, line - 1, line, line + 1);
+  }
+  return out;
+}
+
 const CASES = [
   { name: "lf.txt", text: bigText("\n", true), encoding: "utf-8" },
   { name: "crlf-no-trailing.txt", text: bigText("\r\n", false), encoding: "utf-8" },
@@ -82,8 +94,10 @@ describe("read_file ranges found on bytes give the lines a whole-file decode giv
     it(`${c.name}: ranges at the start, across chunk edges, at the end and past it`, async () => {
       const lines = referenceLines(c.text);
       const n = lines.length;
+      // Also the lines around each 1 MiB chunk edge, where the forward scan stops skipping whole chunks.
+      const edges = chunkEdgeLines(encode(c.text, c.encoding), c.encoding);
       const picks = new Set(
-        [1, 2, Math.floor(n / 3), Math.floor(n / 2), n - 1, n].filter((x) => x >= 1 && x <= n),
+        [1, 2, Math.floor(n / 3), Math.floor(n / 2), n - 1, n, ...edges].filter((x) => x >= 1 && x <= n),
       );
       for (const first of picks) {
         for (const span of [0, 1, 5, 300]) {
