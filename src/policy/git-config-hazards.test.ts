@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -62,5 +63,30 @@ describe("repositoryHazards", () => {
     expect(repositoryHazards(dir)).toEqual([]);
     await writeFile(join(dir, ".git", "config"), "[core]\n\tbare = false\n[diff]\n\texternal = x\n");
     expect(repositoryHazards(dir)).toEqual([expect.stringContaining("diff.external")]);
+  });
+
+  // git reads `.git/config.worktree` only when `.git/config` turns `extensions.worktreeConfig` on: each row
+  // is checked against git itself, so the shortcut can never skip a file git reads.
+  it.each([
+    ["no extension", "", false],
+    ["worktreeConfig = true", "[extensions]\n\tworktreeConfig = true\n", true],
+    ["worktreeConfig = yes", "[extensions]\n\tworktreeconfig = yes\n", true],
+    ["worktreeConfig with no value", "[extensions]\n\tworktreeConfig\n", true],
+    ["worktreeConfig = false", "[extensions]\n\tworktreeConfig = false\n", false],
+    ["worktreeConfig = off", "[extensions]\n\tworktreeConfig = OFF\n", false],
+  ] as const)("reads config.worktree as git does: %s", async (_note, extension, read) => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), "tg-hz-")));
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    const config = join(dir, ".git", "config");
+    await writeFile(config, `${readFileSync(config, "utf8")}${extension}`);
+    await writeFile(join(dir, ".git", "config.worktree"), "[diff]\n\texternal = x\n");
+    const listed = execFileSync("git", ["config", "--list", "--show-origin"], { cwd: dir, encoding: "utf8" });
+    expect(listed.includes("config.worktree")).toBe(read);
+    expect(repositoryHazards(dir)).toEqual(read ? [expect.stringContaining("diff.external")] : []);
+    // Turning it on later is seen at once.
+    if (!read) {
+      await writeFile(config, `${readFileSync(config, "utf8")}[extensions]\n\tworktreeConfig = true\n`);
+      expect(repositoryHazards(dir)).toEqual([expect.stringContaining("diff.external")]);
+    }
   });
 });

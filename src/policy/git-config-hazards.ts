@@ -101,8 +101,15 @@ function spell(entry: GitConfigEntry): string {
 
 /** Hazards in config text, as `"diff.x.textconv (a textconv driver runs ...)"`. */
 export function hazardsInConfig(text: string, keys: readonly GitHazardKey[] = GIT_HAZARD_KEYS): string[] {
+  return hazardsInEntries(parseGitConfig(text), keys);
+}
+
+function hazardsInEntries(
+  entries: GitConfigEntry[],
+  keys: readonly GitHazardKey[] = GIT_HAZARD_KEYS,
+): string[] {
   const found: string[] = [];
-  for (const entry of parseGitConfig(text)) {
+  for (const entry of entries) {
     const key = keys.find((k) => matches(entry, k));
     if (key) found.push(`${spell(entry)} (${key.does})`);
   }
@@ -119,22 +126,57 @@ function statOf(path: string) {
  * stats on the path up, done for every git command the policy prepares (see `npm run bench git-config`).
  */
 export function repositoryConfigFiles(dir: string): string[] {
-  for (let current = resolve(dir); ; current = dirname(current)) {
-    const dotGit = join(current, ".git");
-    const info = statOf(dotGit);
-    if (info?.isDirectory()) return [join(dotGit, "config"), join(dotGit, "config.worktree")];
+  for (const level of levelsUp(dir)) {
+    const info = statOf(level.dotGit);
+    if (info?.isDirectory()) return [level.config, level.worktree];
     if (info?.isFile()) {
-      const target = /^gitdir:\s*(.+)$/m.exec(readText(dotGit) ?? "")?.[1]?.trim();
+      const target = /^gitdir:\s*(.+)$/m.exec(readText(level.dotGit) ?? "")?.[1]?.trim();
       if (!target) return [];
-      const gitDir = isAbsolute(target) ? target : resolve(current, target);
+      const gitDir = isAbsolute(target) ? target : resolve(level.dir, target);
       const files = [join(gitDir, "config"), join(gitDir, "config.worktree")];
       const common = (readText(join(gitDir, "commondir")) ?? "").trim();
       if (common) files.push(join(isAbsolute(common) ? common : resolve(gitDir, common), "config"));
       return files;
     }
-    if (dirname(current) === current) return [];
   }
+  return [];
 }
+
+/** One folder on the way up, with the paths looked for in it. */
+interface Level {
+  dir: string;
+  dotGit: string;
+  config: string;
+  worktree: string;
+}
+
+/**
+ * `dir` and each folder above it, with their `.git` paths: path arithmetic only (no file system), kept per
+ * folder, since the joins cost as much as the stats they lead to.
+ */
+function levelsUp(dir: string): readonly Level[] {
+  let levels = levelCache.get(dir);
+  if (levels === undefined) {
+    const out: Level[] = [];
+    for (let current = resolve(dir); ; ) {
+      const dotGit = join(current, ".git");
+      out.push({
+        dir: current,
+        dotGit,
+        config: join(dotGit, "config"),
+        worktree: join(dotGit, "config.worktree"),
+      });
+      const up = dirname(current);
+      if (up === current) break;
+      current = up;
+    }
+    levels = Object.freeze(out);
+    if (levelCache.size >= CACHE_LIMIT) levelCache.delete(levelCache.keys().next().value!);
+    levelCache.set(dir, levels);
+  }
+  return levels;
+}
+const levelCache = new Map<string, readonly Level[]>();
 
 function readText(file: string): string | undefined {
   try {
@@ -144,28 +186,77 @@ function readText(file: string): string | undefined {
   }
 }
 
-/** Hazards by config file, valid while the file's identity, size and times are unchanged. */
-const cache = new Map<string, { stamp: string; hazards: string[] }>();
+/** What a config file holds, valid while the file's identity, size and times are unchanged. */
+interface FileHazards {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  hazards: string[];
+  /** Whether it turns on `extensions.worktreeConfig`, without which git never reads `config.worktree`. */
+  worktreeConfig: boolean;
+}
+const cache = new Map<string, FileHazards>();
 const CACHE_LIMIT = 256;
+const NO_FILE: FileHazards = Object.freeze({
+  ino: 0,
+  size: 0,
+  mtimeMs: 0,
+  ctimeMs: 0,
+  hazards: [],
+  worktreeConfig: false,
+});
 
-function hazardsOfFile(file: string): string[] {
+function hazardsOfFile(file: string): FileHazards {
   const info = statOf(file);
-  if (!info?.isFile()) return [];
-  const stamp = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+  if (!info?.isFile()) return NO_FILE;
   const known = cache.get(file);
-  if (known?.stamp === stamp) return known.hazards;
-  const text = readText(file);
-  const hazards = text === undefined ? [] : hazardsInConfig(text);
+  if (
+    known !== undefined &&
+    known.ino === info.ino &&
+    known.size === info.size &&
+    known.mtimeMs === info.mtimeMs &&
+    known.ctimeMs === info.ctimeMs
+  )
+    return known;
+  const text = readText(file) ?? "";
+  const entries = parseGitConfig(text);
+  const found: FileHazards = {
+    ino: info.ino,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    ctimeMs: info.ctimeMs,
+    hazards: hazardsInEntries(entries),
+    worktreeConfig: entries.some(turnsOnWorktreeConfig),
+  };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  cache.set(file, { stamp, hazards });
-  return hazards;
+  cache.set(file, found);
+  return found;
+}
+
+/** Git's false spellings; any other value (an empty one included) counts as on, the careful reading. */
+const FALSE = new Set(["false", "no", "off", "0"]);
+
+function turnsOnWorktreeConfig(entry: GitConfigEntry): boolean {
+  return (
+    entry.section === "extensions" &&
+    entry.subsection === undefined &&
+    entry.name === "worktreeconfig" &&
+    !FALSE.has(entry.value.trim().toLowerCase())
+  );
 }
 
 /** Every hazard in the config of the repository holding `dir`, as `repository config sets KEY (...)`. */
 export function repositoryHazards(dir: string): string[] {
   const out: string[] = [];
-  for (const file of repositoryConfigFiles(dir)) {
-    for (const hazard of hazardsOfFile(file)) out.push(`repository config sets ${hazard}`);
+  const files = repositoryConfigFiles(dir);
+  // `.git/config` and `.git/config.worktree`: git reads the second only when the first turns the extension
+  // on. (A linked worktree's files are all read: its extension lives in the common config, listed last.)
+  const plain = files.length === 2;
+  for (let i = 0; i < files.length; i++) {
+    const file = hazardsOfFile(files[i]!);
+    for (const hazard of file.hazards) out.push(`repository config sets ${hazard}`);
+    if (plain && i === 0 && !file.worktreeConfig) break;
   }
   return out;
 }
