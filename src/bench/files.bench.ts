@@ -145,17 +145,25 @@ async function benchGrep(rg: string): Promise<void> {
   const oursOut = (await ours.build(params).run(signal)).llmContent;
   const jsOut = (await js.build(params).run(signal)).llmContent;
   const rawOut = await rawRg(rg, rawArgs, dir);
-  // Same output: rg's `path\0line:text` lines, minus the secret files grep leaves out, against ours.
+  // Same output: rg's lines (`path NUL` headings, `N: text` lines, an empty line between files), minus the
+  // secret files grep leaves out, against ours.
   let secretLines = 0;
   const rawLines = rawOut
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => {
-      const nul = line.indexOf("\0");
-      return { path: line.slice(0, nul), rest: line.slice(nul + 1) };
+    .split("\n\n")
+    .filter((file) => file !== "")
+    .flatMap((file) => {
+      const nul = file.indexOf("\0");
+      const path = file.slice(0, nul);
+      const lines = file
+        .slice(nul + 1)
+        .split("\n")
+        .filter((line) => line !== "");
+      if (workspace.isReadSensitive(path)) {
+        secretLines += lines.length;
+        return [];
+      }
+      return lines.map((line) => `${path.slice(dir.length + 1)}:${line.replace(/\r$/, "")}`);
     })
-    .filter(({ path }) => !(workspace.isReadSensitive(path) && ++secretLines))
-    .map(({ path, rest }) => `${path.slice(dir.length + 1)}:${rest.replace(":", ": ")}`)
     .sort();
   const normalise = (out: string) =>
     out

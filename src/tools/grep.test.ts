@@ -5,7 +5,8 @@ import { dirname, join } from "node:path";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Workspace } from "../workspace/index.js";
-import { createGrepTool, findBundledRipgrep, type GrepParams, sortMatches } from "./grep.js";
+import type { FileMatches } from "./files/grep-backends.js";
+import { createGrepTool, findBundledRipgrep, type GrepParams, sortFiles } from "./grep.js";
 
 let base: string;
 let root: string;
@@ -36,6 +37,9 @@ const corpus: Record<string, string | Buffer> = {
   "binary.bin": Buffer.concat([Buffer.from("needle"), Buffer.from([0, 1, 2, 3]), Buffer.from("needle\n")]),
   "unicode.txt": "Grüße needle ünïcödé\n",
   "dash.txt": "-v is a flag\n--regexp too\n",
+  // Texts of 600 ASCII characters (cut), 400 two-byte ones (more than 500 bytes, not cut), 504 three-byte
+  // ones (cut) and exactly 500 (not cut).
+  "long.txt": `longline ${"x".repeat(591)}\nlongline ${"é".repeat(391)}\nlongline ${"日".repeat(495)}\r\nlongline ${"y".repeat(491)}\n`,
   "keys/deploy.pem": "-----BEGIN PRIVATE KEY----- secretneedle\n",
   ".env": "TOKEN=secretneedle\n",
 };
@@ -134,6 +138,15 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
     expect(await both({ pattern: "--regexp" })).toBe("dash.txt:2: --regexp too");
   });
 
+  it("cuts texts longer than 500 characters, identically", async () => {
+    expect((await both({ pattern: "longline" })).split("\n")).toEqual([
+      `long.txt:1: longline ${"x".repeat(491)}…`,
+      `long.txt:2: longline ${"é".repeat(391)}`,
+      `long.txt:3: longline ${"日".repeat(491)}…`,
+      `long.txt:4: longline ${"y".repeat(491)}`,
+    ]);
+  });
+
   it("caps matches with a note, identically", async () => {
     expect(await both({ pattern: "needle", maxMatches: 2 })).toBe(
       "bom8.txt:1: needle bom\ncrlf.txt:1: needle crlf\n(7 more matches not shown; limit 2, set maxMatches to see more)",
@@ -165,18 +178,30 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
   });
 });
 
-describe("grep: ordering matches by path and line", () => {
-  it("gives the order a full sort gives, for grouped, split and out-of-order input", () => {
+describe("grep: ordering files by path", () => {
+  it("gives the order a full sort of the lines gives, a file met twice merged in line order", () => {
     const files = ["b/x.ts", "a.ts", "a/b.ts", "B.ts", "a-b.ts", "é.ts"];
-    const input: { file: string; line: number; text: string }[] = [];
-    // Grouped runs in line order, a file met twice, and one file's lines reversed.
-    for (const file of files)
-      for (let line = 1; line <= 3; line++) input.push({ file, line, text: `${file}${line}` });
-    input.push({ file: "a.ts", line: 9, text: "late" });
-    for (let line = 5; line >= 1; line--) input.push({ file: "z.ts", line, text: `z${line}` });
-    const reference = [...input].sort((p, q) =>
-      p.file === q.file ? p.line - q.line : p.file < q.file ? -1 : p.file > q.file ? 1 : 0,
-    );
-    expect(sortMatches([...input])).toEqual(reference);
+    const input: FileMatches[] = files.map((file) => ({
+      file,
+      count: 3,
+      body: [1, 2, 3].map((line) => `${line}: ${file}${line}\n`).join(""),
+      longest: 20,
+    }));
+    input.push({ file: "a.ts", count: 2, body: "9: late\n2: between\n", longest: 10 });
+    const lines = (list: FileMatches[]) =>
+      list.flatMap((f) =>
+        f.body
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => `${f.file}|${l}`),
+      );
+    const reference = lines(input).sort((p, q) => {
+      const [pf, pl] = p.split("|") as [string, string];
+      const [qf, ql] = q.split("|") as [string, string];
+      return pf === qf ? Number.parseInt(pl, 10) - Number.parseInt(ql, 10) : pf < qf ? -1 : pf > qf ? 1 : 0;
+    });
+    const sorted = sortFiles(input);
+    expect(lines(sorted)).toEqual(reference);
+    expect(sorted.find((f) => f.file === "a.ts")?.count).toBe(5);
   });
 });

@@ -13,7 +13,8 @@ import type { Workspace } from "../workspace/index.js";
 import { withPathErrors } from "./files/errors.js";
 import { plural } from "./files/format.js";
 import {
-  type GrepMatch,
+  type FileMatches,
+  firstLines,
   type GrepOutcome,
   type GrepQuery,
   searchWithJs,
@@ -202,48 +203,57 @@ function searchableFiles(
   workspace: Workspace,
   target: { canonical: string; isDirectory: boolean },
   filePattern: string | undefined,
-): (relative: string) => boolean {
+): (relative: string, absolute?: string) => boolean {
   const byPattern = filePattern ? fileFilterFor(filePattern) : () => true;
   if (!target.isDirectory) return byPattern;
-  return (relative) =>
-    byPattern(relative) && !workspace.isReadSensitive(resolvePath(target.canonical, relative));
+  // ripgrep gives the absolute path it printed (the folder joined with the relative one): not joined again.
+  return (relative, absolute = resolvePath(target.canonical, relative)) =>
+    byPattern(relative) && !workspace.isReadSensitive(absolute);
 }
 
 /**
- * Matches by path, then line. Both backends give a file's matches together and in line order, so the files
- * are sorted (thousands) rather than the matches (tens of thousands); a file met twice, or with lines out of
- * order, is still placed right.
+ * Files by path. Both engines give each file once with its lines in order; a file met twice is still
+ * placed right, its lines merged in line order.
  */
-export function sortMatches(matches: GrepMatch[]): GrepMatch[] {
-  const groups = new Map<string, GrepMatch[]>();
-  let current: GrepMatch[] | undefined;
-  let currentFile: string | undefined;
-  for (const m of matches) {
-    if (m.file !== currentFile) {
-      currentFile = m.file;
-      current = groups.get(m.file);
-      if (current === undefined) {
-        current = [];
-        groups.set(m.file, current);
-      }
-    }
-    const list = current!;
-    list.push(m);
+export function sortFiles(files: readonly FileMatches[]): FileMatches[] {
+  const byFile = new Map<string, FileMatches>();
+  for (const f of files) {
+    const known = byFile.get(f.file);
+    byFile.set(f.file, known === undefined ? f : mergeLines(known, f));
   }
-  const files = [...groups.keys()].sort(comparePaths);
-  const out: GrepMatch[] = new Array(matches.length);
-  let k = 0;
-  for (const file of files) {
-    const list = groups.get(file)!;
-    for (let i = 1; i < list.length; i++) {
-      if (list[i]!.line < list[i - 1]!.line) {
-        list.sort((a, b) => a.line - b.line);
-        break;
-      }
-    }
-    for (const m of list) out[k++] = m;
+  return [...byFile.values()].sort((a, b) => comparePaths(a.file, b.file));
+}
+
+function mergeLines(a: FileMatches, b: FileMatches): FileMatches {
+  const lines = `${a.body}${b.body}`.split("\n").filter((l) => l !== "");
+  lines.sort((x, y) => Number.parseInt(x, 10) - Number.parseInt(y, 10));
+  return {
+    file: a.file,
+    count: a.count + b.count,
+    body: `${lines.join("\n")}\n`,
+    longest: Math.max(a.longest, b.longest),
+  };
+}
+
+/**
+ * A file's lines as shown: `path:N: text`, CR line breaks dropped, texts longer than MAX_LINE_CHARS cut.
+ * Whole-text replaces, not a step per line: a search may return tens of thousands of lines.
+ */
+function shownLines(display: string, body: string, longest: number): string {
+  let lines = body.endsWith("\n") ? body.slice(0, -1) : body;
+  if (lines.includes("\r")) lines = lines.replaceAll("\r\n", "\n").replace(/\r$/, "");
+  // Only a line longer than MAX_LINE_CHARS (the `N: ` before it counted too) may hold a text to cut.
+  if (longest > MAX_LINE_CHARS) {
+    lines = lines
+      .split("\n")
+      .map((line) => {
+        const text = line.indexOf(": ") + 2;
+        return line.length - text > MAX_LINE_CHARS ? `${line.slice(0, text + MAX_LINE_CHARS)}…` : line;
+      })
+      .join("\n");
   }
-  return out;
+  const prefix = `${display}:`;
+  return `${prefix}${lines.replaceAll("\n", `\n${prefix}`)}`;
 }
 
 function formatOutcome(
@@ -253,41 +263,32 @@ function formatOutcome(
   cap: number,
   target: string,
 ) {
-  const matches = sortMatches(outcome.matches);
+  const files = sortFiles(outcome.files);
   const where = workspace.displayPath(target);
-  if (matches.length === 0) {
+  const total = outcome.matches;
+  if (total === 0) {
     const text = `No matches for /${params.pattern}/ in ${where}`;
     return okResult(text, text, { matches: 0, backend: outcome.backend });
   }
-  let lastFile: string | undefined;
-  let lastShown = "";
-  let files = 0;
-  for (const m of matches) {
-    if (m.file !== lastFile) {
-      files++;
-      lastFile = m.file;
-    }
+  const shown: string[] = [];
+  let left = cap;
+  for (const f of files) {
+    if (left === 0) break;
+    const body = f.count <= left ? f.body : firstLines(f.body, left);
+    shown.push(shownLines(workspace.displayPath(f.file), body, f.longest));
+    left -= Math.min(f.count, left);
   }
-  lastFile = undefined;
-  const shown = matches.slice(0, cap).map((m) => {
-    const text = m.text.length > MAX_LINE_CHARS ? `${m.text.slice(0, MAX_LINE_CHARS)}…` : m.text;
-    if (m.file !== lastFile) {
-      lastFile = m.file;
-      lastShown = workspace.displayPath(m.file);
-    }
-    return `${lastShown}:${m.line}: ${text}`;
-  });
   const notes: string[] = [];
   if (!outcome.complete) {
-    notes.push(`(search stopped after ${matches.length} matches; narrow the pattern, path or filePattern)`);
+    notes.push(`(search stopped after ${total} matches; narrow the pattern, path or filePattern)`);
   }
-  if (matches.length > cap) {
-    notes.push(`(${matches.length - cap} more matches not shown; limit ${cap}, set maxMatches to see more)`);
+  if (total > cap) {
+    notes.push(`(${total - cap} more matches not shown; limit ${cap}, set maxMatches to see more)`);
   }
-  const summary = `Found ${plural(matches.length, "match", "matches")}${outcome.complete ? "" : "+"} in ${plural(files, "file")} for /${params.pattern}/ in ${where}`;
+  const summary = `Found ${plural(total, "match", "matches")}${outcome.complete ? "" : "+"} in ${plural(files.length, "file")} for /${params.pattern}/ in ${where}`;
   return okResult([...shown, ...notes].join("\n"), summary, {
-    matches: matches.length,
-    files,
+    matches: total,
+    files: files.length,
     complete: outcome.complete,
     backend: outcome.backend,
   });

@@ -4,25 +4,24 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Workspace } from "../../workspace/index.js";
 import { createGrepTool, findBundledRipgrep } from "../grep.js";
-import { RipgrepOutputParser } from "./grep-backends.js";
+import { RipgrepOutputParser, ripgrepArgs } from "./grep-backends.js";
 
-/** The reference parse: the whole output as one string, split into lines (what the parser replaced). */
-function reference(output: Buffer, accept: (file: string) => boolean): string[] {
-  const out: string[] = [];
-  const text = output.toString("utf8");
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  for (const line of lines) {
-    const nul = line.indexOf("\0");
-    if (nul === -1) continue;
-    const colon = line.indexOf(":", nul + 1);
-    const number = line.slice(nul + 1, colon);
-    if (colon === -1 || !/^\d+$/.test(number)) continue;
-    const file = line.slice(0, nul);
-    if (!accept(file)) continue;
-    out.push(`${file}|${number}|${line.endsWith("\r") ? line.slice(colon + 1, -1) : line.slice(colon + 1)}`);
-  }
-  return out;
+interface File {
+  path: string;
+  lines: string[];
+}
+
+/** ripgrep's `--heading --null` output for these files: `path NUL`, `N: text LF` lines, an empty line between. */
+function output(files: File[], trailing: boolean): Buffer {
+  const parts = files.map((f) => `${f.path}\0${f.lines.map((l) => `${l}\n`).join("")}`);
+  return Buffer.from(parts.join("\n") + (trailing ? "\n" : ""));
+}
+
+/** What the parser should give: each kept file once, its lines as one text, with their count. */
+function reference(files: File[], accept: (file: string) => boolean): string[] {
+  return files
+    .filter((f) => accept(f.path))
+    .map((f) => `${f.path}|${f.lines.length}|${f.lines.map((l) => `${l}\n`).join("")}`);
 }
 
 function parse(chunks: Buffer[], accept: (file: string) => boolean): { got: string[]; accepted: string[] } {
@@ -33,8 +32,12 @@ function parse(chunks: Buffer[], accept: (file: string) => boolean): { got: stri
       accepted.push(file);
       return accept(file);
     },
-    (file, line, text) => {
-      got.push(`${file}|${line}|${text}`);
+    (file, body, count, longest) => {
+      const lines = body.toString("utf8").split("\n");
+      if (lines.at(-1) === "") lines.pop();
+      // The longest line, in bytes.
+      expect(longest).toBe(Math.max(...lines.map((l) => Buffer.byteLength(l))));
+      got.push(`${file}|${count}|${body.toString("utf8")}`);
       return true;
     },
   );
@@ -43,56 +46,78 @@ function parse(chunks: Buffer[], accept: (file: string) => boolean): { got: stri
   return { got, accepted };
 }
 
-const OUTPUT = Buffer.from(
-  [
-    "/r/a.ts\x001:const a = 1;",
-    "/r/a.ts\x0012:  return a; // état",
-    "/r/a.ts\x0013:crlf line\r",
-    "/r/secret.pem\x004:return key",
-    "/r/é/b.ts\x007:日本語 return",
-    "/r/é/b.ts\x008:",
-    "/r/c.ts\x0099:last, no line break",
-  ].join("\n"),
-);
+const FILES: File[] = [
+  { path: "/r/a.ts", lines: ["1: const a = 1;", "12:   return a; // état", "13: crlf line\r"] },
+  { path: "/r/secret.pem", lines: ["4: return key"] },
+  // A path may hold line feeds, even two in a row: the heading is read up to its NUL.
+  { path: "/r/odd\n\nname.ts", lines: ["3: x"] },
+  { path: "/r/é/b.ts", lines: ["7: 日本語 return", "8: "] },
+  { path: "/r/c.ts", lines: ["99: last"] },
+];
 
 describe("RipgrepOutputParser", () => {
   const accept = (file: string) => !file.endsWith(".pem");
 
-  it("parses what the line-splitting reference parses, keeping CRLF out and UTF-8 intact", () => {
-    const { got } = parse([OUTPUT], accept);
-    expect(got).toEqual(reference(OUTPUT, accept));
-    expect(got).toContain("/r/é/b.ts|7|日本語 return");
-    expect(got).toContain("/r/a.ts|13|crlf line");
-    expect(got).toContain("/r/c.ts|99|last, no line break");
-    expect(got.some((l) => l.includes("secret"))).toBe(false);
-  });
+  for (const trailing of [false, true]) {
+    it(`gives each kept file's lines as one text, counted (a line feed after the last line: ${trailing})`, () => {
+      const { got } = parse([output(FILES, trailing)], accept);
+      expect(got).toEqual(reference(FILES, accept));
+    });
 
-  it("gives the same result wherever the output is split into chunks, even inside a character", () => {
-    const want = reference(OUTPUT, accept);
-    for (let cut = 0; cut <= OUTPUT.length; cut++) {
-      const { got } = parse([OUTPUT.subarray(0, cut), OUTPUT.subarray(cut)], accept);
-      expect({ cut, lines: got }).toEqual({ cut, lines: want });
-    }
-    const bytes = [...OUTPUT].map((b) => Buffer.from([b]));
-    expect(parse(bytes, accept).got).toEqual(want);
-  });
+    it(`gives the same result wherever the output is split into chunks, even inside a character (${trailing})`, () => {
+      const bytes = output(FILES, trailing);
+      const want = reference(FILES, accept);
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        for (const second of [cut, Math.min(bytes.length, cut + 1), Math.min(bytes.length, cut + 2)]) {
+          const chunks = [bytes.subarray(0, cut), bytes.subarray(cut, second), bytes.subarray(second)];
+          expect({ cut, second, files: parse(chunks, accept).got }).toEqual({ cut, second, files: want });
+        }
+      }
+      expect(
+        parse(
+          [...bytes].map((b) => Buffer.from([b])),
+          accept,
+        ).got,
+      ).toEqual(want);
+    });
+  }
 
   it("asks about each file once, not once per match", () => {
-    const { accepted } = parse([OUTPUT], accept);
-    expect(accepted).toEqual(["/r/a.ts", "/r/secret.pem", "/r/é/b.ts", "/r/c.ts"]);
+    const { accepted } = parse([output(FILES, false)], accept);
+    expect(accepted).toEqual(FILES.map((f) => f.path));
   });
 
   it("stops when told to", () => {
-    const got: number[] = [];
+    const got: string[] = [];
     const parser = new RipgrepOutputParser(
       () => true,
-      (_file, line) => {
-        got.push(line);
+      (file) => {
+        got.push(file);
         return got.length < 2;
       },
     );
-    expect(parser.write(OUTPUT)).toBe(false);
-    expect(got).toEqual([1, 12]);
+    expect(parser.write(output(FILES, false))).toBe(false);
+    expect(got).toEqual(["/r/a.ts", "/r/secret.pem"]);
+  });
+
+  it("reads ripgrep's own output for files with CRLF, UTF-8 and an empty matching line", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tg-grep-rg-"));
+    try {
+      await writeFile(join(dir, "a.txt"), "x\r\nreturn 1\r\nreturn é\n");
+      await writeFile(join(dir, "b.txt"), "\n\nreturn\n");
+      const rg = (await findBundledRipgrep())!;
+      const { execFileSync } = await import("node:child_process");
+      const bytes = execFileSync(rg, [
+        ...ripgrepArgs({ pattern: "return", caseSensitive: true, includeHidden: false, target: dir }),
+      ]);
+      const { got } = parse([bytes], () => true);
+      expect(got.sort()).toEqual([
+        `${dir}/a.txt|2|2: return 1\r\n3: return é\n`,
+        `${dir}/b.txt|1|3: return\n`,
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,19 +1,26 @@
 /**
  * @module tools/files/grep-backends
- * The two engines behind `grep`: ripgrep (`@vscode/ripgrep`, pattern passed with `--regexp`, output parsed
- * from `--null` lines) and a pure-JS walker with the same file selection (gitignore, hidden, symlinks, binary
- * skip) and the same case rules, used when ripgrep is unavailable. Both return unsorted matches.
+ * The two engines behind `grep`: ripgrep (`@vscode/ripgrep`, pattern passed with `--regexp`, output read a
+ * file at a time: `--heading --null`) and a pure-JS walker with the same file selection (gitignore, hidden,
+ * symlinks, binary skip) and the same case rules, used when ripgrep is unavailable. Both return each file's
+ * matching lines together, as one text, files unsorted.
  */
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { IgnoreRules } from "../../workspace/index.js";
 import { walkFiles } from "./walk.js";
 
-/** One matching line. `file` is canonical and absolute; `text` is the line without its line break. */
-export interface GrepMatch {
+/**
+ * One file's matching lines, in line order: `body` holds a `N: text` line per match, each ending with a line
+ * feed (a CR before it is the file's own line break: the formatter drops it).
+ */
+export interface FileMatches {
+  /** Canonical and absolute. */
   file: string;
-  line: number;
-  text: string;
+  count: number;
+  body: string;
+  /** The longest line's length (`N: ` included), in bytes or characters: never less than its characters. */
+  longest: number;
 }
 
 /** What a backend searches. */
@@ -29,15 +36,17 @@ export interface GrepQuery {
   targetIsDirectory: boolean;
   rules: IgnoreRules;
   /** Keeps a file (path relative to the target folder, or its name for a file target); applied by both. */
-  fileFilter?: (relative: string) => boolean;
+  fileFilter?: (relative: string, absolute?: string) => boolean;
   /** Stop after this many matches (the result is then incomplete). */
   limit: number;
   signal: AbortSignal;
 }
 
-/** Matches found, and whether the search ran to the end. */
+/** Matches found, a file at a time, and whether the search ran to the end. */
 export interface GrepOutcome {
-  matches: GrepMatch[];
+  files: FileMatches[];
+  /** The matches of all files. */
+  matches: number;
   complete: boolean;
   backend: "ripgrep" | "js";
 }
@@ -51,7 +60,9 @@ export function ripgrepArgs(
     "--null",
     "--line-number",
     "--with-filename",
-    "--no-heading",
+    // A file's matches under one `path NUL` heading, each line `N: text`, files apart by an empty line.
+    "--heading",
+    "--field-match-separator=: ",
     "--color=never",
     // Same ignore sources as the JS walker: .gitignore files and .git/info/exclude, even outside a git repo.
     "--no-require-git",
@@ -66,76 +77,95 @@ export function ripgrepArgs(
 }
 
 /**
- * Parses ripgrep's `--null` output (`path NUL line:text LF`) from raw chunks without splitting it into
- * strings line by line: ripgrep prints a file's matches together, so the path is decoded, filtered and
- * interned once per file, and only kept match texts are decoded. A line split across chunks is carried over.
+ * Parses ripgrep's `--heading --null` output (`path NUL`, then `N: text LF` per match, then an empty line)
+ * from raw chunks a file at a time: the path is decoded and filtered once per file, and a kept file's lines
+ * are decoded as one text, never split line by line. A path holds any byte but NUL (a line feed too), so the
+ * heading is read up to its NUL; a file's lines end at the first empty line after it.
  */
 export class RipgrepOutputParser {
-  private carry: Buffer | undefined;
-  private filePath: Buffer | undefined;
+  /** The heading's bytes so far, while reading one; undefined while reading a file's lines. */
+  private heading: Buffer[] | undefined = [];
   private file = "";
   private keep = false;
+  /** The current file's lines so far (views of the chunks; ripgrep's chunks are never reused). */
+  private pieces: Buffer[] = [];
+  /** Whether the last byte read was a line feed (a file's lines end at LF LF, which chunks may split). */
+  private afterNewline = false;
 
   constructor(
     private readonly accept: (file: string) => boolean,
-    private readonly onMatch: (file: string, line: number, text: string) => boolean,
+    /** Gets each kept file's lines (`N: text LF` each), their count and the longest's bytes; false stops. */
+    private readonly onFile: (file: string, body: Buffer, count: number, longest: number) => boolean,
   ) {}
 
-  /** Feeds a chunk; returns false once `onMatch` asked to stop. */
+  /** Feeds a chunk; returns false once `onFile` asked to stop. */
   write(chunk: Buffer): boolean {
-    let start = 0;
-    if (this.carry) {
-      // Only the carried-over line is joined with the new chunk's first line, never the whole chunk.
-      const first = chunk.indexOf(10);
-      if (first === -1) {
-        this.carry = Buffer.concat([this.carry, chunk]);
+    let pos = 0;
+    while (pos < chunk.length) {
+      if (this.heading !== undefined) {
+        const nul = chunk.indexOf(0, pos);
+        if (nul === -1) {
+          this.heading.push(chunk.subarray(pos));
+          return true;
+        }
+        this.heading.push(chunk.subarray(pos, nul));
+        this.startFile(this.heading.length === 1 ? this.heading[0]! : Buffer.concat(this.heading));
+        pos = nul + 1;
+        continue;
+      }
+      // The empty line ending the file: LF LF, or an LF starting this chunk after one ending the last.
+      if (this.afterNewline && chunk[pos] === 10) {
+        pos += 1;
+        if (!this.endFile()) return false;
+        continue;
+      }
+      const end = chunk.indexOf("\n\n", pos);
+      if (end === -1) {
+        this.pieces.push(chunk.subarray(pos));
+        this.afterNewline = chunk[chunk.length - 1] === 10;
         return true;
       }
-      const joined = Buffer.concat([this.carry, chunk.subarray(0, first)]);
-      this.carry = undefined;
-      if (!this.line(joined, 0, joined.length)) return false;
-      start = first + 1;
+      this.pieces.push(chunk.subarray(pos, end + 1));
+      pos = end + 2;
+      if (!this.endFile()) return false;
     }
-    for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
-      if (!this.line(chunk, start, end)) return false;
-      start = end + 1;
-    }
-    if (start < chunk.length) this.carry = Buffer.from(chunk.subarray(start));
     return true;
   }
 
-  /** Ends the stream: a last line without a line break still counts. */
+  /** Ends the stream: the last file's lines need no empty line after them. */
   end(): void {
-    const rest = this.carry;
-    this.carry = undefined;
-    if (rest) this.line(rest, 0, rest.length);
+    if (this.heading === undefined) this.endFile();
   }
 
-  private line(buf: Buffer, start: number, end: number): boolean {
-    const nul = buf.indexOf(0, start);
-    if (nul === -1 || nul >= end) return true;
-    // Same file as the line before: compared in place (no slice, nothing allocated per line).
-    const known = this.filePath;
-    if (
-      known === undefined ||
-      known.length !== nul - start ||
-      buf.compare(known, 0, known.length, start, nul) !== 0
-    ) {
-      this.filePath = Buffer.from(buf.subarray(start, nul));
-      this.file = buf.toString("utf8", start, nul);
-      this.keep = this.accept(this.file);
-    }
+  private startFile(path: Buffer): void {
+    this.file = path.toString("utf8");
+    this.keep = this.accept(this.file);
+    this.heading = undefined;
+    this.pieces = [];
+    this.afterNewline = false;
+  }
+
+  private endFile(): boolean {
+    const pieces = this.pieces;
+    this.pieces = [];
+    this.heading = [];
+    this.afterNewline = false;
     if (!this.keep) return true;
-    let line = 0;
-    let i = nul + 1;
-    for (; i < end; i++) {
-      const c = buf[i] as number;
-      if (c < 48 || c > 57) break;
-      line = line * 10 + (c - 48);
+    const body = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+    let count = 0;
+    let longest = 0;
+    let start = 0;
+    for (let i = body.indexOf(10); i !== -1; i = body.indexOf(10, start)) {
+      count++;
+      if (i - start > longest) longest = i - start;
+      start = i + 1;
     }
-    if (i === nul + 1 || i >= end || buf[i] !== 58) return true; // not `digits:`
-    const textEnd = buf[end - 1] === 13 ? end - 1 : end;
-    return this.onMatch(this.file, line, buf.toString("utf8", i + 1, Math.max(i + 1, textEnd)));
+    // The stream may end without the last line's line feed.
+    if (start < body.length) {
+      count++;
+      longest = Math.max(longest, body.length - start);
+    }
+    return count === 0 || this.onFile(this.file, body, count, longest);
   }
 }
 
@@ -146,18 +176,26 @@ export function searchWithRipgrep(rgPath: string, query: GrepQuery): Promise<Gre
       stdio: ["ignore", "pipe", "pipe"],
       signal: query.signal,
     });
-    const matches: GrepMatch[] = [];
+    const files: FileMatches[] = [];
+    let matches = 0;
     const prefix = query.targetIsDirectory ? query.target.length + 1 : undefined;
     const filter = query.fileFilter;
     let stderr = "";
     let stopped = false;
-    // The filter runs once per file (ripgrep prints a file's matches together), never per match.
+    // The filter runs once per file, never per match.
     const parser = new RipgrepOutputParser(
       (file) =>
-        !filter || filter(prefix === undefined ? file.slice(file.lastIndexOf("/") + 1) : file.slice(prefix)),
-      (file, line, text) => {
-        matches.push({ file, line, text });
-        if (matches.length < query.limit) return true;
+        !filter ||
+        filter(prefix === undefined ? file.slice(file.lastIndexOf("/") + 1) : file.slice(prefix), file),
+      (file, body, count, longest) => {
+        if (matches + count < query.limit) {
+          files.push({ file, count, body: body.toString("utf8"), longest });
+          matches += count;
+          return true;
+        }
+        const kept = query.limit - matches;
+        files.push({ file, count: kept, body: firstLines(body.toString("utf8"), kept), longest });
+        matches += kept;
         stopped = true;
         child.kill();
         return false;
@@ -172,13 +210,23 @@ export function searchWithRipgrep(rgPath: string, query: GrepQuery): Promise<Gre
     child.on("error", reject);
     child.on("close", (code) => {
       if (!stopped) parser.end();
-      if (code === 2 && matches.length === 0 && !stopped) {
+      if (code === 2 && matches === 0 && !stopped) {
         reject(new Error(stderr.trim() || "ripgrep failed"));
         return;
       }
-      resolve({ matches, complete: !stopped, backend: "ripgrep" });
+      resolve({ files, matches, complete: !stopped, backend: "ripgrep" });
     });
   });
+}
+
+/** The first `count` lines of `text` (each ending with a line feed). */
+export function firstLines(text: string, count: number): string {
+  let at = -1;
+  for (let i = 0; i < count; i++) {
+    at = text.indexOf("\n", at + 1);
+    if (at === -1) return text;
+  }
+  return text.slice(0, at + 1);
 }
 
 /** Decodes a file the way ripgrep does by default: UTF-8/UTF-16 BOMs honoured and removed, else UTF-8. */
@@ -214,7 +262,8 @@ export async function searchWithJs(query: GrepQuery): Promise<GrepOutcome> {
     query.caseSensitive && !/[\\^$.|?*+()[\]{}]/.test(query.pattern)
       ? Buffer.from(query.pattern, "utf8")
       : undefined;
-  const matches: GrepMatch[] = [];
+  const found: FileMatches[] = [];
+  let matches = 0;
   let next = 0;
   let stopped = false;
   const worker = async () => {
@@ -241,17 +290,24 @@ export async function searchWithJs(query: GrepQuery): Promise<GrepOutcome> {
       if (fileRe && !fileRe.test(text)) continue;
       const lines = text.split("\n");
       if (lines[lines.length - 1] === "") lines.pop();
-      for (let i = 0; i < lines.length; i++) {
+      // The lines as ripgrep prints them (`N: text`, a CR kept), so one formatter serves both engines.
+      let body = "";
+      let count = 0;
+      let longest = 0;
+      for (let i = 0; i < lines.length && matches + count < query.limit; i++) {
         const line = lines[i] as string;
         if (!lineRe.test(line)) continue;
-        matches.push({ file, line: i + 1, text: line.endsWith("\r") ? line.slice(0, -1) : line });
-        if (matches.length >= query.limit) {
-          stopped = true;
-          break;
-        }
+        const shown = `${i + 1}: ${line}`;
+        body += `${shown}\n`;
+        longest = Math.max(longest, shown.length);
+        count++;
       }
+      if (count === 0) continue;
+      found.push({ file, count, body, longest });
+      matches += count;
+      if (matches >= query.limit) stopped = true;
     }
   };
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
-  return { matches, complete: !stopped, backend: "js" };
+  return { files: found, matches, complete: !stopped, backend: "js" };
 }
