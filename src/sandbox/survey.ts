@@ -43,8 +43,15 @@ export const SCAN_MAX_DIRS = 2000;
 /** Folders never descended into: what lives there runs as code anyway, and they are large. */
 const SCAN_SKIP = new Set(["node_modules", ".git"]);
 
-const protectedSet = new PathPatternSet(PROTECTED_ENTRIES.map((e) => e.pattern));
-const secretSet = new PathPatternSet(DEFAULT_READ_ASK_PATTERNS);
+// Made on the first survey, not at load: a gate that runs no command does not pay for them (~3 ms).
+let patterns: { protectedSet: PathPatternSet; secretSet: PathPatternSet } | undefined;
+function builtinPatterns() {
+  patterns ??= {
+    protectedSet: new PathPatternSet(PROTECTED_ENTRIES.map((e) => e.pattern)),
+    secretSet: new PathPatternSet(DEFAULT_READ_ASK_PATTERNS),
+  };
+  return patterns;
+}
 /** Entries whose match expands into sub-paths (`.git` → `.git/config`, `.git/hooks`), by lower-case name. */
 const expanding = new Map(
   PROTECTED_ENTRIES.filter((e) => !/[/*?[]/.test(e.pattern) && e.sandbox.join() !== e.pattern).map((e) => [
@@ -68,6 +75,7 @@ export function surveySandbox(input: SurveyInput): SandboxPlan {
   const readOnly = new Map<string, PlannedPath>();
   const hidden = new Map<string, PlannedPath>();
   const extraProtected = input.protectedExtra?.length ? new PathPatternSet(input.protectedExtra) : undefined;
+  const { protectedSet, secretSet } = builtinPatterns();
 
   for (const root of input.roots) {
     if (input.mode === "workspace-write") {

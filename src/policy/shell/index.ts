@@ -7,6 +7,6 @@
  */
 export { analyzeCommand, analyzeCommandSync, type CommandAnalysis, type CommandFinding } from "./analyze.js";
 export { COMMAND_OPERATORS, createCommandKind, matchCommand } from "./command-kind.js";
-export { type Effect, type Finding, PROGRAMS, programFindings } from "./programs/index.js";
+export { type Effect, type Finding, programFindings, programs } from "./programs/index.js";
 export { classifyRisk, type RiskAssessment, type RiskInput } from "./risk.js";
 export { commandBase, type Unwrapped, unwrap } from "./wrappers.js";

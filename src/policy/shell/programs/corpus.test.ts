@@ -16,7 +16,7 @@ import type { ArgKindPlugin } from "../../types.js";
 import { analyzeCommand } from "../analyze.js";
 import { createCommandKind } from "../command-kind.js";
 import { commandBase } from "../wrappers.js";
-import { PROGRAMS } from "./index.js";
+import { programs } from "./index.js";
 
 interface Case {
   note: string;
@@ -66,11 +66,11 @@ describe("program-argument corpus", () => {
     for (const c of cases) {
       const analysis = await analyzeCommand(c.command);
       for (const words of analysis.commands) {
-        const spec = PROGRAMS.get(commandBase(words[0] ?? ""));
+        const spec = programs().get(commandBase(words[0] ?? ""));
         if (spec) seen.set(spec.file, (seen.get(spec.file) ?? new Set()).add(c.want.decision));
       }
     }
-    const files = [...new Set([...PROGRAMS.values()].map((s) => s.file))].sort();
+    const files = [...new Set([...programs().values()].map((s) => s.file))].sort();
     const missing = files.filter((f) => !seen.get(f)?.has("ask"));
     expect(missing).toEqual([]);
   });

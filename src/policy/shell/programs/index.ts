@@ -88,8 +88,16 @@ export function compilePrograms(data: Record<string, unknown>): ReadonlyMap<stri
   return byName;
 }
 
-/** Every known program, compiled once at load. */
-export const PROGRAMS: ReadonlyMap<string, ProgramSpec> = compilePrograms(DATA);
+let compiled: ReadonlyMap<string, ProgramSpec> | undefined;
+
+/**
+ * Every known program, compiled on first use (~3 ms: a gate that never analyses a command, as
+ * `toolgate call read_file`, does not pay it).
+ */
+export function programs(): ReadonlyMap<string, ProgramSpec> {
+  compiled ??= compilePrograms(DATA);
+  return compiled;
+}
 
 /**
  * What a command's arguments make its program do; empty for unknown programs and plain uses.
@@ -97,7 +105,7 @@ export const PROGRAMS: ReadonlyMap<string, ProgramSpec> = compilePrograms(DATA);
  * @example programFindings(["find", ".", "-delete"]) // [{ effect: "delete", reason: "find -delete deletes files", word: 2 }]
  */
 export function programFindings(words: readonly string[]): Finding[] {
-  const spec = PROGRAMS.get(words[0] ?? "");
+  const spec = programs().get(words[0] ?? "");
   if (spec === undefined) return [];
   return findingsFor(spec, words, spec.script ? PARSERS[spec.script] : undefined);
 }

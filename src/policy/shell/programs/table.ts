@@ -39,7 +39,7 @@ function lines(spec: CommandSpec, prefix: string): string[] {
 
 /**
  * The markdown table of every program the analysis knows, sorted by data file.
- * @example programTable(PROGRAMS).split("\n")[0] // "| program | about | not vouched for by an allow rule on the program |"
+ * @example programTable(programs()).split("\n")[0] // "| program | about | not vouched for by an allow rule on the program |"
  */
 export function programTable(programs: ReadonlyMap<string, ProgramSpec>): string {
   const specs = [...new Set(programs.values())].sort((a, b) => a.file.localeCompare(b.file));
