@@ -107,11 +107,14 @@ export function createMcpTool(
     argKinds: inferArgKinds(parameters),
     source: `mcp:${route.server}`,
     build(params: Record<string, unknown>): ToolInvocation {
-      // A person approving the call must see what it will do: the arguments, shortened.
-      const summary = `${route.tool} on MCP server ${route.server} with ${argumentsPreview(params)}`;
+      // A person approving the call must see what it will do: the arguments, shortened (made when asked).
+      let summary: string | undefined;
       const invocation: ToolInvocation = {
         params,
-        describe: () => summary,
+        describe: () => {
+          summary ??= `${route.tool} on MCP server ${route.server} with ${argumentsPreview(params)}`;
+          return summary;
+        },
         locations: () => [],
         riskFor: () => risk,
         // The details have one owner (core/confirmation): the call's basics, typed "mcp" by the tool's source.

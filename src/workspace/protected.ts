@@ -84,6 +84,9 @@ export const USER_SECRET_PATHS: readonly string[] = Object.freeze([...data.userS
  */
 export const WORKSPACE_SECRET_PATHS: readonly string[] = Object.freeze([...data.workspaceSecrets]);
 
+/** A component ending in a dot or a space (which Windows file systems drop). */
+const ENDS_IN_DOT_OR_SPACE = /[. ](?:\/|$)/;
+
 /** A compiled set of path patterns: relative gitignore patterns plus absolute paths. */
 export class PathPatternSet {
   private readonly matcher: Ignore;
@@ -111,7 +114,7 @@ export class PathPatternSet {
    * tried without trailing dots and spaces, which Windows file systems drop (`.git.` is `.git` there).
    */
   matches(relative: string, absolute?: string): boolean {
-    if (absolute !== undefined) {
+    if (absolute !== undefined && this.absolutes.length > 0) {
       const lower = absolute.toLowerCase();
       for (const entry of this.absolutes) {
         if (isInsideOrEqual(entry, absolute) || isInsideOrEqual(entry.toLowerCase(), lower)) return true;
@@ -119,6 +122,8 @@ export class PathPatternSet {
     }
     if (relative === "" || relative === ".") return false;
     if (this.matcher.ignores(relative)) return true;
+    // Most paths have no component ending in a dot or a space: nothing to strip (grep asks once per file).
+    if (!ENDS_IN_DOT_OR_SPACE.test(relative)) return false;
     const stripped = relative
       .split("/")
       .map((part) => part.replace(/[. ]+$/, "") || part)

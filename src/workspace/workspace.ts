@@ -184,9 +184,11 @@ export class Workspace {
   isReadSensitive(path: string): boolean {
     if (typeof path !== "string" || pathSyntaxProblem(path)) return true;
     const absolute = resolvePath(this.roots[0] as string, path);
-    for (const base of [...this.roots, ...this.givenRoots]) {
-      if (isInsideOrEqual(base, absolute))
-        return this.readAskSet.matches(relativeInside(base, absolute), absolute);
+    for (const bases of [this.roots, this.givenRoots]) {
+      for (const base of bases) {
+        if (isInsideOrEqual(base, absolute))
+          return this.readAskSet.matches(relativeInside(base, absolute), absolute);
+      }
     }
     return this.readAskSet.matches("", absolute) || this.readAskSet.matches(absolute.replace(/^\/+/, ""));
   }
