@@ -30,6 +30,8 @@ const LAZY_PACKAGES = [
   "zod",
   // ajv's compiler, loaded only for a tool without a precompiled validator (its run-time helpers may load)
   "ajv/dist/compile",
+  // the directory walker, loaded on the first walk
+  "fdir",
 ];
 /** Our own modules behind those packages (tsc layout). */
 const LAZY_OURS = [
