@@ -236,24 +236,26 @@ function mergeLines(a: FileMatches, b: FileMatches): FileMatches {
 }
 
 /**
- * A file's lines as shown: `path:N: text`, CR line breaks dropped, texts longer than MAX_LINE_CHARS cut.
- * Whole-text replaces, not a step per line: a search may return tens of thousands of lines.
+ * A file's lines as shown, each behind a line break: `\npath:N: text` (so files join with nothing between
+ * them), CR line breaks dropped, texts longer than MAX_LINE_CHARS cut. One split and one join per file, not
+ * a step per line, and flat strings, which the final join copies once: a search may return tens of
+ * thousands of lines.
  */
 function shownLines(display: string, body: string, longest: number): string {
-  let lines = body.endsWith("\n") ? body.slice(0, -1) : body;
-  if (lines.includes("\r")) lines = lines.replaceAll("\r\n", "\n").replace(/\r$/, "");
+  const lines = (body.endsWith("\n") ? body.slice(0, -1) : body).split("\n");
+  const crlf = body.includes("\r");
   // Only a line longer than MAX_LINE_CHARS (the `N: ` before it counted too) may hold a text to cut.
-  if (longest > MAX_LINE_CHARS) {
-    lines = lines
-      .split("\n")
-      .map((line) => {
-        const text = line.indexOf(": ") + 2;
-        return line.length - text > MAX_LINE_CHARS ? `${line.slice(0, text + MAX_LINE_CHARS)}…` : line;
-      })
-      .join("\n");
+  if (crlf || longest > MAX_LINE_CHARS) {
+    for (let i = 0; i < lines.length; i++) {
+      let line = lines[i]!;
+      if (crlf && line.endsWith("\r")) line = line.slice(0, -1);
+      const text = line.indexOf(": ") + 2;
+      if (line.length - text > MAX_LINE_CHARS) line = `${line.slice(0, text + MAX_LINE_CHARS)}…`;
+      lines[i] = line;
+    }
   }
-  const prefix = `${display}:`;
-  return `${prefix}${lines.replaceAll("\n", `\n${prefix}`)}`;
+  lines.unshift("");
+  return lines.join(`\n${display}:`);
 }
 
 function formatOutcome(
@@ -286,7 +288,8 @@ function formatOutcome(
     notes.push(`(${total - cap} more matches not shown; limit ${cap}, set maxMatches to see more)`);
   }
   const summary = `Found ${plural(total, "match", "matches")}${outcome.complete ? "" : "+"} in ${plural(files.length, "file")} for /${params.pattern}/ in ${where}`;
-  return okResult([...shown, ...notes].join("\n"), summary, {
+  const lines = shown.join("").slice(1);
+  return okResult(notes.length === 0 ? lines : `${lines}\n${notes.join("\n")}`, summary, {
     matches: total,
     files: files.length,
     complete: outcome.complete,
