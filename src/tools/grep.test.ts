@@ -39,6 +39,8 @@ const corpus: Record<string, string | Buffer> = {
   "dash.txt": "-v is a flag\n--regexp too\n",
   // Texts of 600 ASCII characters (cut), 400 two-byte ones (more than 500 bytes, not cut), 504 three-byte
   // ones (cut) and exactly 500 (not cut).
+  // More matching lines than a search collects (20,000), all in one file.
+  "many.txt": "manyline\n".repeat(25_000),
   "long.txt": `longline ${"x".repeat(591)}\nlongline ${"é".repeat(391)}\nlongline ${"日".repeat(495)}\r\nlongline ${"y".repeat(491)}\n`,
   "keys/deploy.pem": "-----BEGIN PRIVATE KEY----- secretneedle\n",
   ".env": "TOKEN=secretneedle\n",
@@ -145,6 +147,19 @@ describe("grep (ripgrep and JS fallback give identical results)", () => {
       `long.txt:3: longline ${"日".repeat(491)}…`,
       `long.txt:4: longline ${"y".repeat(491)}`,
     ]);
+  });
+
+  it("stops collecting at 20,000 matches, within one file too, identically", async () => {
+    const text = await both({ pattern: "manyline", maxMatches: 3 });
+    expect(text).toBe(
+      [
+        "many.txt:1: manyline",
+        "many.txt:2: manyline",
+        "many.txt:3: manyline",
+        "(search stopped after 20000 matches; narrow the pattern, path or filePattern)",
+        "(19997 more matches not shown; limit 3, set maxMatches to see more)",
+      ].join("\n"),
+    );
   });
 
   it("caps matches with a note, identically", async () => {

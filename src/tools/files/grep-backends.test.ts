@@ -100,6 +100,30 @@ describe("RipgrepOutputParser", () => {
     expect(got).toEqual(["/r/a.ts", "/r/secret.pem"]);
   });
 
+  it("stops at the limit, within a file too, giving the lines so far", () => {
+    for (const [limit, want] of [
+      [2, ["/r/a.ts|2|1: const a = 1;\n12:   return a; // état\n"]],
+      [3, [reference(FILES, accept)[0]]],
+      [4, [...reference(FILES, accept).slice(0, 2)]],
+    ] as const) {
+      const bytes = output(FILES, false);
+      for (const cut of [0, 20, 47, bytes.length]) {
+        const got: string[] = [];
+        const parser = new RipgrepOutputParser(
+          accept,
+          (file, body, count) => {
+            got.push(`${file}|${count}|${body.toString("utf8")}`);
+            return true;
+          },
+          limit,
+        );
+        const first = parser.write(bytes.subarray(0, cut));
+        const second = first && parser.write(bytes.subarray(cut));
+        expect({ limit, cut, stopped: !second, got }).toEqual({ limit, cut, stopped: true, got: want });
+      }
+    }
+  });
+
   it("reads ripgrep's own output for files with CRLF, UTF-8 and an empty matching line", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tg-grep-rg-"));
     try {

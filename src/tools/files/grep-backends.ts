@@ -79,8 +79,10 @@ export function ripgrepArgs(
 /**
  * Parses ripgrep's `--heading --null` output (`path NUL`, then `N: text LF` per match, then an empty line)
  * from raw chunks a file at a time: the path is decoded and filtered once per file, and a kept file's lines
- * are decoded as one text, never split line by line. A path holds any byte but NUL (a line feed too), so the
- * heading is read up to its NUL; a file's lines end at the first empty line after it.
+ * are decoded as one text, never split into strings line by line. A path holds any byte but NUL (a line feed
+ * too), so the heading is read up to its NUL; a file's lines end at the first empty line after it. Lines are
+ * counted as they arrive: at `limit` lines in all, the file so far is given and the parse stops, so a file
+ * with millions of matching lines is never held whole.
  */
 export class RipgrepOutputParser {
   /** The heading's bytes so far, while reading one; undefined while reading a file's lines. */
@@ -91,14 +93,22 @@ export class RipgrepOutputParser {
   private pieces: Buffer[] = [];
   /** Whether the last byte read was a line feed (a file's lines end at LF LF, which chunks may split). */
   private afterNewline = false;
+  /** The current file's complete lines, the bytes of its unfinished one, and its longest line's bytes. */
+  private count = 0;
+  private lineBytes = 0;
+  private longest = 0;
+  /** Lines given to `onFile` so far. */
+  private given = 0;
 
   constructor(
     private readonly accept: (file: string) => boolean,
     /** Gets each kept file's lines (`N: text LF` each), their count and the longest's bytes; false stops. */
     private readonly onFile: (file: string, body: Buffer, count: number, longest: number) => boolean,
+    /** The most lines given in all. */
+    private readonly limit = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** Feeds a chunk; returns false once `onFile` asked to stop. */
+  /** Feeds a chunk; returns false once the parse stopped (`onFile` asked to, or the limit was reached). */
   write(chunk: Buffer): boolean {
     let pos = 0;
     while (pos < chunk.length) {
@@ -121,11 +131,10 @@ export class RipgrepOutputParser {
       }
       const end = chunk.indexOf("\n\n", pos);
       if (end === -1) {
-        this.pieces.push(chunk.subarray(pos));
         this.afterNewline = chunk[chunk.length - 1] === 10;
-        return true;
+        return this.take(chunk, pos, chunk.length);
       }
-      this.pieces.push(chunk.subarray(pos, end + 1));
+      if (!this.take(chunk, pos, end + 1)) return false;
       pos = end + 2;
       if (!this.endFile()) return false;
     }
@@ -143,6 +152,29 @@ export class RipgrepOutputParser {
     this.heading = undefined;
     this.pieces = [];
     this.afterNewline = false;
+    this.count = 0;
+    this.lineBytes = 0;
+    this.longest = 0;
+  }
+
+  /** Takes bytes `start..end` of the current file's lines; false when the limit was reached (file given). */
+  private take(chunk: Buffer, start: number, end: number): boolean {
+    if (!this.keep) return true;
+    let from = start;
+    for (let i = chunk.indexOf(10, from); i !== -1 && i < end; i = chunk.indexOf(10, from)) {
+      this.longest = Math.max(this.longest, this.lineBytes + i - from);
+      this.lineBytes = 0;
+      this.count++;
+      from = i + 1;
+      if (this.given + this.count >= this.limit) {
+        this.pieces.push(chunk.subarray(start, from));
+        this.endFile();
+        return false;
+      }
+    }
+    this.lineBytes += end - from;
+    this.pieces.push(chunk.subarray(start, end));
+    return true;
   }
 
   private endFile(): boolean {
@@ -151,21 +183,16 @@ export class RipgrepOutputParser {
     this.heading = [];
     this.afterNewline = false;
     if (!this.keep) return true;
-    const body = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
-    let count = 0;
-    let longest = 0;
-    let start = 0;
-    for (let i = body.indexOf(10); i !== -1; i = body.indexOf(10, start)) {
-      count++;
-      if (i - start > longest) longest = i - start;
-      start = i + 1;
-    }
     // The stream may end without the last line's line feed.
-    if (start < body.length) {
-      count++;
-      longest = Math.max(longest, body.length - start);
+    if (this.lineBytes > 0) {
+      this.longest = Math.max(this.longest, this.lineBytes);
+      this.count++;
+      this.lineBytes = 0;
     }
-    return count === 0 || this.onFile(this.file, body, count, longest);
+    if (this.count === 0) return true;
+    this.given += this.count;
+    const body = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+    return this.onFile(this.file, body, this.count, this.longest) && this.given < this.limit;
   }
 }
 
@@ -182,27 +209,22 @@ export function searchWithRipgrep(rgPath: string, query: GrepQuery): Promise<Gre
     const filter = query.fileFilter;
     let stderr = "";
     let stopped = false;
-    // The filter runs once per file, never per match.
+    // The filter runs once per file, never per match; the parser stops at the limit, within a file too.
     const parser = new RipgrepOutputParser(
       (file) =>
         !filter ||
         filter(prefix === undefined ? file.slice(file.lastIndexOf("/") + 1) : file.slice(prefix), file),
       (file, body, count, longest) => {
-        if (matches + count < query.limit) {
-          files.push({ file, count, body: body.toString("utf8"), longest });
-          matches += count;
-          return true;
-        }
-        const kept = query.limit - matches;
-        files.push({ file, count: kept, body: firstLines(body.toString("utf8"), kept), longest });
-        matches += kept;
-        stopped = true;
-        child.kill();
-        return false;
+        files.push({ file, count, body: body.toString("utf8"), longest });
+        matches += count;
+        return true;
       },
+      query.limit,
     );
     child.stdout.on("data", (chunk: Buffer) => {
-      if (!stopped) parser.write(chunk);
+      if (stopped || parser.write(chunk)) return;
+      stopped = true;
+      child.kill();
     });
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString("utf8");
