@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../core/index.js";
 import { loadConfigFile, parseConfig, settingsFromConfig } from "./config.js";
-import { CONFIG_DEFAULTS, DEFAULT_CONFIRM_TIMEOUT_MS, defaultSettings } from "./defaults.js";
+import { DEFAULT_CONFIRM_TIMEOUT_MS } from "./defaults.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import { checkedKeys, SECURITY_KEYS, withoutSecurityKeys } from "./trust.js";
 
@@ -63,14 +63,6 @@ describe("settingsFromConfig", () => {
     expect(settings.web).toEqual({ allowHosts: [] });
     expect(settings.files).toEqual({ protected: [] });
     expect(Object.keys(settings)).toEqual(Object.keys(CONFIG_SCHEMA.shape));
-  });
-
-  it("with no config gives the defaults a gate uses without loading the schema", () => {
-    expect(defaultSettings()).toEqual(settingsFromConfig({}));
-    expect(Object.keys(CONFIG_DEFAULTS)).toEqual(Object.keys(CONFIG_SCHEMA.shape));
-    const a = defaultSettings();
-    a.sandbox.writable.push("/tmp");
-    expect(defaultSettings().sandbox.writable).toEqual([]);
   });
 
   it("does not share default lists between two settings", () => {

@@ -14,7 +14,6 @@ import { withPathErrors } from "./files/errors.js";
 import { plural } from "./files/format.js";
 import {
   type FileMatches,
-  firstLines,
   type GrepOutcome,
   type GrepQuery,
   searchWithJs,
@@ -256,6 +255,16 @@ function shownLines(display: string, body: string, longest: number): string {
   }
   lines.unshift("");
   return lines.join(`\n${display}:`);
+}
+
+/** The first `count` lines of `text` (each ending with a line feed). */
+function firstLines(text: string, count: number): string {
+  let at = -1;
+  for (let i = 0; i < count; i++) {
+    at = text.indexOf("\n", at + 1);
+    if (at === -1) return text;
+  }
+  return text.slice(0, at + 1);
 }
 
 function formatOutcome(

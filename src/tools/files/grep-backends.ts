@@ -241,16 +241,6 @@ export function searchWithRipgrep(rgPath: string, query: GrepQuery): Promise<Gre
   });
 }
 
-/** The first `count` lines of `text` (each ending with a line feed). */
-export function firstLines(text: string, count: number): string {
-  let at = -1;
-  for (let i = 0; i < count; i++) {
-    at = text.indexOf("\n", at + 1);
-    if (at === -1) return text;
-  }
-  return text.slice(0, at + 1);
-}
-
 /** Decodes a file the way ripgrep does by default: UTF-8/UTF-16 BOMs honoured and removed, else UTF-8. */
 function decodeForSearch(bytes: Buffer): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
