@@ -199,13 +199,13 @@ describe("grep: ordering files by path", () => {
     const input: FileMatches[] = files.map((file) => ({
       file,
       count: 3,
-      body: [1, 2, 3].map((line) => `${line}: ${file}${line}\n`).join(""),
-      longest: 20,
+      body: Buffer.from([1, 2, 3].map((line) => `${line}: ${file}${line}\n`).join("")),
     }));
-    input.push({ file: "a.ts", count: 2, body: "9: late\n2: between\n", longest: 10 });
+    input.push({ file: "a.ts", count: 2, body: Buffer.from("9: late\n2: between\n") });
     const lines = (list: FileMatches[]) =>
       list.flatMap((f) =>
         f.body
+          .toString("utf8")
           .split("\n")
           .filter(Boolean)
           .map((l) => `${f.file}|${l}`),

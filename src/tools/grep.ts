@@ -19,6 +19,7 @@ import {
   searchWithJs,
   searchWithRipgrep,
 } from "./files/grep-backends.js";
+import { joinShownParts, type ShownPart } from "./files/prefix-lines.js";
 import { comparePaths } from "./files/walk.js";
 
 /** Parameters of `grep`. */
@@ -229,42 +230,18 @@ function mergeLines(a: FileMatches, b: FileMatches): FileMatches {
   return {
     file: a.file,
     count: a.count + b.count,
-    body: `${lines.join("\n")}\n`,
-    longest: Math.max(a.longest, b.longest),
+    body: Buffer.from(`${lines.join("\n")}\n`),
   };
 }
 
-/**
- * A file's lines as shown, each behind a line break: `\npath:N: text` (so files join with nothing between
- * them), CR line breaks dropped, texts longer than MAX_LINE_CHARS cut. One split and one join per file, not
- * a step per line, and flat strings, which the final join copies once: a search may return tens of
- * thousands of lines.
- */
-function shownLines(display: string, body: string, longest: number): string {
-  const lines = (body.endsWith("\n") ? body.slice(0, -1) : body).split("\n");
-  const crlf = body.includes("\r");
-  // Only a line longer than MAX_LINE_CHARS (the `N: ` before it counted too) may hold a text to cut.
-  if (crlf || longest > MAX_LINE_CHARS) {
-    for (let i = 0; i < lines.length; i++) {
-      let line = lines[i]!;
-      if (crlf && line.endsWith("\r")) line = line.slice(0, -1);
-      const text = line.indexOf(": ") + 2;
-      if (line.length - text > MAX_LINE_CHARS) line = `${line.slice(0, text + MAX_LINE_CHARS)}…`;
-      lines[i] = line;
-    }
-  }
-  lines.unshift("");
-  return lines.join(`\n${display}:`);
-}
-
-/** The first `count` lines of `text` (each ending with a line feed). */
-function firstLines(text: string, count: number): string {
+/** The first `count` lines of `body` (each ending with a line feed). */
+function firstLines(body: Buffer, count: number): Buffer {
   let at = -1;
   for (let i = 0; i < count; i++) {
-    at = text.indexOf("\n", at + 1);
-    if (at === -1) return text;
+    at = body.indexOf(10, at + 1);
+    if (at === -1) return body;
   }
-  return text.slice(0, at + 1);
+  return body.subarray(0, at + 1);
 }
 
 function formatOutcome(
@@ -281,13 +258,14 @@ function formatOutcome(
     const text = `No matches for /${params.pattern}/ in ${where}`;
     return okResult(text, text, { matches: 0, backend: outcome.backend });
   }
-  const shown: string[] = [];
+  const shown: ShownPart[] = [];
   let left = cap;
   for (const f of files) {
     if (left === 0) break;
-    const body = f.count <= left ? f.body : firstLines(f.body, left);
-    shown.push(shownLines(workspace.displayPath(f.file), body, f.longest));
-    left -= Math.min(f.count, left);
+    const count = Math.min(f.count, left);
+    const body = count === f.count ? f.body : firstLines(f.body, count);
+    shown.push({ prefix: `${workspace.displayPath(f.file)}:`, lines: body, count });
+    left -= count;
   }
   const notes: string[] = [];
   if (!outcome.complete) {
@@ -297,7 +275,7 @@ function formatOutcome(
     notes.push(`(${total - cap} more matches not shown; limit ${cap}, set maxMatches to see more)`);
   }
   const summary = `Found ${plural(total, "match", "matches")}${outcome.complete ? "" : "+"} in ${plural(files.length, "file")} for /${params.pattern}/ in ${where}`;
-  const lines = shown.join("").slice(1);
+  const lines = joinShownParts(shown, MAX_LINE_CHARS).slice(0, -1);
   return okResult(notes.length === 0 ? lines : `${lines}\n${notes.join("\n")}`, summary, {
     matches: total,
     files: files.length,

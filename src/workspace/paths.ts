@@ -35,11 +35,23 @@ export function pathSyntaxProblem(raw: string): string | undefined {
   return undefined;
 }
 
+/** A `/` starting an empty, `.` or `..` component: what `path.resolve` would rewrite. */
+const NOT_NORMAL = /\/(?:\.\.?)?(?:\/|$)/;
+
+/**
+ * The absolute form of `path` against `base`. A path already absolute and normal (no empty, `.` or `..`
+ * component, no trailing `/`) is returned as it is, without `path.resolve`'s walk over its characters:
+ * grep checks every file ripgrep prints.
+ */
+export function absoluteFrom(base: string, path: string): string {
+  return path.startsWith("/") && !NOT_NORMAL.test(path) ? path : resolve(base, path);
+}
+
 /** True when `child` equals `parent` or lies below it, compared on whole path components. */
 export function isInsideOrEqual(parent: string, child: string): boolean {
-  if (child === parent) return true;
-  const prefix = parent.endsWith(sep) ? parent : parent + sep;
-  return child.startsWith(prefix);
+  if (!child.startsWith(parent)) return false;
+  // Checked without building `parent + sep`: this runs once per file grep prints.
+  return child.length === parent.length || parent.endsWith(sep) || child.startsWith(sep, parent.length);
 }
 
 /**

@@ -8,7 +8,7 @@ import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import { isErrno, WorkspaceError } from "./errors.js";
 import { IgnoreRules } from "./ignore.js";
-import { canonicalize, isInsideOrEqual, pathSyntaxProblem, relativeInside } from "./paths.js";
+import { absoluteFrom, canonicalize, isInsideOrEqual, pathSyntaxProblem, relativeInside } from "./paths.js";
 import { DEFAULT_PROTECTED_PATTERNS, DEFAULT_READ_ASK_PATTERNS, PathPatternSet } from "./protected.js";
 
 /** What a path is resolved for: reading a file, writing a file, or listing/searching a folder. */
@@ -183,7 +183,7 @@ export class Workspace {
    */
   isReadSensitive(path: string): boolean {
     if (typeof path !== "string" || pathSyntaxProblem(path)) return true;
-    const absolute = resolvePath(this.roots[0] as string, path);
+    const absolute = absoluteFrom(this.roots[0] as string, path);
     for (const bases of [this.roots, this.givenRoots]) {
       for (const base of bases) {
         if (isInsideOrEqual(base, absolute))

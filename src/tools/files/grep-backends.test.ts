@@ -32,11 +32,7 @@ function parse(chunks: Buffer[], accept: (file: string) => boolean): { got: stri
       accepted.push(file);
       return accept(file);
     },
-    (file, body, count, longest) => {
-      const lines = body.toString("utf8").split("\n");
-      if (lines.at(-1) === "") lines.pop();
-      // The longest line, in bytes.
-      expect(longest).toBe(Math.max(...lines.map((l) => Buffer.byteLength(l))));
+    (file, body, count) => {
       got.push(`${file}|${count}|${body.toString("utf8")}`);
       return true;
     },

@@ -3,24 +3,23 @@
  * The two engines behind `grep`: ripgrep (`@vscode/ripgrep`, pattern passed with `--regexp`, output read a
  * file at a time: `--heading --null`) and a pure-JS walker with the same file selection (gitignore, hidden,
  * symlinks, binary skip) and the same case rules, used when ripgrep is unavailable. Both return each file's
- * matching lines together, as one text, files unsorted.
+ * matching lines together, as bytes (ripgrep's are never decoded here), files unsorted.
  */
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { IgnoreRules } from "../../workspace/index.js";
+import { countLineFeeds } from "./newlines.js";
 import { walkFiles } from "./walk.js";
 
 /**
- * One file's matching lines, in line order: `body` holds a `N: text` line per match, each ending with a line
- * feed (a CR before it is the file's own line break: the formatter drops it).
+ * One file's matching lines, in line order: `body` holds a `N: text` line per match in UTF-8, each ending
+ * with a line feed (a CR before it is the file's own line break: the formatter drops it).
  */
 export interface FileMatches {
   /** Canonical and absolute. */
   file: string;
   count: number;
-  body: string;
-  /** The longest line's length (`N: ` included), in bytes or characters: never less than its characters. */
-  longest: number;
+  body: Buffer;
 }
 
 /** What a backend searches. */
@@ -93,17 +92,16 @@ export class RipgrepOutputParser {
   private pieces: Buffer[] = [];
   /** Whether the last byte read was a line feed (a file's lines end at LF LF, which chunks may split). */
   private afterNewline = false;
-  /** The current file's complete lines, the bytes of its unfinished one, and its longest line's bytes. */
+  /** The current file's complete lines, and whether a line is still unfinished (the last chunk cut it). */
   private count = 0;
-  private lineBytes = 0;
-  private longest = 0;
+  private unfinished = false;
   /** Lines given to `onFile` so far. */
   private given = 0;
 
   constructor(
     private readonly accept: (file: string) => boolean,
-    /** Gets each kept file's lines (`N: text LF` each), their count and the longest's bytes; false stops. */
-    private readonly onFile: (file: string, body: Buffer, count: number, longest: number) => boolean,
+    /** Gets each kept file's lines (`N: text LF` each) and their count; false stops. */
+    private readonly onFile: (file: string, body: Buffer, count: number) => boolean,
     /** The most lines given in all. */
     private readonly limit = Number.POSITIVE_INFINITY,
   ) {}
@@ -153,26 +151,26 @@ export class RipgrepOutputParser {
     this.pieces = [];
     this.afterNewline = false;
     this.count = 0;
-    this.lineBytes = 0;
-    this.longest = 0;
+    this.unfinished = false;
   }
 
   /** Takes bytes `start..end` of the current file's lines; false when the limit was reached (file given). */
   private take(chunk: Buffer, start: number, end: number): boolean {
     if (!this.keep) return true;
-    let from = start;
-    for (let i = chunk.indexOf(10, from); i !== -1 && i < end; i = chunk.indexOf(10, from)) {
-      this.longest = Math.max(this.longest, this.lineBytes + i - from);
-      this.lineBytes = 0;
-      this.count++;
-      from = i + 1;
-      if (this.given + this.count >= this.limit) {
-        this.pieces.push(chunk.subarray(start, from));
-        this.endFile();
-        return false;
-      }
+    const lines = countLineFeeds(chunk, start, end);
+    const room = this.limit - this.given - this.count;
+    if (lines >= room) {
+      // The limit falls in these bytes: the file so far ends with the line that reaches it.
+      let at = start - 1;
+      for (let i = 0; i < room; i++) at = chunk.indexOf(10, at + 1);
+      this.pieces.push(chunk.subarray(start, at + 1));
+      this.count += room;
+      this.unfinished = false;
+      this.endFile();
+      return false;
     }
-    this.lineBytes += end - from;
+    this.count += lines;
+    if (end > start) this.unfinished = chunk[end - 1] !== 10;
     this.pieces.push(chunk.subarray(start, end));
     return true;
   }
@@ -184,15 +182,14 @@ export class RipgrepOutputParser {
     this.afterNewline = false;
     if (!this.keep) return true;
     // The stream may end without the last line's line feed.
-    if (this.lineBytes > 0) {
-      this.longest = Math.max(this.longest, this.lineBytes);
+    if (this.unfinished) {
       this.count++;
-      this.lineBytes = 0;
+      this.unfinished = false;
     }
     if (this.count === 0) return true;
     this.given += this.count;
     const body = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
-    return this.onFile(this.file, body, this.count, this.longest) && this.given < this.limit;
+    return this.onFile(this.file, body, this.count) && this.given < this.limit;
   }
 }
 
@@ -214,8 +211,8 @@ export function searchWithRipgrep(rgPath: string, query: GrepQuery): Promise<Gre
       (file) =>
         !filter ||
         filter(prefix === undefined ? file.slice(file.lastIndexOf("/") + 1) : file.slice(prefix), file),
-      (file, body, count, longest) => {
-        files.push({ file, count, body: body.toString("utf8"), longest });
+      (file, body, count) => {
+        files.push({ file, count, body });
         matches += count;
         return true;
       },
@@ -305,17 +302,14 @@ export async function searchWithJs(query: GrepQuery): Promise<GrepOutcome> {
       // The lines as ripgrep prints them (`N: text`, a CR kept), so one formatter serves both engines.
       let body = "";
       let count = 0;
-      let longest = 0;
       for (let i = 0; i < lines.length && matches + count < query.limit; i++) {
         const line = lines[i] as string;
         if (!lineRe.test(line)) continue;
-        const shown = `${i + 1}: ${line}`;
-        body += `${shown}\n`;
-        longest = Math.max(longest, shown.length);
+        body += `${i + 1}: ${line}\n`;
         count++;
       }
       if (count === 0) continue;
-      found.push({ file, count, body, longest });
+      found.push({ file, count, body: Buffer.from(body) });
       matches += count;
       if (matches >= query.limit) stopped = true;
     }

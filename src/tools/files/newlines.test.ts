@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import wabtInit from "wabt";
 import { seededRandom } from "../../utils/index.js";
-import { COUNTER_BYTES, NewlineCounter } from "./newlines.js";
+import { COUNTER_BYTES, countLineFeeds, NewlineCounter } from "./newlines.js";
 
 function reference(bytes: Uint8Array): number {
   let n = 0;
@@ -54,5 +54,29 @@ describe("NewlineCounter", () => {
     b.buffer[COUNTER_BYTES - 1] = 10;
     expect(b.count(COUNTER_BYTES)).toBe(1);
     expect(b.count(COUNTER_BYTES - 1)).toBe(0);
+  });
+
+  it("counts the line feeds of any range, larger than the counter's memory too", () => {
+    const random = seededRandom(8);
+    const bytes = Buffer.alloc(COUNTER_BYTES * 2 + 333);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = random() < 0.1 ? 10 : 97;
+    const ranges: [number, number][] = [
+      [0, bytes.length],
+      [0, 0],
+      [5, 6],
+      [COUNTER_BYTES - 3, COUNTER_BYTES + 40],
+      [17, COUNTER_BYTES * 2 + 1],
+    ];
+    for (let i = 0; i < 50; i++) {
+      const a = Math.floor(random() * bytes.length);
+      ranges.push([a, Math.min(bytes.length, a + Math.floor(random() * 200))]);
+    }
+    for (const [start, end] of ranges) {
+      expect({ start, end, n: countLineFeeds(bytes, start, end) }).toEqual({
+        start,
+        end,
+        n: reference(bytes.subarray(start, end)),
+      });
+    }
   });
 });

@@ -5,8 +5,9 @@
  * bytes per step (~20 ms for the same file, reads included), so chunks before the wanted lines are skipped
  * whole. The source is `newlines.wat` (its test checks that these bytes are that file assembled). Where the
  * runtime cannot compile it (WebAssembly SIMD needs SSE4.1 on x86), there is no counter and the scan walks
- * every line as before.
+ * every line as before. grep counts the lines of ripgrep's output with it too ({@link countLineFeeds}).
  */
+import { lazyModule, Wasm } from "./wasm.js";
 
 /** `newlines.wat`, assembled. */
 const WASM =
@@ -15,25 +16,7 @@ const WASM =
 /** The module's memory: the most a chunk may hold. */
 export const COUNTER_BYTES = 1024 * 1024;
 
-/** The WebAssembly API used here (the project's `lib` has no DOM, which declares its types). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: Record<string, unknown> };
-}
-const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
-let compiled: object | null | undefined;
-
-function compiledModule(): object | null {
-  if (compiled === undefined) {
-    try {
-      compiled = new Wasm.Module(Buffer.from(WASM, "base64"));
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled;
-}
+const compiledModule = lazyModule(WASM);
 
 /** A buffer of {@link COUNTER_BYTES} to read chunks into, and the line feeds in a chunk. One per scan. */
 export class NewlineCounter {
@@ -61,4 +44,26 @@ export class NewlineCounter {
     for (let i = aligned; i < length; i++) if (this.buffer[i] === 10) n++;
     return n;
   }
+}
+
+let shared: NewlineCounter | null | undefined;
+
+/**
+ * Line feeds in `bytes[start, end)`, for grep's parse of ripgrep's output: copied through one counter shared
+ * by every caller (each call copies and counts synchronously, so callers never see each other's bytes), or
+ * found one by one where the module cannot run.
+ */
+export function countLineFeeds(bytes: Uint8Array, start: number, end: number): number {
+  shared ??= NewlineCounter.create() ?? null;
+  let n = 0;
+  if (shared === null) {
+    for (let i = bytes.indexOf(10, start); i !== -1 && i < end; i = bytes.indexOf(10, i + 1)) n++;
+    return n;
+  }
+  for (let from = start; from < end; from += COUNTER_BYTES) {
+    const to = Math.min(end, from + COUNTER_BYTES);
+    shared.buffer.set(bytes.subarray(from, to));
+    n += shared.count(to - from);
+  }
+  return n;
 }
