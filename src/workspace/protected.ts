@@ -87,10 +87,30 @@ export const WORKSPACE_SECRET_PATHS: readonly string[] = Object.freeze([...data.
 /** A component ending in a dot or a space (which Windows file systems drop). */
 const ENDS_IN_DOT_OR_SPACE = /[. ](?:\/|$)/;
 
+/** What splits a pattern into the runs of characters a matching path holds as they are. */
+const NOT_LITERAL = /[*?[\]{}\\/\s,]+/;
+
+/**
+ * A test every path a pattern matches passes: its longest run of plain characters, which the path (or a
+ * parent of it, or a component cut of trailing dots) must hold, in any case. Negations and comments match
+ * nothing; undefined when the pattern has no such run (`*`), so nothing can be skipped.
+ */
+function requiredText(pattern: string): string | null | undefined {
+  if (pattern.startsWith("!") || pattern.startsWith("#")) return null;
+  let longest = "";
+  for (const run of pattern.split(NOT_LITERAL)) if (run.length > longest.length) longest = run;
+  return longest === "" ? undefined : longest;
+}
+
 /** A compiled set of path patterns: relative gitignore patterns plus absolute paths. */
 export class PathPatternSet {
   private readonly matcher: Ignore;
   private readonly absolutes: string[] = [];
+  /**
+   * Texts one of which every covered path holds: most paths hold none and skip the matcher (grep asks once
+   * per file it prints). Undefined when some pattern has no such text.
+   */
+  private readonly required: RegExp | undefined;
 
   /** @param patterns gitignore patterns relative to a root, or absolute paths (a folder covers its contents) */
   constructor(patterns: readonly string[]) {
@@ -101,6 +121,12 @@ export class PathPatternSet {
       }
       if (isAbsolute(pattern)) this.absolutes.push(resolve(pattern));
       else this.matcher.add(pattern);
+    }
+    const texts = patterns.filter((p) => !isAbsolute(p)).map(requiredText);
+    if (!texts.includes(undefined)) {
+      const alternatives = texts.filter((t) => typeof t === "string").map(escapeRegExp);
+      // The matcher ignores case, so the texts are found in any case too (both with the `i` flag alone).
+      this.required = new RegExp(alternatives.length === 0 ? "(?!)" : alternatives.join("|"), "i");
     }
   }
 
@@ -121,6 +147,7 @@ export class PathPatternSet {
       }
     }
     if (relative === "" || relative === ".") return false;
+    if (this.required !== undefined && !this.required.test(relative)) return false;
     if (this.matcher.ignores(relative)) return true;
     // Most paths have no component ending in a dot or a space: nothing to strip (grep asks once per file).
     if (!ENDS_IN_DOT_OR_SPACE.test(relative)) return false;
@@ -130,4 +157,8 @@ export class PathPatternSet {
       .join("/");
     return stripped !== relative && this.matcher.ignores(stripped);
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 }

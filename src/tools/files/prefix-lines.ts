@@ -109,14 +109,14 @@ function instanceWith(module: object, bytes: number): PrefixInstance {
  * string form instead.
  */
 function joinWithModule(module: object, parts: readonly ShownPart[], maxTextChars: number): string {
-  const prefixes = parts.map((part) => Buffer.from(part.prefix));
+  const prefixLengths = parts.map((part) => Buffer.byteLength(part.prefix));
   // Each line gains the prefix and, when the last one lacks it, a line feed.
-  const room = (i: number) => parts[i]!.lines.length + parts[i]!.count * prefixes[i]!.length + 1;
+  const room = (i: number) => parts[i]!.lines.length + parts[i]!.count * prefixLengths[i]! + 1;
   let prefixBytes = 0;
   let linesRoom = 0;
   let outputRoom = 0;
   for (let i = 0; i < parts.length; i++) {
-    prefixBytes += prefixes[i]!.length;
+    prefixBytes += prefixLengths[i]!;
     linesRoom = Math.max(linesRoom, parts[i]!.lines.length);
     outputRoom += room(i);
   }
@@ -130,16 +130,17 @@ function joinWithModule(module: object, parts: readonly ShownPart[], maxTextChar
     instance.memory.grow(Math.ceil((size - bytes.length) / WASM_PAGE));
     bytes = Buffer.from(instance.memory.buffer);
   };
+  // The prefixes in one write, not one per part.
+  bytes.write(parts.map((part) => part.prefix).join(""), 0);
   let prefixAt = 0;
   let end = outputAt;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
-    const prefix = prefixes[i]!;
+    const prefixLength = prefixLengths[i]!;
     ensure(end + room(i));
-    prefix.copy(bytes, prefixAt);
     bytes.set(part.lines, linesAt);
-    const done = instance.prefix(linesAt, part.lines.length, prefixAt, prefix.length, end, maxTextChars);
-    prefixAt += prefix.length;
+    const done = instance.prefix(linesAt, part.lines.length, prefixAt, prefixLength, end, maxTextChars);
+    prefixAt += prefixLength;
     if (done !== -1) {
       end = done;
       continue;
