@@ -216,12 +216,14 @@ function searchableFiles(
  * placed right, its lines merged in line order.
  */
 export function sortFiles(files: readonly FileMatches[]): FileMatches[] {
-  const byFile = new Map<string, FileMatches>();
-  for (const f of files) {
-    const known = byFile.get(f.file);
-    byFile.set(f.file, known === undefined ? f : mergeLines(known, f));
+  const sorted = [...files].sort((a, b) => comparePaths(a.file, b.file));
+  const merged: FileMatches[] = [];
+  for (const f of sorted) {
+    const last = merged.at(-1);
+    if (last?.file === f.file) merged[merged.length - 1] = mergeLines(last, f);
+    else merged.push(f);
   }
-  return [...byFile.values()].sort((a, b) => comparePaths(a.file, b.file));
+  return merged;
 }
 
 function mergeLines(a: FileMatches, b: FileMatches): FileMatches {

@@ -50,7 +50,8 @@ export class Workspace {
   /** Canonical roots, in the order given; relative paths resolve against the first. */
   readonly roots: readonly string[];
   readonly maxFileBytes: number;
-  private readonly givenRoots: readonly string[];
+  /** The roots, then the roots as given: where a path's root-relative form is looked for. */
+  private readonly bases: readonly string[];
   private readonly protectedSet: PathPatternSet;
   private readonly readAskSet: PathPatternSet;
   private readonly ignoreByRoot = new Map<string, IgnoreRules>();
@@ -62,7 +63,7 @@ export class Workspace {
     options: WorkspaceOptions,
   ) {
     this.roots = Object.freeze(roots);
-    this.givenRoots = Object.freeze(given);
+    this.bases = Object.freeze([...roots, ...given]);
     this.protectedSet = protectedSet;
     this.readAskSet = new PathPatternSet([...DEFAULT_READ_ASK_PATTERNS, ...(options.readAskPatterns ?? [])]);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -169,8 +170,7 @@ export class Workspace {
   /** True when a resolved path is protected, judged on its canonical path and on the path as written. */
   isProtected(resolved: Pick<ResolvedPath, "canonical" | "absolute" | "relative">): boolean {
     if (this.protectedSet.matches(resolved.relative, resolved.canonical)) return true;
-    const bases = [...this.roots, ...this.givenRoots];
-    for (const base of bases) {
+    for (const base of this.bases) {
       if (!isInsideOrEqual(base, resolved.absolute)) continue;
       if (this.protectedSet.matches(relativeInside(base, resolved.absolute), resolved.absolute)) return true;
     }
@@ -184,11 +184,9 @@ export class Workspace {
   isReadSensitive(path: string): boolean {
     if (typeof path !== "string" || pathSyntaxProblem(path)) return true;
     const absolute = absoluteFrom(this.roots[0] as string, path);
-    for (const bases of [this.roots, this.givenRoots]) {
-      for (const base of bases) {
-        if (isInsideOrEqual(base, absolute))
-          return this.readAskSet.matches(relativeInside(base, absolute), absolute);
-      }
+    for (const base of this.bases) {
+      if (isInsideOrEqual(base, absolute))
+        return this.readAskSet.matches(relativeInside(base, absolute), absolute);
     }
     return this.readAskSet.matches("", absolute) || this.readAskSet.matches(absolute.replace(/^\/+/, ""));
   }

@@ -75,6 +75,9 @@ export function ripgrepArgs(
   return args;
 }
 
+/** The empty line after a file's lines (a buffer: searching with a string re-encodes it each time). */
+const FILE_END = Buffer.from("\n\n");
+
 /**
  * Parses ripgrep's `--heading --null` output (`path NUL`, then `N: text LF` per match, then an empty line)
  * from raw chunks a file at a time: the path is decoded and filtered once per file, and a kept file's lines
@@ -127,7 +130,7 @@ export class RipgrepOutputParser {
         if (!this.endFile()) return false;
         continue;
       }
-      const end = chunk.indexOf("\n\n", pos);
+      const end = chunk.indexOf(FILE_END, pos);
       if (end === -1) {
         this.afterNewline = chunk[chunk.length - 1] === 10;
         return this.take(chunk, pos, chunk.length);
