@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import wabtInit from "wabt";
 import { seededRandom } from "../../utils/index.js";
-import { COUNTER_BYTES, countLineFeeds, NewlineCounter } from "./newlines.js";
+import { ChunkScan, COUNTER_BYTES, NewlineCounter } from "./newlines.js";
 
 function reference(bytes: Uint8Array): number {
   let n = 0;
@@ -56,27 +56,48 @@ describe("NewlineCounter", () => {
     expect(b.count(COUNTER_BYTES - 1)).toBe(0);
   });
 
-  it("counts the line feeds of any range, larger than the counter's memory too", () => {
-    const random = seededRandom(8);
-    const bytes = Buffer.alloc(COUNTER_BYTES * 2 + 333);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = random() < 0.1 ? 10 : 97;
-    const ranges: [number, number][] = [
-      [0, bytes.length],
-      [0, 0],
-      [5, 6],
-      [COUNTER_BYTES - 3, COUNTER_BYTES + 40],
-      [17, COUNTER_BYTES * 2 + 1],
-    ];
-    for (let i = 0; i < 50; i++) {
-      const a = Math.floor(random() * bytes.length);
-      ranges.push([a, Math.min(bytes.length, a + Math.floor(random() * 200))]);
+  it("holds what a byte-by-byte search finds for two line feeds in a row, at every length and alignment", () => {
+    const counter = NewlineCounter.create()!;
+    const random = seededRandom(6);
+    for (let length = 0; length <= 70; length++) {
+      for (let round = 0; round < 30; round++) {
+        for (let i = 0; i < length; i++) counter.buffer[i] = random() < 0.4 ? 10 : 0x61;
+        // Line feeds right after the end are never part of a pair found.
+        counter.buffer.fill(10, length, length + 16);
+        const start = Math.floor(random() * (length + 1));
+        const expected = Buffer.from(counter.buffer.subarray(0, length)).indexOf("\n\n", start);
+        expect({ length, start, at: counter.pairBetween(start, length) }).toEqual({
+          length,
+          start,
+          at: expected,
+        });
+      }
     }
-    for (const [start, end] of ranges) {
-      expect({ start, end, n: countLineFeeds(bytes, start, end) }).toEqual({
+  });
+
+  it("scans a chunk in the shared memory, again after another chunk used it, and in JS when too large", () => {
+    const random = seededRandom(8);
+    const chunk = (size: number) => {
+      const bytes = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) bytes[i] = random() < 0.2 ? 10 : 97;
+      return bytes;
+    };
+    const small = chunk(70_000);
+    const other = chunk(5_000);
+    const large = chunk(COUNTER_BYTES + 100);
+    const scans = [new ChunkScan(small), new ChunkScan(other), new ChunkScan(large)];
+    const chunks = [small, other, large];
+    for (let round = 0; round < 60; round++) {
+      const k = Math.floor(random() * 3);
+      const bytes = chunks[k]!;
+      const start = Math.floor(random() * bytes.length);
+      const end = Math.min(bytes.length, start + Math.floor(random() * 3000));
+      expect({ k, start, n: scans[k]!.lineFeeds(start, end) }).toEqual({
+        k,
         start,
-        end,
         n: reference(bytes.subarray(start, end)),
       });
+      expect({ k, start, at: scans[k]!.pair(start) }).toEqual({ k, start, at: bytes.indexOf("\n\n", start) });
     }
   });
 });
