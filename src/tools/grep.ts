@@ -227,7 +227,7 @@ export function sortFiles(files: readonly FileMatches[]): FileMatches[] {
 }
 
 function mergeLines(a: FileMatches, b: FileMatches): FileMatches {
-  const lines = `${a.body}${b.body}`.split("\n").filter((l) => l !== "");
+  const lines = `${a.body.toString("utf8")}${b.body.toString("utf8")}`.split("\n").filter((l) => l !== "");
   lines.sort((x, y) => Number.parseInt(x, 10) - Number.parseInt(y, 10));
   return {
     file: a.file,

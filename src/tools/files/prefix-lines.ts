@@ -1,8 +1,8 @@
 /**
  * @module tools/files/prefix-lines
  * Builds grep's output, `path:N: text` per matching line, from each file's `N: text` lines as ripgrep printed
- * them. Done with strings, a search of 40,000 matching lines spends ~6 ms splitting, prefixing and joining
- * (and as much again collecting the garbage), after ripgrep has finished. Here the bytes are laid out once
+ * them. Done with strings, a search of 40,000 matching lines spent ~6 ms splitting, prefixing and joining
+ * (and as much again collecting the garbage), after ripgrep had finished. Here the bytes are laid out once
  * in WebAssembly memory by `prefix-lines.wat` (a line feed search 16 bytes at a time and two copies per
  * line) and decoded as one text. A file with a line too long to show whole, and every file where the module
  * cannot compile (WebAssembly SIMD needs SSE4.1 on x86), is done with strings, to the same text.
