@@ -45,6 +45,8 @@ describe("PathPatternSet: the texts a covered path must hold", () => {
     ["protected", DEFAULT_PROTECTED_PATTERNS],
     ["escapes, classes, negations", ["\\*.pem", "key[0-9].txt", "!keep.env", "*.env", "# note", "a\\ b "]],
     ["a pattern without text skips nothing", ["*.pem", "?"]],
+    // Found by review: the text inside a bracket expression stands for one of its characters.
+    ["bracket expressions skip nothing", ["*.[ch]", "*.[pP][eE][mM]", "secret[[:digit:]]", "[!xyz]q"]],
     ["only negations", ["!*.pem"]],
   ];
   for (const [name, patterns] of sets) {
@@ -79,8 +81,21 @@ describe("PathPatternSet: the texts a covered path must hold", () => {
       true,
       false,
     ]);
+    const brackets = new PathPatternSet(["*.[ch]", "*.[pP][eE][mM]", "key[0-9]"]);
+    expect(["src/main.c", "certs/dev.pem", "key7", "x.ts"].map((path) => brackets.matches(path))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
     const protectedSet = new PathPatternSet(DEFAULT_PROTECTED_PATTERNS);
     expect(protectedSet.matches(".git/config")).toBe(true);
     expect(protectedSet.matches(".GIT./hooks/pre-commit")).toBe(true);
+  });
+
+  it("refuses a pattern holding a line break, which the matcher would read as several", () => {
+    for (const pattern of ["a\nsecret", "#note\nsecret", "x\r\ny"]) {
+      expect(() => new PathPatternSet([pattern])).toThrow(/invalid protected path pattern/);
+    }
   });
 });

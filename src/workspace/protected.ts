@@ -93,9 +93,11 @@ const NOT_LITERAL = /[*?[\]{}\\/\s,]+/;
 /**
  * A test every path a pattern matches passes: its longest run of plain characters, which the path (or a
  * parent of it, or a component cut of trailing dots) must hold, in any case. Negations and comments match
- * nothing; undefined when the pattern has no such run (`*`), so nothing can be skipped.
+ * nothing; undefined when the pattern has no such run (`*`), or has a bracket expression (`*.[ch]`: the
+ * text inside stands for one character of it), so nothing can be skipped.
  */
 function requiredText(pattern: string): string | null | undefined {
+  if (pattern.includes("[")) return undefined;
   if (pattern.startsWith("!") || pattern.startsWith("#")) return null;
   let longest = "";
   for (const run of pattern.split(NOT_LITERAL)) if (run.length > longest.length) longest = run;
@@ -116,7 +118,8 @@ export class PathPatternSet {
   constructor(patterns: readonly string[]) {
     this.matcher = ignore({ ignorecase: true });
     for (const pattern of patterns) {
-      if (typeof pattern !== "string" || pattern.trim() === "") {
+      // A line break would make the matcher read one string as several patterns.
+      if (typeof pattern !== "string" || pattern.trim() === "" || /[\r\n]/.test(pattern)) {
         throw new Error(`invalid protected path pattern: ${JSON.stringify(pattern)}`);
       }
       if (isAbsolute(pattern)) this.absolutes.push(resolve(pattern));
