@@ -6,6 +6,7 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
+import { escapeRegex } from "../utils/index.js";
 import { type Ignore, ignore } from "./load-ignore.js";
 import { isInsideOrEqual } from "./paths.js";
 
@@ -127,7 +128,7 @@ export class PathPatternSet {
     }
     const texts = patterns.filter((p) => !isAbsolute(p)).map(requiredText);
     if (!texts.includes(undefined)) {
-      const alternatives = texts.filter((t) => typeof t === "string").map(escapeRegExp);
+      const alternatives = texts.filter((t) => typeof t === "string").map(escapeRegex);
       // The matcher ignores case, so the texts are found in any case too (both with the `i` flag alone).
       this.required = new RegExp(alternatives.length === 0 ? "(?!)" : alternatives.join("|"), "i");
     }
@@ -160,8 +161,4 @@ export class PathPatternSet {
       .join("/");
     return stripped !== relative && this.matcher.ignores(stripped);
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 }

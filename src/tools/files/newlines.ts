@@ -8,7 +8,7 @@
  * every line as before. grep's parse of ripgrep's output counts lines and finds where a file's lines end with
  * it too ({@link ChunkScan}).
  */
-import { lazyModule, Wasm } from "./wasm.js";
+import { lazyModule, SCAN_SLACK, Wasm } from "./wasm.js";
 
 /** `newlines.wat`, assembled. */
 const WASM =
@@ -99,7 +99,7 @@ export class ChunkScan {
   /** The shared counter holding this chunk, or undefined when the searches run in JS. */
   private counter(): NewlineCounter | undefined {
     shared ??= NewlineCounter.create() ?? null;
-    if (shared === null || this.chunk.length > COUNTER_BYTES - 16) return undefined;
+    if (shared === null || this.chunk.length > COUNTER_BYTES - SCAN_SLACK) return undefined;
     if (holder !== this) {
       shared.buffer.set(this.chunk);
       holder = this;

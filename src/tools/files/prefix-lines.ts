@@ -8,7 +8,7 @@
  * cannot compile (WebAssembly SIMD needs SSE4.1 on x86), is done with strings, to the same text.
  */
 import { isAscii } from "node:buffer";
-import { lazyModule, WASM_PAGE, Wasm, type WasmMemory } from "./wasm.js";
+import { lazyModule, SCAN_SLACK, WASM_PAGE, Wasm, type WasmMemory } from "./wasm.js";
 
 /** One file's lines to show behind a prefix. */
 export interface ShownPart {
@@ -37,8 +37,6 @@ interface PrefixInstance {
 }
 
 const compiledModule = lazyModule(WASM);
-/** The scan may read this far past a file's lines. */
-const SCAN_SLACK = 16;
 
 /**
  * The last instance, while nothing else holds it: a new WebAssembly memory costs ~2 ms to set up (its

@@ -18,6 +18,9 @@ interface WasmApi {
 
 export const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
+/** How far past its range a scan 16 bytes per step may read (the bytes there are never counted). */
+export const SCAN_SLACK = 16;
+
 /** The size of a WebAssembly memory page. */
 export const WASM_PAGE = 65_536;
 
