@@ -173,7 +173,7 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       const cwd = await deps.resolveCwd(params.cwd);
       const confinement = confine(cwd, grant);
       const launcher = confinement.sandboxed
-        ? { launcher: { argv: confinement.argv, release: confinement.release } }
+        ? { launcher: { argv: confinement.argv, release: confinement.release, fds: confinement.fds } }
         : {};
       if (params.background) {
         let info: ReturnType<BackgroundProcesses["start"]>;
