@@ -139,7 +139,7 @@ describe("the seccomp filter in real bwrap, as a non-root user", () => {
 
   it("let no filtered command connect to the host's unix socket, which the same commands reach without it", () => {
     expect(hitsFromFiltered).toBe(0);
-    const reaching = rows.filter((r) => r.command.includes("{canary}")).length;
+    const reaching = rows.filter((r) => r.command.includes("{canary}") && r.control !== undefined).length;
     expect(hits - hitsFromFiltered).toBe(reaching);
   });
 });

@@ -46,6 +46,13 @@ def unix_connect(path):
         s.sendall(b"PWNED from python\n")
 
 
+def pair_connect(path):
+    """A socket pair whose peer has gone, pointed at a host socket: the kernel keeps it tied (EISCONN)."""
+    a, b = socket.socketpair()
+    b.close()
+    a.connect(path)
+
+
 def stream_pair():
     a, b = socket.socketpair()
     a.sendall(b"x")
@@ -130,6 +137,7 @@ ATTEMPTS = {
     "unix-connect": lambda: unix_connect(sys.argv[2]),
     "dgram-pair": lambda: [s.close() for s in socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)],
     "stream-pair": stream_pair,
+    "pair-connect": lambda: pair_connect(sys.argv[2]),
     "vsock": lambda: socket.socket(40, socket.SOCK_STREAM).close(),  # AF_VSOCK; created, never connected
     "inet-socket": lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM).close(),
     "keyctl": lambda: sys_call("keyctl", 0, -4, 0),  # KEYCTL_GET_KEYRING_ID of the user keyring
