@@ -67,7 +67,7 @@ function check(bwrapOption: string | undefined): SandboxSupport {
       bwrap,
       ...(version ? { version } : {}),
       reason: `${error.message}, and bwrap without the filter would leave host sockets and kernel keyrings reachable`,
-      fix: 'run toolgate on x86-64 or aarch64 Linux, or set [sandbox] mode = "off" to run commands unsandboxed',
+      fix: "run toolgate on x86-64 or aarch64 Linux",
     };
   }
   // The probe uses the very arguments a command gets (namespaces, dropped capabilities, /proc, private /tmp, the

@@ -50,8 +50,7 @@ export function seccompProgram(nodeArch: string = process.arch): Uint8Array {
     if (!abi || endianness() !== "LE") {
       const known = [...ABIS.keys()].join(" and ");
       throw new SeccompUnsupportedError(
-        `toolgate has no seccomp syscall table for this architecture (${nodeArch}, ${endianness()}); ` +
-          `it has tables for little-endian ${known}`,
+        `toolgate has no seccomp syscall table for ${nodeArch} (${endianness()}; tables: little-endian ${known})`,
       );
     }
     bytes = encode(buildProgram(abi));
