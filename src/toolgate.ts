@@ -51,6 +51,7 @@ import {
   validateAgainstTools,
   withGitConfigCheck,
 } from "./policy/index.js";
+import { createFileStateBackend, type StateBackend } from "./state/index.js";
 import { recordToolSpan } from "./telemetry/index.js";
 import { type ToolGeneration, ToolSource } from "./tool-source.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
@@ -81,6 +82,12 @@ export interface ToolgateOptions {
   audit?: string | AuditSink;
   /** How long an `ask` waits for an answer. Default: `[confirm] timeout_ms` (5 minutes). */
   confirmTimeoutMs?: number;
+  /**
+   * Where the memory and write_todos tools (and `toolgate memory` / `todos`) keep their state. Default: the
+   * file backend (`<first root>/.toolgate/state/`, the user's state folder). The gate does not close a
+   * backend it was given.
+   */
+  state?: StateBackend;
   /** Extra environment variables the shell may pass to commands (still sanitized). */
   env?: Record<string, string>;
   /**
@@ -108,6 +115,8 @@ export interface Toolgate {
    */
   readonly registry: ToolRegistry;
   readonly bus: MessageBus;
+  /** Where memory and todos are kept (see `ToolgateOptions.state`). */
+  readonly state: StateBackend;
   /** The config as written (file or object; an untrusted workspace's without its security keys). */
   readonly config: ToolgateConfig;
   /** The same as settings: camelCase, every default applied (`settingsFromConfig`). */
@@ -165,6 +174,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const workspaceTrusted = options.trustWorkspace ?? isTrusted(first);
   const { config, settings } = await resolveConfig(options.config, cwd, first, workspaceTrusted, logger);
 
+  const state = options.state ?? createFileStateBackend({ root: first, logger });
   // The host's tools; the generations the pipeline runs against are made from it and the project's pool.
   const registry = new ToolRegistry({ logger });
   const builtins: BuiltinTools = await createBuiltinTools({
@@ -173,6 +183,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     logger,
     env: options.env ?? {},
     commandNotes: (command, cwd) => commandNotes(roots, command, cwd),
+    state,
   });
   const wanted = options.builtins ?? true;
   for (const tool of builtins.tools) {
@@ -227,6 +238,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       return source.current.registry;
     },
     bus,
+    state,
     config,
     settings,
     policy,
@@ -265,6 +277,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     async close() {
       await source.close();
       await builtins.close();
+      // Only what the gate made itself: a host's backend is the host's to close.
+      if (!options.state) await state.close?.();
     },
   };
 }
