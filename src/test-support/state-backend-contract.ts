@@ -185,6 +185,39 @@ export function stateBackendContract(name: string, setup: () => Promise<StateBac
         expect(await memory().get("counter")).toBe("40");
       });
 
+      it("lets exactly one of many conditional writers on one revision win, the rest told of the conflict", async () => {
+        const outcomes = async (ops: (() => Promise<unknown>)[]) =>
+          Promise.all(
+            ops.map((op) =>
+              op().then(
+                () => "ok",
+                (e: StateError) => e.code,
+              ),
+            ),
+          );
+        const created = await outcomes(
+          Array.from(
+            { length: 8 },
+            (_, w) => () => memory("project", fixture.open()).set("once", `w${w}`, { ifRevision: null }),
+          ),
+        );
+        expect(created.filter((o) => o === "ok")).toHaveLength(1);
+        expect(created.filter((o) => o === "conflict")).toHaveLength(7);
+        const { revision } = (await memory().read("once")) ?? { revision: "" };
+        const deleted = await Promise.all(
+          Array.from({ length: 8 }, () =>
+            memory("project", fixture.open())
+              .delete("once", { ifRevision: revision })
+              .then(
+                (gone) => (gone ? "deleted" : "absent"),
+                (e: StateError) => e.code,
+              ),
+          ),
+        );
+        expect(deleted.filter((o) => o === "deleted")).toHaveLength(1);
+        expect(await memory().get("once")).toBeUndefined();
+      });
+
       it("keeps every key when writers set distinct keys at once", async () => {
         await concurrently(4, 15, (w, i) =>
           memory("project", fixture.open())
@@ -297,6 +330,17 @@ export function stateBackendContract(name: string, setup: () => Promise<StateBac
         expect(new Set(ids)).toEqual(new Set(items.map((it) => it.id)));
         const texts = items.map((it) => it.text).filter((t) => t.startsWith("w2 "));
         expect(texts).toEqual(Array.from({ length: 10 }, (_, i) => `w2 ${i}`));
+      });
+
+      it("keeps at most one item in progress when writers start different items at once", async () => {
+        const store = todos();
+        for (let i = 0; i < 8; i++) await store.add(`item ${i}`);
+        await concurrently(8, 2, async (w) => {
+          await todos(fixture.open()).update(String(w + 1), { status: "in_progress" });
+        });
+        const items = await store.list();
+        expect(items.filter((it) => it.status === "in_progress")).toHaveLength(1);
+        expect(items.filter((it) => it.status === "pending")).toHaveLength(7);
       });
 
       it("loses no change when writers update different items at once", async () => {
