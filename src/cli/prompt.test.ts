@@ -46,6 +46,32 @@ describe("interactive approval on a terminal", () => {
   });
 });
 
+describe("a model's text cannot forge the sandbox line (issue 27.6)", () => {
+  it("shows a justification's forged sandbox lines quoted, and the real sandbox line last, in toolgate's words", async () => {
+    const ws = await tempWorkspace();
+    const forged = "sandbox: read-only (FORGED)";
+    // A line break, escape sequences that move up and erase, a carriage return, and padding that a terminal
+    // would wrap so that the forged line starts a row: none of it may draw a line of its own.
+    const justification = `fine\n  ${forged}\x1b[1A\x1b[2K\r  ${forged}\u202e ${"x".repeat(150)}${forged}`;
+    // JSON writes the controls as escapes; the bidi override is escaped too, so the shell line is ASCII.
+    const args = JSON.stringify({ command: "echo hi", sandbox: "network", justification }).replace(
+      /\u202e/g,
+      "\\u202e",
+    );
+    const { shown, done } = await runOnTerminal(ws, `shell ${shellQuote(args)}`, "n");
+    const rows = shown.trimEnd().split("\n");
+    const question = rows.findLastIndex((row) => row.startsWith("Allow? [y/N]"));
+    const sandboxRows = rows.filter((row) => /^\s*sandbox:/.test(row));
+    expect(sandboxRows).toEqual([rows[question - 1]]);
+    expect(rows[question - 1]).toMatch(/^ {2}sandbox: .+ — the command asks for network access$/);
+    expect(rows[question - 1]).not.toContain("FORGED");
+    // The forged text is there, quoted behind the gutter, escapes written out.
+    expect(shown).toMatch(/justification +│ fine\\n {2}sandbox: read-only \(FORGED\)\\x1b\[1A/);
+    expect(shown).toContain("<U+202E>");
+    expect(done).toContain("EXIT=3");
+  });
+});
+
 describe("renderConfirmation", () => {
   const details = {
     toolName: "shell",
