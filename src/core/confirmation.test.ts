@@ -155,8 +155,7 @@ describe("confirmationDetails", () => {
       diff: "+a<U+202E>\n",
       reason: "writes need approval; overwrites a file",
       rule: "policy.toml#2",
-      sandbox:
-        "none: put is not a shell command; toolgate runs it itself (only shell commands are sandboxed)",
+      sandbox: "none (put is not a shell command; toolgate runs it itself)",
     });
   });
 
@@ -179,8 +178,7 @@ describe("confirmationDetails", () => {
       type: "generic",
       reason: "writes need approval",
       agent: "helper",
-      sandbox:
-        "none: peek is not a shell command; toolgate runs it itself (only shell commands are sandboxed)",
+      sandbox: "none (peek is not a shell command; toolgate runs it itself)",
     });
   });
 

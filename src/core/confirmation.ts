@@ -150,8 +150,8 @@ export function confirmationTypeFor(kind: ToolKind, source?: string): Confirmati
  */
 export function unsandboxedLine(tool: Pick<Tool, "name" | "source">): string {
   if (tool.source?.startsWith("mcp:"))
-    return `none: the MCP server ${JSON.stringify(tool.source.slice(4))} runs this call itself, outside toolgate`;
-  return `none: ${tool.name} is not a shell command; toolgate runs it itself (only shell commands are sandboxed)`;
+    return `none (the MCP server ${JSON.stringify(tool.source.slice(4))} runs this call, outside toolgate)`;
+  return `none (${tool.name} is not a shell command; toolgate runs it itself)`;
 }
 
 /**

@@ -40,9 +40,8 @@ import HOSTILE from "./testdata/hostile-text.json" with { type: "json" };
 const WIDTH = 80;
 const SHELL_SANDBOX =
   "workspace-write (writes only inside the workspace; WITH NETWORK; secrets unreadable) — the command asks for network access";
-const MCP_SANDBOX = 'none: the MCP server "srv" runs this call itself, outside toolgate';
-const notShell = (name: string) =>
-  `none: ${name} is not a shell command; toolgate runs it itself (only shell commands are sandboxed)`;
+const MCP_SANDBOX = 'none (the MCP server "srv" runs this call, outside toolgate)';
+const notShell = (name: string) => `none (${name} is not a shell command; toolgate runs it itself)`;
 const expectedSandbox = (name: string) =>
   name === "shell" ? SHELL_SANDBOX : name.startsWith("mcp__") ? MCP_SANDBOX : notShell(name);
 
