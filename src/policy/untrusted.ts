@@ -62,11 +62,14 @@ export function stricterOnly(
   const parts: string[] = [];
   if (ignoredRules.length > 0) parts.push(plural(ignoredRules.length, "allow rule"));
   if (looserDefault) parts.push(`default = "${workspace.defaultDecision}"`);
-  if (ignoredGrants.length > 0)
-    parts.push(`the sandbox grant${ignoredGrants.length === 1 ? "" : "s"} of ${ignoredGrants.join(", ")}`);
+  const grants =
+    ignoredGrants.length > 0
+      ? `the sandbox grant${ignoredGrants.length === 1 ? "" : "s"} of ${ignoredGrants.join(", ")}`
+      : undefined;
+  const ignored = [...(parts.length > 0 ? [`its ${parts.join(" and ")}`] : []), ...(grants ? [grants] : [])];
   const warning =
-    parts.length > 0
-      ? `${workspace.source} ${why}: ignoring its ${parts.join(" and ")} (only its deny and ask rules and a stricter default apply; \`toolgate trust\` shows what it would change and trusts it)`
+    ignored.length > 0
+      ? `${workspace.source} ${why}: ignoring ${ignored.join(" and ")} (only its deny and ask rules and a stricter default apply; \`toolgate trust\` shows what it would change and trusts it)`
       : undefined;
   return {
     policy,

@@ -28,13 +28,27 @@ export {
 } from "./protected.js";
 export { openForRead, readChecked, tooLarge, type WriteCheckedOptions, writeChecked } from "./safe-io.js";
 export {
-  isTrusted,
+  contentDigest,
+  type FileContent,
+  type FileTrust,
+  type FileTrustState,
+  fileKey,
+  fileTrust,
+  fixedTrust,
+  folderTrusted,
   readTrustedFolders,
+  TRUSTED_FILES,
+  type TrustedFile,
+  type TrustedFileSpec,
   type TrustedFolder,
+  type TrustLookup,
   type TrustStoreLocation,
-  trustFolder,
+  trustedFileKinds,
+  trustedFilesOf,
+  trustLookup,
   trustStorePath,
-  untrustFolder,
+  untrustedBecause,
+  writeTrustedFolders,
 } from "./trust.js";
 export {
   DEFAULT_MAX_FILE_BYTES,

@@ -13,6 +13,7 @@ import {
   type McpServerStatus,
   serverProvenance,
 } from "../../mcp/index.js";
+import { type FileTrust, trustLookup, trustStorePath, untrustedBecause } from "../../workspace/index.js";
 import type { CliContext } from "../context.js";
 import type { ExitCode } from "../exit-codes.js";
 
@@ -25,7 +26,11 @@ export async function runMcpList(ctx: CliContext): Promise<ExitCode> {
     stderr: ctx.io.stderr,
     json: ctx.globals.json,
     registry: gate.registry,
-    trusted: gate.workspaceTrusted,
+    // The same list the gate reads (`--workspace` does not change whose list it is).
+    trusted: (() => {
+      const lookup = trustLookup(trustStorePath({ env: ctx.io.env }));
+      return (file: string, sha256: string) => lookup.file(file, { sha256 });
+    })(),
   })) as ExitCode;
 }
 
@@ -38,8 +43,11 @@ export interface McpListIo {
   json: boolean;
   /** The host's tools: MCP names are made so they never take one of these. */
   registry: ToolRegistry;
-  /** Whether the workspace is trusted: untrusted, its servers are listed as `untrusted` and never started. */
-  trusted: boolean;
+  /**
+   * Whether each MCP file may start its servers, given the digest of the bytes read (or one answer for all):
+   * an untrusted file's servers are listed as `untrusted` and never started.
+   */
+  trusted: boolean | ((file: string, sha256: string) => boolean | FileTrust);
 }
 
 /**
@@ -49,33 +57,47 @@ export interface McpListIo {
  */
 export async function runMcpListCommand(io: McpListIo): Promise<number> {
   const config = await loadMcpConfig(io.root);
-  let servers: McpServerStatus[];
-  if (!io.trusted) {
-    // The file came with the repository: show what it would start, start nothing.
-    servers = Object.entries(config.servers)
-      .map(
-        ([name, c]): McpServerStatus => ({
-          name,
-          type: c.type,
-          state: "untrusted",
-          toolCount: 0,
-          restarts: 0,
-        }),
-      )
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    if (servers.length > 0)
+  const digests = new Map(config.sources.map((s) => [s.file, s.sha256 ?? ""]));
+  const why = new Map<string, string | undefined>();
+  for (const file of new Set(Object.values(config.origins))) {
+    const answer = typeof io.trusted === "boolean" ? io.trusted : io.trusted(file, digests.get(file) ?? "");
+    const ok = answer === true || (typeof answer === "object" && answer.state === "trusted");
+    why.set(file, ok ? undefined : typeof answer === "object" ? untrustedBecause(answer) : "is not trusted");
+  }
+  const untrustedNames = Object.keys(config.servers).filter((n) => why.get(config.origins[n]!) !== undefined);
+  // A file that came with the repository, or changed since it was trusted: show what it would start, start nothing.
+  const untrusted = untrustedNames.map(
+    (name): McpServerStatus => ({
+      name,
+      type: config.servers[name]!.type,
+      state: "untrusted",
+      toolCount: 0,
+      restarts: 0,
+    }),
+  );
+  for (const [file, reason] of why) {
+    const names = untrustedNames.filter((n) => config.origins[n] === file);
+    if (reason !== undefined && names.length > 0)
       io.stderr(
-        `toolgate: ${[...new Set(Object.values(config.origins))].join(", ")} is not trusted: no server was started (\`toolgate trust\` to start them)\n`,
+        `toolgate: ${file} ${reason}: did not start ${names.join(", ")} (\`toolgate trust\` shows what it would start and trusts it)\n`,
       );
-  } else {
+  }
+  const trustedServers = Object.fromEntries(
+    Object.entries(config.servers).filter(([name]) => !untrustedNames.includes(name)),
+  );
+  let started: McpServerStatus[] = [];
+  // An untrusted file's broken entries are not its servers' business yet either.
+  const problems = config.problems.filter((p) => why.get(config.origins[p.server] ?? "") === undefined);
+  if (Object.keys(trustedServers).length > 0 || problems.length > 0) {
     const pool = new McpClientPool({ logger: { warn: () => {} } });
     try {
-      pool.configure(config.servers, config.problems);
-      servers = (await pool.discover(new Set(io.registry.names()))).servers;
+      pool.configure(trustedServers, problems);
+      started = (await pool.discover(new Set(io.registry.names()))).servers;
     } finally {
       await pool.close();
     }
   }
+  const servers = [...started, ...untrusted].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (io.json) {
     const rows = servers.map((s) => ({
       name: s.name,
