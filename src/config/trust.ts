@@ -29,8 +29,10 @@ function isSecurityKey(section: string, key: string, keys: readonly string[]): b
 }
 
 /**
- * A `[files] protected` entry that takes protection away: a gitignore negation (`!.git`, `!*`) re-includes
- * what the built-in list protects. Leading blanks are allowed for, so no spelling slips through.
+ * A `[files] protected` entry that takes protection away: a gitignore negation (`!.git`, `!*`). The built-in
+ * list is matched apart and never loses a path (workspace/workspace.ts); a negation can still exempt paths
+ * from the config's own entries, which only trust may do. Leading blanks are allowed for, so no spelling
+ * slips through.
  */
 export function removesProtection(pattern: string): boolean {
   return pattern.trimStart().startsWith("!");

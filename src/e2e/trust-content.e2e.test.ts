@@ -167,10 +167,10 @@ describe("trust bound to content, through the binary", { timeout: 300_000 }, () 
       error: { message: expect.stringContaining("protected") },
     });
     expect(existsSync(join(ws, ".git", "hooks", "pre-commit"))).toBe(false);
-    // Trusted, the file counts as written — and toolgate trust said what it does before trusting it.
+    // Trusted, a `!` entry still only makes exceptions to the config's own entries: the built-in list stays.
     const trusted = await toolgate(["trust", ws], { env });
-    expect(trusted.stdout).toContain('    - removes protection: [files] protected "!.git"\n');
-    const written = await run(
+    expect(trusted.stdout).toContain('    - exempts from its own protected paths: "!.git"\n');
+    const again = await run(
       [
         "call",
         "write_file",
@@ -180,7 +180,12 @@ describe("trust bound to content, through the binary", { timeout: 300_000 }, () 
       ],
       ws,
     );
-    expect(JSON.parse(written.stdout)).toMatchObject({ ok: true });
+    expect(again.stderr).not.toContain("not trusted");
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining("protected") },
+    });
+    expect(existsSync(join(ws, ".git", "hooks", "pre-commit"))).toBe(false);
   });
 
   it("an untrusted rule's sandbox grant is dropped with the warning: the approved command still runs sandboxed", async () => {

@@ -1,7 +1,7 @@
 /**
  * @module trust/config-facts
  * What a workspace's `.toolgate/config.toml` sets that only counts once trusted: the security settings
- * (`config/security-keys.json`) and `[files] protected` entries that take protection away (`!.git`). The
+ * (`config/security-keys.json`) and `[files] protected` exceptions (`!docs/**`: never to the built-in list). The
  * rule for both is the loader's (`withoutSecurityKeys`), so the review and the untrusted load never disagree.
  * Read from the TOML as written, not validated.
  */
@@ -31,7 +31,7 @@ export const configKind: FactKind<ConfigFacts> = {
   describe(facts) {
     const lines = Object.entries(facts.sets).map(([key, value]) => `sets ${key} = ${value}`);
     for (const p of facts.unprotects)
-      lines.push(`removes protection: [files] protected ${JSON.stringify(p)}`);
+      lines.push(`exempts from its own protected paths: ${JSON.stringify(p)}`);
     return lines;
   },
   changes(before, after) {
@@ -45,7 +45,7 @@ export const configKind: FactKind<ConfigFacts> = {
       if (!(key in after.sets)) lines.push(`removed: ${key} (was ${before.sets[key]})`);
     for (const p of after.unprotects)
       if (!before.unprotects.includes(p))
-        lines.push(`added: removes protection: [files] protected ${JSON.stringify(p)} (looser)`);
+        lines.push(`added: exempts from its own protected paths: ${JSON.stringify(p)} (looser)`);
     return lines;
   },
 };

@@ -68,7 +68,7 @@ describe("reviewing a workspace", () => {
         "    - 1 deny or ask rule(s) (these apply untrusted too)",
         "  .toolgate/config.toml: not trusted yet",
         '    - sets web.allow_hosts = ["10.0.0.1"]',
-        '    - removes protection: [files] protected "!.git"',
+        '    - exempts from its own protected paths: "!.git"',
         "  .toolgate/agents/helper.md: not trusted yet",
         "  .mcp.json: not trusted yet",
         "    - server gh: connects to https://api.example/mcp; passes host variables: headers.Authorization ← ${GITHUB_TOKEN}",
