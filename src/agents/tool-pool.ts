@@ -23,7 +23,7 @@ import {
   type RoutingTable,
   sanitizeNamePart,
 } from "../mcp/index.js";
-import { type FileTrust, trustLookup, untrustedBecause } from "../workspace/index.js";
+import { type FileTrust, trustLookup, untrustedReason } from "../workspace/index.js";
 import { type AgentRunner, createListAvailableAgentsTool, createSpawnAgentsTool } from "./coordination.js";
 import { loadAgentDefinitions } from "./definitions.js";
 import { type AgentWhitelist, COORDINATION_TOOLS, type Resolution, resolveTools } from "./resolve.js";
@@ -321,14 +321,7 @@ export class ToolPools {
     const answers = new Map<string, string | undefined>();
     for (const [name, config] of Object.entries(servers)) {
       const file = origins[name] ?? name;
-      if (!answers.has(file)) {
-        const answer = trusted(file, digests[file] ?? "");
-        const ok = answer === true || (typeof answer === "object" && answer.state === "trusted");
-        answers.set(
-          file,
-          ok ? undefined : typeof answer === "object" ? untrustedBecause(answer) : "is not trusted",
-        );
-      }
+      if (!answers.has(file)) answers.set(file, untrustedReason(trusted(file, digests[file] ?? "")));
       const why = answers.get(file);
       if (why === undefined) continue;
       out.push({ name, type: config.type, state: "untrusted", toolCount: 0, restarts: 0 });

@@ -149,42 +149,30 @@ describe("trust bound to content, through the binary", { timeout: 300_000 }, () 
       { ".toolgate/config.toml": '[files]\nprotected = ["!*", "!.git"]\n', ".git/hooks/README": "hooks\n" },
       "tg-content-",
     );
-    const r = await run(
-      [
-        "call",
-        "write_file",
-        JSON.stringify({ path: ".git/hooks/pre-commit", content: "#!/bin/sh\nid\n" }),
-        "--yes",
-        "--json",
-      ],
-      ws,
-    );
+    const writeHook = () =>
+      run(
+        [
+          "call",
+          "write_file",
+          JSON.stringify({ path: ".git/hooks/pre-commit", content: "#!/bin/sh\nid\n" }),
+          "--yes",
+          "--json",
+        ],
+        ws,
+      );
+    const refused = { ok: false, error: { message: expect.stringContaining("protected") } };
+    const r = await writeHook();
     expect(r.stderr).toContain(
       `${join(ws, ".toolgate", "config.toml")} is not trusted: ignoring [files] protected "!*", [files] protected "!.git"`,
     );
-    expect(JSON.parse(r.stdout)).toMatchObject({
-      ok: false,
-      error: { message: expect.stringContaining("protected") },
-    });
+    expect(JSON.parse(r.stdout)).toMatchObject(refused);
     expect(existsSync(join(ws, ".git", "hooks", "pre-commit"))).toBe(false);
     // Trusted, a `!` entry still only makes exceptions to the config's own entries: the built-in list stays.
     const trusted = await toolgate(["trust", ws], { env });
     expect(trusted.stdout).toContain('    - exempts from its own protected paths: "!.git"\n');
-    const again = await run(
-      [
-        "call",
-        "write_file",
-        JSON.stringify({ path: ".git/hooks/pre-commit", content: "x" }),
-        "--yes",
-        "--json",
-      ],
-      ws,
-    );
+    const again = await writeHook();
     expect(again.stderr).not.toContain("not trusted");
-    expect(JSON.parse(again.stdout)).toMatchObject({
-      ok: false,
-      error: { message: expect.stringContaining("protected") },
-    });
+    expect(JSON.parse(again.stdout)).toMatchObject(refused);
     expect(existsSync(join(ws, ".git", "hooks", "pre-commit"))).toBe(false);
   });
 

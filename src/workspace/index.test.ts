@@ -36,6 +36,7 @@ describe("toolgate/workspace (published subpath)", () => {
       "trustedFileKinds",
       "trustedFilesOf",
       "untrustedBecause",
+      "untrustedReason",
       "withLineEnding",
       "writeChecked",
       "writeFileAtomic",

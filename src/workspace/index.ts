@@ -48,6 +48,7 @@ export {
   trustLookup,
   trustStorePath,
   untrustedBecause,
+  untrustedReason,
   writeTrustedFolders,
 } from "./trust.js";
 export {

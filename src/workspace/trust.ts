@@ -223,6 +223,16 @@ export function untrustedBecause(trust: FileTrust): string {
   }
 }
 
+/**
+ * Why a file does not count in full, or undefined when it does: for an answer that is the list's, or a
+ * host's plain yes or no.
+ * @example untrustedReason(false) // "is not trusted"
+ */
+export function untrustedReason(answer: boolean | FileTrust): string | undefined {
+  if (typeof answer === "boolean") return answer ? undefined : "is not trusted";
+  return answer.state === "trusted" ? undefined : untrustedBecause(answer);
+}
+
 /** What a file's content is given as: its bytes, or their digest when only that is at hand. */
 export type FileContent = string | Uint8Array | { sha256: string };
 

@@ -13,7 +13,7 @@ import {
   type McpServerStatus,
   serverProvenance,
 } from "../../mcp/index.js";
-import { type FileTrust, trustLookup, trustStorePath, untrustedBecause } from "../../workspace/index.js";
+import { type FileTrust, trustLookup, trustStorePath, untrustedReason } from "../../workspace/index.js";
 import type { CliContext } from "../context.js";
 import type { ExitCode } from "../exit-codes.js";
 
@@ -61,8 +61,7 @@ export async function runMcpListCommand(io: McpListIo): Promise<number> {
   const why = new Map<string, string | undefined>();
   for (const file of new Set(Object.values(config.origins))) {
     const answer = typeof io.trusted === "boolean" ? io.trusted : io.trusted(file, digests.get(file) ?? "");
-    const ok = answer === true || (typeof answer === "object" && answer.state === "trusted");
-    why.set(file, ok ? undefined : typeof answer === "object" ? untrustedBecause(answer) : "is not trusted");
+    why.set(file, untrustedReason(answer));
   }
   const untrustedNames = Object.keys(config.servers).filter((n) => why.get(config.origins[n]!) !== undefined);
   // A file that came with the repository, or changed since it was trusted: show what it would start, start nothing.
