@@ -5,6 +5,7 @@
  * and stops the servers after; in a workspace the user has not trusted it starts none and lists them as
  * `untrusted`.
  */
+import { realpath } from "node:fs/promises";
 import type { ToolRegistry } from "../../core/index.js";
 import {
   describeMcpSources,
@@ -21,7 +22,8 @@ import type { ExitCode } from "../exit-codes.js";
 export async function runMcpList(ctx: CliContext): Promise<ExitCode> {
   const gate = await ctx.gate();
   return (await runMcpListCommand({
-    root: ctx.root,
+    // Canonical, as the gate's roots and the trust list's folders are.
+    root: await realpath(ctx.root).catch(() => ctx.root),
     stdout: ctx.io.stdout,
     stderr: ctx.io.stderr,
     json: ctx.globals.json,
