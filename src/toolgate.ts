@@ -56,9 +56,9 @@ import { type ToolGeneration, ToolSource } from "./tool-source.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
 import {
   DEFAULT_READ_ASK_PATTERNS,
+  everyFileTrusted,
   fixedTrust,
   type TrustLookup,
-  trustedFilesOf,
   trustLookup,
   untrustedBecause,
   type Workspace,
@@ -346,17 +346,6 @@ async function canonicalRoots(paths: string[]): Promise<string[]> {
     out.push(canonical);
   }
   return out;
-}
-
-/** Whether the user trusts every file of the workspace that trust covers, each with its present content. */
-async function everyFileTrusted(root: string, trust: TrustLookup): Promise<boolean> {
-  if (!trust.covers(root)) return false;
-  for (const { path } of await trustedFilesOf(root)) {
-    const file = join(root, path);
-    const bytes = await readFile(file).catch(() => undefined);
-    if (bytes !== undefined && trust.file(file, bytes).state !== "trusted") return false;
-  }
-  return true;
 }
 
 /** Reads a workspace file the gate loads; the bytes are the ones trust is checked against. */

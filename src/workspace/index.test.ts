@@ -20,6 +20,7 @@ describe("toolgate/workspace (published subpath)", () => {
       "decodeText",
       "detectEncoding",
       "encodeText",
+      "everyFileTrusted",
       "fileKey",
       "fileTrust",
       "fixedTrust",

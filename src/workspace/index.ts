@@ -29,6 +29,7 @@ export {
 export { openForRead, readChecked, tooLarge, type WriteCheckedOptions, writeChecked } from "./safe-io.js";
 export {
   contentDigest,
+  everyFileTrusted,
   type FileContent,
   type FileTrust,
   type FileTrustState,

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, readdir } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { isPlainObject } from "../utils/index.js";
@@ -280,24 +280,42 @@ export function folderTrusted(folders: readonly TrustedFolder[], dir: string): b
  * @example await trustedFilesOf("/p") // [".toolgate/policy.toml", ".mcp.json"]
  */
 export async function trustedFilesOf(root: string): Promise<{ path: string; kinds: readonly string[] }[]> {
-  const out: { path: string; kinds: readonly string[] }[] = [];
-  for (const spec of TRUSTED_FILES) {
-    const slash = spec.path.lastIndexOf("/");
-    const dir = slash < 0 ? "" : spec.path.slice(0, slash);
-    const name = spec.path.slice(slash + 1);
-    let entries: { name: string; isFile(): boolean; isSymbolicLink(): boolean }[];
-    try {
-      entries = await readdir(join(root, dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    const names = entries
-      .filter((e) => (e.isFile() || e.isSymbolicLink()) && nameMatches(name, e.name))
-      .map((e) => e.name)
-      .sort();
-    for (const n of names) out.push({ path: dir === "" ? n : `${dir}/${n}`, kinds: spec.kinds });
-  }
-  return out;
+  const found = await Promise.all(
+    TRUSTED_FILES.map(async (spec) => {
+      const slash = spec.path.lastIndexOf("/");
+      const dir = slash < 0 ? "" : spec.path.slice(0, slash);
+      const name = spec.path.slice(slash + 1);
+      // A literal name is one stat (a project root can hold thousands of entries); a pattern lists its folder.
+      if (!name.includes("*")) {
+        const info = await stat(join(root, spec.path)).catch(() => undefined);
+        return info?.isFile() ? [{ path: spec.path, kinds: spec.kinds }] : [];
+      }
+      const entries = await readdir(join(root, dir), { withFileTypes: true }).catch(() => []);
+      return entries
+        .filter((e) => (e.isFile() || e.isSymbolicLink()) && nameMatches(name, e.name))
+        .map((e) => e.name)
+        .sort()
+        .map((n) => ({ path: dir === "" ? n : `${dir}/${n}`, kinds: spec.kinds }));
+    }),
+  );
+  return found.flat();
+}
+
+/**
+ * Whether `trust` holds every file of `root` (canonical) that trust covers, each with its present content:
+ * what `gate.workspaceTrusted` says. False at once when no trusted folder holds `root`.
+ * @example await everyFileTrusted("/p", trustLookup()) // false after a `git pull` changed .mcp.json
+ */
+export async function everyFileTrusted(root: string, trust: TrustLookup): Promise<boolean> {
+  if (!trust.covers(root)) return false;
+  const answers = await Promise.all(
+    (await trustedFilesOf(root)).map(async ({ path }) => {
+      const file = join(root, path);
+      const bytes = await readFile(file).catch(() => undefined);
+      return bytes === undefined || trust.file(file, bytes).state === "trusted";
+    }),
+  );
+  return answers.every(Boolean);
 }
 
 /**
