@@ -1,6 +1,6 @@
 /**
  * @module trust/kind
- * How `toolgate trust` describes one kind of file (`trusted-files.json` names the kinds): what it says that
+ * How `toolgate trust` describes one kind of file (`workspace/trusted-files.json` names the kinds): what it says that
  * trust turns on, recorded as plain data when trusted, and what changed between two versions.
  */
 

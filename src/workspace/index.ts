@@ -29,7 +29,6 @@ export {
 export { openForRead, readChecked, tooLarge, type WriteCheckedOptions, writeChecked } from "./safe-io.js";
 export {
   contentDigest,
-  everyFileTrusted,
   type FileContent,
   type FileTrust,
   type FileTrustState,
@@ -38,20 +37,23 @@ export {
   fixedTrust,
   folderTrusted,
   readTrustedFolders,
-  TRUSTED_FILES,
   type TrustedFile,
-  type TrustedFileSpec,
   type TrustedFolder,
   type TrustLookup,
   type TrustStoreLocation,
-  trustedFileKinds,
-  trustedFilesOf,
   trustLookup,
   trustStorePath,
   untrustedBecause,
   untrustedReason,
   writeTrustedFolders,
 } from "./trust.js";
+export {
+  everyFileTrusted,
+  TRUSTED_FILES,
+  type TrustedFileSpec,
+  trustedFileKinds,
+  trustedFilesOf,
+} from "./trusted-files.js";
 export {
   DEFAULT_MAX_FILE_BYTES,
   type PathIntent,

@@ -8,12 +8,11 @@ import {
   folderTrusted,
   readTrustedFolders,
   type TrustedFolder,
-  trustedFileKinds,
-  trustedFilesOf,
   trustLookup,
   untrustedBecause,
   writeTrustedFolders,
 } from "./trust.js";
+import { trustedFileKinds, trustedFilesOf } from "./trusted-files.js";
 
 const POLICY = 'default = "ask"\n';
 const record = (path: string, files: Record<string, string>): TrustedFolder => ({
