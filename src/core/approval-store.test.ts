@@ -15,7 +15,14 @@ approvalStoreContract("in-process", async (now) => {
 const ask = (callId: string): ApprovalAsk => ({
   callId,
   tool: "write_file",
-  details: { toolName: "write_file", description: "write a", risk: "medium", locations: [], type: "edit" },
+  details: {
+    toolName: "write_file",
+    description: "write a",
+    risk: "medium",
+    locations: [],
+    type: "edit",
+    sandbox: "none (write_file is not a shell command; toolgate runs it itself)",
+  },
   timeoutMs: 60_000,
 });
 

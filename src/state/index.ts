@@ -18,6 +18,7 @@ export type {
 } from "./backend.js";
 export { StateError, type StateErrorCode } from "./errors.js";
 export { createFileStateBackend, type FileStateBackendOptions } from "./file-backend.js";
+export { withFileLock } from "./file-lock.js";
 export { createInProcessStateBackend } from "./in-process-backend.js";
 export type { StateLogger } from "./json-store.js";
 export {

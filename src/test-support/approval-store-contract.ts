@@ -35,6 +35,7 @@ const details: ConfirmationDetails = {
   command: "rm -rf build",
   reason: "deletes files",
   rule: "policy.toml#3",
+  sandbox: "workspace-write: writes only inside /ws, no network",
 };
 
 function ask(overrides: Partial<ApprovalAsk> = {}): ApprovalAsk {
