@@ -67,7 +67,7 @@ export class NewlineCounter {
 /** The empty line after a file's lines, for the search without the module. */
 const PAIR = Buffer.from("\n\n");
 
-let shared: NewlineCounter | null | undefined;
+let shared: NewlineCounter | undefined;
 /** The scan whose chunk the shared counter's memory holds. */
 let holder: ChunkScan | undefined;
 
@@ -98,8 +98,9 @@ export class ChunkScan {
 
   /** The shared counter holding this chunk, or undefined when the searches run in JS. */
   private counter(): NewlineCounter | undefined {
-    shared ??= NewlineCounter.create() ?? null;
-    if (shared === null || this.chunk.length > COUNTER_BYTES - SCAN_SLACK) return undefined;
+    if (this.chunk.length > COUNTER_BYTES - SCAN_SLACK || compiledModule() === null) return undefined;
+    shared ??= NewlineCounter.create();
+    if (shared === undefined) return undefined;
     if (holder !== this) {
       shared.buffer.set(this.chunk);
       holder = this;

@@ -24,10 +24,22 @@ export const SCAN_SLACK = 16;
 /** The size of a WebAssembly memory page. */
 export const WASM_PAGE = 65_536;
 
+/** Whether the modules run where they can; false only while a benchmark times the plain TypeScript path. */
+let modulesOn = true;
+
+/**
+ * Turns the modules off (every getter gives null, so each caller takes the path it takes where they cannot
+ * compile) or back on. For the benchmark that weighs them against that path, call by call, in one process.
+ */
+export function setWasmModules(on: boolean): void {
+  modulesOn = on;
+}
+
 /** A getter of the module assembled as `base64`: compiled on the first call, null if it cannot be. */
 export function lazyModule(base64: string): () => object | null {
   let compiled: object | null | undefined;
   return () => {
+    if (!modulesOn) return null;
     if (compiled === undefined) {
       try {
         compiled = new Wasm.Module(Buffer.from(base64, "base64"));
