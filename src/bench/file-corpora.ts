@@ -1,7 +1,7 @@
 /**
  * @module bench/file-corpora
  * The files the file-tool benchmarks search and read, made once per folder and reused: a repository-shaped
- * tree for grep and a 216 MB file of 80-byte lines for deep ranges.
+ * tree for grep and a 219 MB file of 81-byte lines for deep ranges.
  */
 import { execFile } from "node:child_process";
 import { mkdir, open, rm, stat, writeFile } from "node:fs/promises";
@@ -92,7 +92,7 @@ export async function grepCorpus(parent: string): Promise<string> {
   return dir;
 }
 
-/** `parent/huge.txt`: 216 MB of 80-byte lines (2.7 million), each starting with its number. */
+/** `parent/huge.txt`: 219 MB of 81-byte lines (2.7 million), each starting with its number. */
 export async function hugeFile(parent: string): Promise<string> {
   const file = join(parent, "huge.txt");
   if (await exists(file)) return file;
