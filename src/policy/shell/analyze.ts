@@ -7,6 +7,7 @@
 
 import type { CommandAnalysis, CommandFinding } from "./analysis.js";
 import { CONTROL_CHARACTERS, UNUSUAL_CHARACTERS } from "./characters.js";
+import { commandParts, isPatternName } from "./command-parts.js";
 import { EXPANSION_BUDGET, type ExpansionContext, expandWord, shellQuote } from "./expansion/expand.js";
 import {
   CONTROL_FLOW,
@@ -190,6 +191,7 @@ class Walker {
           return;
         }
     }
+    if (type === "variable_assignment") this.expansionChanged ||= assignsExpansionVariable(node);
     const flagged =
       FLAGGED[type] ?? (CONTROL_FLOW.has(type) ? "control flow" : `unsupported syntax: ${type}`);
     this.unsafe.add(flagged);
@@ -236,22 +238,16 @@ class Walker {
   private visitCommand(node: Node, depth: number): void {
     const words: string[] = [];
     let vars: Record<string, string> | undefined;
-    for (const child of node.children) {
-      if (!child) continue;
-      if (child.type === "command_name") {
-        const target = child.namedChild(0) ?? child;
+    for (const part of commandParts(node)) {
+      if (part.kind === "words") {
+        const named = this.argumentWords(part.nodes, depth, part.name);
         // `/???/r?` or `{rm,-rf,x}` would expand into another command than the one written.
-        const literal = target.type === "raw_string" || target.type === "string";
-        const named = this.argumentWords(target, depth, true);
-        if (
-          !literal &&
-          /[*?[\]{}]/.test(target.text) &&
-          (plainValue(target) !== undefined || named.length !== 1)
-        ) {
-          this.unsafe.add("pattern in command name");
-        }
+        if (part.name && isPatternName(part.nodes, named)) this.unsafe.add("pattern in command name");
         words.push(...named);
-      } else if (child.type.endsWith("_redirect")) {
+        continue;
+      }
+      const child = part.node;
+      if (child.type.endsWith("_redirect")) {
         this.visitRedirect(child, depth);
       } else if (child.type === "variable_assignment") {
         this.visit(child, depth);
@@ -259,8 +255,6 @@ class Walker {
         const plain = value ? plainValue(value) : "";
         if (name && plain !== undefined) vars = { ...vars, [name.text]: plain };
         this.expansionChanged ||= assignsExpansionVariable(child);
-      } else if (child.isNamed) {
-        words.push(...this.argumentWords(child, depth, false));
       } else {
         this.unsafe.add(child.type === "$" ? "translated string" : `unsupported syntax: ${child.type}`);
       }
@@ -274,26 +268,28 @@ class Walker {
   }
 
   /**
-   * The words one argument node stands for: brace and pathname expansion applied (recorded as a rewrite of
-   * the command text, so the command runs with exactly these words), else its plain value.
+   * The words one shell word stands for (its nodes touch: the grammar sometimes splits one word in two):
+   * brace and pathname expansion applied (recorded as a rewrite of the command text, so the command runs
+   * with exactly these words), else its plain value.
    */
-  private argumentWords(node: Node, depth: number, name: boolean): string[] {
+  private argumentWords(nodes: readonly Node[], depth: number, name: boolean): string[] {
+    const text = nodes.map((n) => n.text).join("");
     // Patterns in a command name are not expanded (they would be looked up on the whole machine).
-    const found = expandWord(node.text, this.dir, this.expansion, depth === 0 && !name);
-    if (found.kind === "plain") return [this.word(node, depth)];
-    const shown = node.text.length > SHOWN_WORD ? `${node.text.slice(0, SHOWN_WORD)}…` : node.text;
+    const found = expandWord(text, this.dir, this.expansion, depth === 0 && !name);
+    if (found.kind === "plain") return [nodes.map((n) => this.word(n, depth)).join("")];
+    const shown = text.length > SHOWN_WORD ? `${text.slice(0, SHOWN_WORD)}…` : text;
     if (found.kind === "refused" || this.expansionChanged) {
       const why = found.kind === "refused" ? found.reason : "set, shopt or GLOBIGNORE change it";
       this.unsafe.add(`expansion not reproduced (${shown}: ${why})`);
-      return [this.word(node, depth)];
+      return [nodes.map((n) => this.word(n, depth)).join("")];
     }
     for (const word of found.words) {
       if (CONTROL_CHARACTERS.test(word)) this.unsafe.add("control character");
       if (UNUSUAL_CHARACTERS.test(word)) this.unsafe.add("unusual character");
     }
     if (depth === 0) {
-      const text = found.words.map((w, i) => shellQuote(w, name && i === 0)).join(" ");
-      this.rewrites.push({ start: node.startIndex, end: node.endIndex, text });
+      const rewritten = found.words.map((w, i) => shellQuote(w, name && i === 0)).join(" ");
+      this.rewrites.push({ start: nodes[0]!.startIndex, end: nodes.at(-1)!.endIndex, text: rewritten });
     }
     return [...found.words];
   }

@@ -124,12 +124,22 @@ class FolderReader {
   }
 }
 
+/** Through links, as bash's `glob_testdir`; a path through a file (ENOTDIR) is no folder. */
 function isFolder(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
 }
 
+/** The name itself, as bash's `lstat` test: a broken link exists. */
 function exists(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** Code point order, as `C.UTF-8` collates (JavaScript's own sort compares UTF-16 units). */
