@@ -209,6 +209,11 @@ function gitReasons(analysis: CommandAnalysis, base: string): string[] {
   };
   // The folder the line starts in, always: a `cd` that fails leaves git there.
   const home = repositoryAt(base);
+  const found = new Map<string, Repository | undefined>([[base, home]]);
+  const lookup = (dir: string) => {
+    if (!found.has(dir)) found.set(dir, repositoryAt(dir));
+    return found.get(dir);
+  };
   analysis.commands.forEach((words, i) => {
     if (words[0] === undefined || basename(words[0]) !== "git") return;
     const place = analysis.places[i];
@@ -218,7 +223,7 @@ function gitReasons(analysis: CommandAnalysis, base: string): string[] {
       );
       return;
     }
-    const target = gitTarget(words, resolve(base, place.dir), place.vars);
+    const target = gitTarget(words, place.dir === "." ? base : resolve(base, place.dir), place.vars, lookup);
     if (home) check(home, "repository config", target.recurses);
     for (const repository of target.repositories) {
       const label =

@@ -20,6 +20,25 @@ export interface Repository {
   readonly commonDir: string;
   /** The work tree's top folder, where `.gitmodules` is; absent for a bare repository. */
   readonly workTree?: string;
+  /** `commonDir/modules` and `workTree/.gitmodules`, joined once. */
+  readonly modules: string;
+  readonly gitmodules?: string;
+}
+
+/** A repository's paths, the joins done once. */
+function repository(
+  files: string[],
+  worktreeNeedsExtension: boolean,
+  commonDir: string,
+  workTree?: string,
+): Repository {
+  return {
+    files,
+    worktreeNeedsExtension,
+    commonDir,
+    modules: join(commonDir, "modules"),
+    ...(workTree !== undefined ? { workTree, gitmodules: join(workTree, ".gitmodules") } : {}),
+  };
 }
 
 const MAX_SUBMODULES = 64;
@@ -44,25 +63,31 @@ function readText(file: string): string | undefined {
 /** The repository whose git dir is `gitDir` (named with `--git-dir`, `GIT_DIR`, or a `.git` file). */
 export function repositoryOfGitDir(gitDir: string, workTree?: string): Repository {
   const files = [join(gitDir, "config"), join(gitDir, "config.worktree")];
-  const common = (readText(join(gitDir, "commondir")) ?? "").trim();
+  const commonFile = join(gitDir, "commondir");
+  const common = statOf(commonFile)?.isFile() ? (readText(commonFile) ?? "").trim() : "";
   const commonDir = common ? (isAbsolute(common) ? common : resolve(gitDir, common)) : gitDir;
   if (common) files.push(join(commonDir, "config"));
-  return { files, worktreeNeedsExtension: false, commonDir, ...(workTree ? { workTree } : {}) };
+  return repository(files, false, commonDir, workTree);
 }
+
+/** Repositories of `.git` folders, by folder: path arithmetic only, so kept (a stat still says it is one). */
+const folderRepositories = new Map<string, Repository>();
 
 /** The repository at exactly `dir` (its `.git` folder or file), if any. */
 function repositoryHere(dir: string, dotGit = join(dir, ".git")): Repository | undefined {
   const info = statOf(dotGit);
-  if (info?.isDirectory())
-    return {
-      files: [join(dotGit, "config"), join(dotGit, "config.worktree")],
-      worktreeNeedsExtension: true,
-      commonDir: dotGit,
-      workTree: dir,
-    };
+  if (info?.isDirectory()) {
+    let known = folderRepositories.get(dotGit);
+    if (known === undefined) {
+      known = repository([join(dotGit, "config"), join(dotGit, "config.worktree")], true, dotGit, dir);
+      if (folderRepositories.size >= 256) folderRepositories.delete(folderRepositories.keys().next().value!);
+      folderRepositories.set(dotGit, known);
+    }
+    return known;
+  }
   if (!info?.isFile()) return undefined;
   const target = /^gitdir:\s*(.+)$/m.exec(readText(dotGit) ?? "")?.[1]?.trim();
-  if (!target) return { files: [], worktreeNeedsExtension: false, commonDir: dotGit, workTree: dir };
+  if (!target) return repository([], false, dotGit, dir);
   return repositoryOfGitDir(isAbsolute(target) ? target : resolve(dir, target), dir);
 }
 
@@ -112,6 +137,7 @@ export interface GitTarget {
   readonly files: string[];
 }
 
+const CONFIG_FILE_VARIABLES = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"];
 const WITH_VALUE = new Set([
   "-C",
   "-c",
@@ -124,13 +150,14 @@ const WITH_VALUE = new Set([
 
 /**
  * Where `git WORDS` runs, from the folder `dir` (absolute; the analysis followed `cd`) and the variables set
- * before it.
+ * before it. `find` looks a folder's repository up (a caller may remember them for one command line).
  * @example gitTarget(["git", "-C", "sub", "status"], "/ws", {}).repositories[0]?.workTree // "/ws/sub"
  */
 export function gitTarget(
   words: readonly string[],
   dir: string,
   vars: Readonly<Record<string, string>> = {},
+  find: (dir: string) => Repository | undefined = repositoryAt,
 ): GitTarget {
   let cwd = dir;
   let gitDir = vars["GIT_DIR"];
@@ -151,19 +178,17 @@ export function gitTarget(
   const tree = workTree === undefined ? undefined : resolve(cwd, workTree);
   if (gitDir !== undefined) repositories.push(repositoryOfGitDir(resolve(cwd, gitDir), tree));
   else {
-    const found = repositoryAt(cwd);
+    const found = find(cwd);
     if (found) repositories.push(found);
   }
   // With --work-tree, the work tree's own repository is read too: the careful reading.
-  const treeRepository = tree === undefined ? undefined : repositoryAt(tree);
+  const treeRepository = tree === undefined ? undefined : find(tree);
   if (treeRepository) repositories.push(treeRepository);
   const recurses =
     (sub !== undefined && SUBMODULE_RECURSION.subcommands.has(sub)) ||
     words.some((w) => SUBMODULE_RECURSION.options.some((o) => w === o || w.startsWith(`${o}=`)));
-  const files = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"]
-    .map((name) => vars[name])
-    .filter((f): f is string => f !== undefined && f !== "")
-    .map((f) => resolve(cwd, f));
+  const files: string[] = [];
+  for (const name of CONFIG_FILE_VARIABLES) if (vars[name]) files.push(resolve(cwd, vars[name]!));
   return { repositories, recurses, files };
 }
 
@@ -171,11 +196,11 @@ export function gitTarget(
 export class TooManySubmodules extends Error {}
 
 /**
- * Every submodule of `repository`, nested ones too: git dirs under `modules/`, and `.git` folders at the
+ * Every submodule of `top`, nested ones too: git dirs under `modules/`, and `.git` folders at the
  * paths `.gitmodules` names.
  * @throws TooManySubmodules past 64: the rest would go unchecked.
  */
-export function submodulesOf(repository: Repository): Repository[] {
+export function submodulesOf(top: Repository): Repository[] {
   const found = new Map<string, Repository>();
   const add = (repo: Repository) => {
     const key = repo.files[0] ?? repo.commonDir;
@@ -196,15 +221,17 @@ export function submodulesOf(repository: Repository): Repository[] {
     }
   };
   const walkTree = (repo: Repository, depth: number) => {
-    if (depth > MAX_MODULE_DEPTH || repo.workTree === undefined) return;
-    const text = readText(join(repo.workTree, ".gitmodules"));
+    const file = repo.gitmodules;
+    if (depth > MAX_MODULE_DEPTH || repo.workTree === undefined || file === undefined) return;
+    // A stat first: a read that fails throws, which costs more than the whole check.
+    const text = statOf(file)?.isFile() ? readText(file) : undefined;
     if (text === undefined) return;
     for (const m of text.matchAll(/^\s*path\s*=\s*"?([^"\n]+?)"?\s*$/gim)) {
       const sub = repositoryHere(resolve(repo.workTree, m[1]!));
       if (sub && add(sub)) walkTree(sub, depth + 1);
     }
   };
-  walkModules(join(repository.commonDir, "modules"), 0);
-  walkTree(repository, 0);
+  walkModules(top.modules, 0);
+  walkTree(top, 0);
   return [...found.values()];
 }

@@ -58,6 +58,8 @@ describe("expansion corpus", () => {
     expect(got.decision).toBe(want.decision);
     if (want.because !== undefined) expect(got.reason).toContain(want.because);
     if (want.decision === "allow") expect(got.checkedArgs?.["command"]).toBe(want.runs);
+    // A denied call runs nothing: it carries no form to run.
+    if (want.decision === "deny") expect(got.checkedArgs).toBeUndefined();
   });
 
   it("a plain command carries no rewrite", async () => {
