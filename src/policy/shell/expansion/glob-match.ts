@@ -104,6 +104,8 @@ function matchesOne(token: Token, c: string): boolean {
   }
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
  * Whether a file name matches. A name starting with `.` matches only a pattern starting with `.` (bash's
  * default: dot files are not matched by `*`, `?` or a bracket).
@@ -111,7 +113,8 @@ function matchesOne(token: Token, c: string): boolean {
  */
 export function matchComponent(pattern: ComponentPattern, name: string): boolean {
   if (name.startsWith(".") && !pattern.leadingDot) return false;
-  const chars = Array.from(name);
+  // By code point; a name without surrogates is indexed as it is (no array made per file name).
+  const chars = SURROGATE.test(name) ? Array.from(name) : name;
   const { tokens } = pattern;
   let t = 0;
   let n = 0;

@@ -7,7 +7,7 @@
  * the roots or matching a name that is not UTF-8 is not reproduced (the caller asks instead). Compared with
  * bash itself in `glob.test.ts`.
  */
-import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import { NotReproduced } from "./brace.js";
 import { type ComponentPattern, compileComponent, componentHasGlob, matchComponent } from "./glob-match.js";
@@ -80,7 +80,8 @@ export function expandGlob(word: LexedWord, context: GlobContext): string[] {
     found = found.flatMap((p) =>
       reader.matches(p.path, pattern).map((name) => ({
         text: glued(p.text + name),
-        path: join(p.path, name),
+        // A folder's path and a name from its listing: no normalising needed.
+        path: p.path.endsWith(sep) ? p.path + name : p.path + sep + name,
       })),
     );
   });
@@ -95,9 +96,9 @@ class FolderReader {
 
   /** The names in `dir` that match; none when `dir` is not a readable folder. */
   matches(dir: string, pattern: ComponentPattern): string[] {
-    let entries: Dirent[];
+    let entries: string[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      entries = readdirSync(dir);
     } catch {
       return [];
     }
@@ -105,18 +106,18 @@ class FolderReader {
     this.context.budget.entries -= entries.length;
     if (this.context.budget.entries < 0) throw new NotReproduced("its glob patterns read too many files");
     const out: string[] = [];
-    for (const entry of entries) {
-      if (!matchComponent(pattern, entry.name)) continue;
+    for (const name of entries) {
+      if (!matchComponent(pattern, name)) continue;
       // A name that is not UTF-8 reads back with U+FFFD: the analysis would not name the file bash passes.
-      if (entry.name.includes("\uFFFD")) throw new NotReproduced("a matching file name is not UTF-8");
-      out.push(entry.name);
+      if (name.includes("\uFFFD")) throw new NotReproduced("a matching file name is not UTF-8");
+      out.push(name);
     }
     return out;
   }
 
   /** Refuses a folder whose real path is outside every root. */
   private inside(dir: string): void {
-    const real = realpathSync(dir);
+    const real = realpathSync.native(dir);
     const within = this.context.roots.some(
       (root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep),
     );
@@ -142,7 +143,20 @@ function exists(path: string): boolean {
   }
 }
 
-/** Code point order, as `C.UTF-8` collates (JavaScript's own sort compares UTF-16 units). */
+/**
+ * Code point order, as `C.UTF-8` collates (the order of the UTF-8 bytes). JavaScript compares UTF-16 units,
+ * which differs only where a surrogate (a code point above U+FFFF) meets a unit from U+E000 to U+FFFF.
+ */
 export function byCodePoint(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
 }
