@@ -54,7 +54,7 @@ describe("the local provider on a generated model", () => {
       const model = local(paths.chat);
       const check = await model.probe();
       expect(check).toMatchObject({ ok: true });
-      expect(check.ok && check.contextWindow).toBeGreaterThan(0);
+      expect(check.ok && check.window?.tokens).toBeGreaterThan(0);
       const chunks: string[] = [];
       const reply = await model.chat({
         messages: [

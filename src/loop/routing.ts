@@ -36,6 +36,7 @@ export async function routeQuery(
   query: string,
   tools: readonly RoutableTool[],
   signal?: AbortSignal,
+  contextWindow?: number,
 ): Promise<RoutingPlan | undefined> {
   try {
     const reply = await model.chat({
@@ -45,6 +46,8 @@ export async function routeQuery(
       ],
       json: true,
       ...(signal ? { signal } : {}),
+      // The session's window: Ollama reloads a model whose num_ctx changes between requests.
+      ...(contextWindow ? { contextWindow } : {}),
     });
     return parseRoutingReply(reply.text);
   } catch (error) {
