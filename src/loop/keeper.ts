@@ -130,10 +130,13 @@ export class ContextKeeper {
     const budget = this.budget();
     if (!budget && !options.force) return undefined;
     const limit = budget?.prompt ?? Number.POSITIVE_INFINITY;
-    const room = budget ? await this.room(messages, budget) : undefined;
-    const target = options.force || !room ? 0 : room.target;
     let size = await this.measure(messages);
-    if (!options.force && size <= (options.toTarget ? target : limit)) return undefined;
+    // The common case: the prompt fits, and nothing else is measured.
+    if (!options.force && !options.toTarget && size <= limit) return undefined;
+    const room = budget ? await this.room(messages, budget) : undefined;
+    // The target is below the budget (when the fixed part alone is over it, the budget itself).
+    const target = options.force || !room ? 0 : Math.min(room.target, limit);
+    if (options.toTarget && size <= target) return undefined;
     const before = size;
     const excess = options.force ? Number.POSITIVE_INFINITY : this.gauge.charsFor(size - target);
     const shortened = shortenToolResults(messages, excess, (tool) => this.host.modeOf(tool));
@@ -237,11 +240,15 @@ export class ContextKeeper {
   }
 
   /**
-   * After a reply: a count from a server that cuts silently which shows it cut is returned as a
-   * `context_overflow` error (the reply answered something else); a plausible count is learned.
+   * After a reply: a count from a server that cuts silently which shows it cut comes back as `cut`, a
+   * `context_overflow` error (the reply answered something else); a plausible count is learned, and
+   * `believed` says whether it was (a count that cannot be true is not shown as the tokens used either).
    */
-  afterReply(sent: readonly ChatMessage[], usage: TokenUsage | undefined): ModelError | undefined {
-    if (!usage) return undefined;
+  afterReply(
+    sent: readonly ChatMessage[],
+    usage: TokenUsage | undefined,
+  ): { cut?: ModelError; believed: boolean } {
+    if (!usage) return { believed: false };
     const chars = this.charsOf(sent);
     const model = this.host.model();
     if (model.cutsLongPrompts && this.window) {
@@ -252,22 +259,21 @@ export class ContextKeeper {
           ? this.previous.counted
           : undefined;
       const why = cutSignal(usage.promptTokens, chars, this.window, previous);
-      if (why)
-        return contextOverflowError(
-          { window: this.window },
-          `the server shortened the prompt without saying so: ${why}`,
-        );
+      if (why) {
+        const said = `the server shortened the prompt without saying so: ${why}`;
+        return { cut: contextOverflowError({ window: this.window }, said), believed: false };
+      }
     }
     const exact = model.countTokens !== undefined;
-    if (
-      this.gauge.learn(chars, usage.promptTokens, { exact, ...(this.window ? { window: this.window } : {}) })
-    )
+    const window = this.window ? { window: this.window } : {};
+    const believed = this.gauge.learn(chars, usage.promptTokens, { exact, ...window });
+    if (believed)
       this.previous = {
         messages: [...sent],
         counted: { chars, tokens: usage.promptTokens },
         toolsChars: this.toolsChars,
       };
-    return undefined;
+    return { believed };
   }
 
   /**

@@ -63,7 +63,7 @@ export class AgentSession {
   private nextId = 1;
   /** Keeps every request inside the context window. */
   private readonly keeper: ContextKeeper;
-  /** Tokens of the newest exchange as the server counted them (prompt + reply), when it reported them. */
+  /** Tokens of the newest exchange as the server counted them (prompt + reply), when that count can be true. */
   private tokensUsed: number | undefined;
 
   constructor(private options: SessionOptions) {
@@ -229,8 +229,10 @@ export class AgentSession {
           reply = await this.ask(sent, signal);
           steps++;
           // A server that cuts silently answered a shortened prompt: that reply answers something else.
-          const cut = this.keeper.afterReply(sent, reply.usage);
+          const { cut, believed } = this.keeper.afterReply(sent, reply.usage);
           if (cut) throw cut;
+          if (reply.usage && believed)
+            this.tokensUsed = reply.usage.promptTokens + reply.usage.completionTokens;
         } catch (error) {
           if (!(error instanceof ModelError) || error.kind !== "context_overflow" || signal.aborted)
             throw error;
@@ -241,7 +243,6 @@ export class AgentSession {
           continue;
         }
         recovering = false;
-        if (reply.usage) this.tokensUsed = reply.usage.promptTokens + reply.usage.completionTokens;
         const empty = emptyReply(reply);
         if (empty) {
           const error = new ModelError("incomplete", empty);
