@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createScope } from "../agents/index.js";
 import { type ModelServer, type ModelServerOptions, startModelServer } from "../llm/testdata/model-server.js";
-import { SUMMARY_HEADING } from "./context.js";
+import { SUMMARY_HEADING, SUMMARY_INSTRUCTIONS } from "./context.js";
 import { AgentSession } from "./session.js";
 import { CUT_MARK } from "./shape.js";
 import { makeGate, makeWorkspace, modelOf, removeWorkspace } from "./testdata/harness.js";
@@ -245,5 +245,24 @@ describe("history", () => {
     expect(session.messages.slice(1)).toEqual([
       { role: "user", content: `${SUMMARY_HEADING}\nThe user greeted twice.` },
     ]);
+  });
+});
+
+describe("a summary request the server refuses", () => {
+  it("is sent once more at half the length, and the session goes on", async () => {
+    // The summary request tokenizes far denser than the conversation did (4 tokens a character).
+    const tokenize = (text: string) =>
+      text.includes(SUMMARY_INSTRUCTIONS) ? text.length * 4 : Math.ceil(text.length / 4);
+    const { server, notices, reader } = await setup("llama.cpp's server", 8192, bigFiles(6), tokenize);
+    for (let i = 0; i < 30; i++) server.push(readingModel(6));
+    const turn = await reader(8192).send(readingTask(6));
+    expect(turn, notices.join("\n")).toMatchObject({ stopReason: "answer", answer: readingAnswer(6) });
+    const summaries = server.prompts.filter(
+      (_, i) => server.requests[i]!.messages[0]!.content === SUMMARY_INSTRUCTIONS,
+    );
+    expect(summaries[0]!.outcome).toBe("refused");
+    expect(summaries[1]!.outcome).toBe("whole");
+    expect(summaries[1]!.chars).toBeLessThan(summaries[0]!.chars * 0.6);
+    expect(server.prompts.filter((p) => p.outcome !== "whole").every((p) => summaries.includes(p))).toBe(true);
   });
 });

@@ -14,7 +14,7 @@ import {
   type ChatMessage,
   type ChatModel,
   contextOverflowError,
-  type ModelError,
+  ModelError,
   type TokenUsage,
 } from "../llm/index.js";
 import {
@@ -188,7 +188,17 @@ export class ContextKeeper {
         request = summaryRequest(older, task, chars);
       }
     }
-    const summary = await summarise(this.host.model(), request, signal, this.window);
+    let summary: ChatMessage;
+    try {
+      summary = await summarise(this.host.model(), request, signal, this.window);
+    } catch (error) {
+      // The summary request overflowed too (its history tokenizes denser than learned): once more, half as long.
+      if (!(error instanceof ModelError) || error.kind !== "context_overflow" || signal.aborted) throw error;
+      const sent = charsOf(request);
+      this.gauge.atLeast(sent, error.overflow?.promptTokens ?? budget?.window ?? this.gauge.tokensFor(sent));
+      const half = Math.floor(charsOf(request.slice(1)) / 2);
+      summary = await summarise(this.host.model(), summaryRequest(older, task, half), signal, this.window);
+    }
     messages.splice(range.from, range.to - range.from, summary, ...(task ? [task] : []));
     return older.length;
   }
