@@ -263,6 +263,8 @@ describe("a summary request the server refuses", () => {
     expect(summaries[0]!.outcome).toBe("refused");
     expect(summaries[1]!.outcome).toBe("whole");
     expect(summaries[1]!.chars).toBeLessThan(summaries[0]!.chars * 0.6);
-    expect(server.prompts.filter((p) => p.outcome !== "whole").every((p) => summaries.includes(p))).toBe(true);
+    // Only summary requests were refused; the conversation's own requests all fit.
+    const refused = server.prompts.filter((p) => p.outcome !== "whole");
+    expect(refused.every((p) => summaries.includes(p))).toBe(true);
   });
 });
