@@ -72,7 +72,7 @@ export class AgentSession {
         model: () => this.options.model,
         emit: (event) => this.emit(event),
         record: (entry) => this.options.transcript?.write(entry),
-        modeOf: (tool) => this.options.gate.registry.get(tool)?.outputMode ?? "head",
+        modeOf: (tool) => this.modeOf(tool),
       },
       options.contextWindow,
       options.maxReplyTokens,
@@ -140,7 +140,7 @@ export class AgentSession {
       this.names.length > 0 && this.options.nativeTools !== false
         ? gate.schemas(this.options.model.schemaProvider, scope ? { scope } : {})
         : [];
-    this.keeper?.setTools(this.schemas);
+    this.keeper.setTools(this.schemas);
   }
 
   private systemText(): string {
@@ -403,7 +403,7 @@ export class AgentSession {
           name: c.name,
           args: c.args,
           content: result ? result.llmContent : `Error (invalid_params): ${c.problem}`,
-          mode: this.options.gate.registry.get(c.name)?.outputMode ?? "head",
+          mode: this.modeOf(c.name),
         };
       }),
     );
@@ -412,6 +412,11 @@ export class AgentSession {
       if (result) calls.push({ name: c.name, args: c.args, result });
       this.push({ role: "tool", content: contents[k]!, toolCallId: c.id, name: c.name });
     });
+  }
+
+  /** How a tool's results are cut: its start, or start and end (commands). */
+  private modeOf(tool: string): "head" | "head-tail" {
+    return this.options.gate.registry.get(tool)?.outputMode ?? "head";
   }
 
   /** Thinking never goes back to the model: inline `<think>` blocks move to `thinking` (transcript only). */
@@ -430,9 +435,12 @@ export class AgentSession {
    * what it did in a notice and in the transcript.
    */
   async compact(options: { signal?: AbortSignal; force?: boolean } = {}): Promise<string | undefined> {
-    const force = options.force === true;
+    // Between turns nothing is in progress: everything after the system prompt may be summarised.
     return currentTranscript.run(this.options.transcript, () =>
-      this.keeper.fit(this.messages, options.signal ?? new AbortController().signal, { force, idle: force }),
+      this.keeper.fit(this.messages, options.signal ?? new AbortController().signal, {
+        force: options.force === true,
+        idle: true,
+      }),
     );
   }
 
