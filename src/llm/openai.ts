@@ -211,8 +211,9 @@ function toWireMessage(message: ChatMessage): Record<string, unknown> {
 
 /**
  * `GET /models`: is the server there, does it list the model, and what window does it state — vLLM's
- * `max_model_len`, llama.cpp's `meta.n_ctx` (newer servers), else llama.cpp's `/props`
- * (`default_generation_settings.n_ctx`, the window of one slot). A server without the list is trusted.
+ * `max_model_len`; for llama.cpp's server, `/props` (`default_generation_settings.n_ctx`, the window of one
+ * slot), else `meta.n_ctx` where a build lists it (upstream lists only `n_ctx_train`, the model's maximum,
+ * which is not used). A server without the list is trusted.
  */
 async function probeOpenAI(settings: LlmSettings, signal: AbortSignal): Promise<ModelProbe> {
   let entry: ListedModel | undefined;
@@ -253,9 +254,19 @@ async function listedWindow(
 ): Promise<{ tokens: number; source: string } | undefined> {
   if (wholeNumber(entry.max_model_len))
     return { tokens: entry.max_model_len as number, source: "/models (max_model_len, vLLM)" };
+  // /props first: a listed n_ctx may be the whole context, shared by several slots.
+  const slot = entry.owned_by === "llamacpp" ? await propsWindow(settings, signal) : undefined;
+  if (slot) return slot;
   if (wholeNumber(entry.meta?.n_ctx))
     return { tokens: entry.meta?.n_ctx as number, source: "/models (meta.n_ctx, llama.cpp)" };
-  if (entry.owned_by !== "llamacpp") return undefined;
+  return undefined;
+}
+
+/** llama.cpp's `/props`: the context of one slot, which is what one request may fill. */
+async function propsWindow(
+  settings: LlmSettings,
+  signal: AbortSignal,
+): Promise<{ tokens: number; source: string } | undefined> {
   try {
     const props = JSON.parse(
       await getText(settings, `${settings.baseUrl.replace(/\/v1$/, "")}/props`, signal),

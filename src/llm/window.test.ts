@@ -15,6 +15,15 @@ beforeAll(async () => {
   servers.vllm = await startModelServer(["m"], 32_768, { behaviour: { openai: "vllm" } });
   servers.llamacpp = await startModelServer(["m"], 8192, { behaviour: { openai: "llama.cpp" } });
   servers.plain = await startModelServer(["m"], 8192);
+  // llama.cpp with four slots of 8192, whose listing states the whole context (32768) beside /props.
+  servers.slots = await startModelServer(["m"], 8192, {
+    behaviour: { openai: "llama.cpp" },
+    listing: { meta: { n_ctx_train: 131_072, n_ctx: 32_768 } },
+  });
+  // A llama.cpp build without /props whose listing states the window.
+  servers.listsCtx = await startModelServer(["m"], 8192, {
+    listing: { owned_by: "llamacpp", meta: { n_ctx_train: 131_072, n_ctx: 8192 } },
+  });
 });
 afterAll(async () => {
   for (const s of Object.values(servers)) await s.close();
@@ -57,6 +66,17 @@ describe("the window a server states", () => {
       window: { tokens: 8192, source: "/props (n_ctx, llama.cpp)" },
     });
     expect(await probe("plain")).toEqual({ ok: true });
+  });
+
+  it("llama.cpp: one slot's n_ctx from /props over a listed meta.n_ctx; that without /props; never n_ctx_train", async () => {
+    expect(await probe("slots")).toEqual({
+      ok: true,
+      window: { tokens: 8192, source: "/props (n_ctx, llama.cpp)" },
+    });
+    expect(await probe("listsCtx")).toEqual({
+      ok: true,
+      window: { tokens: 8192, source: "/models (meta.n_ctx, llama.cpp)" },
+    });
   });
 });
 

@@ -78,6 +78,8 @@ export interface ModelServerOptions {
   tokenize?: Tokenizer;
   /** The prompt count it reports instead of its own (a server reporting nonsense). */
   reportPrompt?: (judged: JudgedPrompt) => number;
+  /** Fields added to each model's entry in `/v1/models` (a build that lists more than its flavour does). */
+  listing?: Record<string, unknown>;
 }
 
 export interface ModelServer {
@@ -145,7 +147,10 @@ export async function startModelServer(
       return;
     }
     if (req.url === "/v1/models" && req.method === "GET") {
-      sendJson(res, 200, { object: "list", data: models.map((id) => listed(id, flavour, contextLength)) });
+      sendJson(res, 200, {
+        object: "list",
+        data: models.map((id) => ({ ...listed(id, flavour, contextLength), ...options.listing })),
+      });
       return;
     }
     if (req.url === "/props" && req.method === "GET" && flavour === "llama.cpp") {
