@@ -1,12 +1,13 @@
 /**
  * The context window as a hard budget, against test servers that behave as the real ones do with an
  * over-long prompt (llm/testdata/prompt-window.ts): an Ollama that cuts it silently and counts only what it
- * kept, one that refuses it (0.12.6+, told `truncate: false`), llama.cpp's server and vLLM refusing it with
- * their own 400s, and a server reporting absurd usage (1 token). Sessions of twenty rounds each reading a
- * 3,000-line file, in windows of 4 K, 8 K and 32 K: every request the server saw fits its window by its
- * own count and by a conservative one (3 characters a token), the task is in every request, and the
- * answer arrives. Then recovery: a result that tokenizes far denser than what was learned overflows once,
- * is recovered from with a notice, and a second overflow ends the turn with a clear error.
+ * kept, one that refuses it (0.12.6+, told `truncate: false`), llama.cpp's server, vLLM and OpenAI
+ * (`context_length_exceeded`) refusing it with their own 400s, and a server reporting absurd usage (1 token).
+ * Sessions of twenty rounds each reading a 3,000-line file, in windows of 4 K, 8 K and 32 K: every request
+ * the server saw fits its window by its own count and by a conservative one (3 characters a token), the
+ * task is in every request, and the answer arrives. Then recovery: a result that tokenizes far denser
+ * than what was learned overflows once, is recovered from with a notice, and a second overflow ends the
+ * turn with a clear error.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createScope } from "../agents/index.js";
@@ -27,6 +28,7 @@ const SERVERS = {
   "Ollama 0.12.6+ (refuses)": { provider: "ollama", options: { behaviour: { ollama: "refuse" } } },
   "llama.cpp's server": { provider: "openai", options: { behaviour: { openai: "llama.cpp" } } },
   vLLM: { provider: "openai", options: { behaviour: { openai: "vllm" } } },
+  "OpenAI (context_length_exceeded)": { provider: "openai", options: { behaviour: { openai: "openai" } } },
   "a server reporting 1 prompt token": {
     provider: "openai",
     options: { behaviour: { openai: "llama.cpp" }, reportPrompt: () => 1 },
@@ -88,6 +90,7 @@ describe.each([
   ["a server reporting 1 prompt token", 32_768],
   ["Ollama 0.12.6+ (refuses)", 8192],
   ["vLLM", 8192],
+  ["OpenAI (context_length_exceeded)", 8192],
 ] as const)("%s, a window of %i tokens", (name, window) => {
   it("reads twenty 3,000-line files one per round, every request inside the window, and answers", async () => {
     const { server, root, notices, reader } = await setup(name, window, bigFiles(FILES));
@@ -144,6 +147,20 @@ describe("what the session sends", () => {
     );
     expect(server.requests).toHaveLength(0);
   });
+
+  it("with routing on, the routing request is held to the budget too: nothing is sent for such a task", async () => {
+    const { server, reader } = await setup("Ollama before 0.12.6 (cuts silently)", 4096, {});
+    const session = reader(4096, { routing: true });
+    const turn = await session.send(`Summarise this: ${"word ".repeat(4000)}`);
+    expect(turn.errorKind).toBe("context_overflow");
+    expect(server.requests).toHaveLength(0);
+    // A task that fits is routed as before, in the session's window.
+    server.push({ text: '{"query_type":"chat","sub_questions":[],"suggested_tools":[]}' }, { text: "Hi." });
+    expect((await reader(4096, { routing: true }).send("hello")).answer).toBe("Hi.");
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[0]!.format).toBe("json");
+    expect(server.requests[0]!.options).toEqual({ num_ctx: 4096 });
+  });
 });
 
 /** A tokenizer that splits digits finely: two tokens a digit (other text a token per 4 characters). */
@@ -157,6 +174,7 @@ describe.each([
   "Ollama 0.12.6+ (refuses)",
   "llama.cpp's server",
   "vLLM",
+  "OpenAI (context_length_exceeded)",
 ] as const)("recovery with %s", (name) => {
   it("a result far denser than learned overflows once: compacted, retried with a smaller share, answered", async () => {
     // f1 is prose (the rate is learned from it), f2 is digits: two tokens each, some seven times the rate.

@@ -203,6 +203,12 @@ export class ContextKeeper {
     return older.length;
   }
 
+  /** Whether a request of `messages` alone (no tools payload: a routing request) is inside the budget. */
+  async fitsAlone(messages: readonly ChatMessage[]): Promise<boolean> {
+    const budget = this.budget();
+    return !budget || (await this.measureBare(messages)) <= budget.prompt;
+  }
+
   /** A request without the tools payload (the summary request sends none). */
   private async measureBare(messages: readonly ChatMessage[]): Promise<number> {
     const model = this.host.model();

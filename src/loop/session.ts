@@ -318,7 +318,13 @@ export class AgentSession {
       name,
       description: this.options.gate.registry.get(name)?.description ?? "",
     }));
-    const routing = await routeQuery(this.options.model, task, tools, signal, this.keeper.window);
+    const window = this.keeper.window;
+    const routing = await routeQuery(this.options.model, task, tools, {
+      signal,
+      ...(window ? { contextWindow: window } : {}),
+      // Inside the budget like every request: a routing request over it is not sent (no plan).
+      fits: (messages) => this.keeper.fitsAlone(messages),
+    });
     this.emit({ type: "routing", plan: routing ?? null });
     this.options.transcript?.write({ type: "routing", plan: routing ?? null });
     return routing;
