@@ -14,9 +14,9 @@ const page = new URL("../../docs/chat.md", import.meta.url);
 /** The section of the page about the context window. */
 async function section(): Promise<string> {
   const text = await readFile(page, "utf8");
-  const start = text.indexOf("### The context window");
+  const start = text.indexOf("\n## The context window\n");
   expect(start, "docs/chat.md lacks its context window section").toBeGreaterThan(-1);
-  const end = text.indexOf("\n## ", start);
+  const end = text.indexOf("\n## ", start + 1);
   return text.slice(start, end === -1 ? undefined : end);
 }
 
