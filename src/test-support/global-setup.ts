@@ -1,14 +1,13 @@
 /**
- * Builds `dist/` before the test run (tsc, then the bundled command and the shipped grammar, as
- * `npm run build` does) when its sources changed since the last build (build-stamp.ts), so tests that drive
- * the real `toolgate` binary (`node dist/bin/toolgate.js`) run what users run.
+ * Builds `dist/` before the test run, as `npm run build` does, when the build's inputs changed since the last
+ * build (scripts/build.mjs), so tests that drive the real `toolgate` binary (`node dist/bin/toolgate.js`)
+ * run what users run.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildDigest, readStamp, stampPath } from "./build-stamp.js";
 
 /**
  * Tests run with their own user configuration folder, never the developer's: `XDG_CONFIG_HOME` points at a
@@ -28,18 +27,8 @@ function isolateUserConfig(): void {
 export default function setup(): void {
   isolateUserConfig();
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-  const digest = buildDigest(root);
-  if (readStamp(root) === digest) return;
-  // A build that stops half-way must not leave the old stamp vouching for a mixed dist/.
-  rmSync(stampPath(root), { force: true });
-  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-  try {
-    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "pipe" });
-  } catch (error) {
-    // tsc still emits on type errors; `npm test` reports them in its typecheck step, so only warn here.
-    const out = (error as { stdout?: Buffer }).stdout?.toString() ?? "";
-    console.warn(`global setup: tsc reported problems (the build was still emitted):\n${out.slice(0, 4000)}`);
-  }
-  execFileSync(process.execPath, [join(root, "scripts", "bundle.mjs")], { cwd: root, stdio: "pipe" });
-  writeFileSync(stampPath(root), `${digest}\n`);
+  execFileSync(process.execPath, [join(root, "scripts", "build.mjs"), "--if-changed"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }

@@ -42,7 +42,11 @@ describe("chat with the local provider", () => {
       `node ${JSON.stringify(main)} chat --provider local --model ${JSON.stringify(model)}`,
       root,
     );
-    const banner = await term.waitFor("local", /model: ready \(context window \d+ tokens\)/, 120_000);
+    const banner = await term.waitFor(
+      "local",
+      /model: ready \(context window \d+ tokens, from the embedded model's loaded context\)/,
+      120_000,
+    );
     expect(banner).toContain(model);
     await term.waitForPrompt("local");
     term.keys("local", "say hello", "Enter");
@@ -77,7 +81,11 @@ describe("chat with no model server", () => {
         120_000,
       );
       term.keys("offer", "y", "Enter");
-      await term.waitFor("offer", /model: ready \(context window \d+ tokens\)/, 120_000);
+      await term.waitFor(
+        "offer",
+        /model: ready \(context window \d+ tokens, from the embedded model's loaded context\)/,
+        120_000,
+      );
       expect(existsSync(join(config, "toolgate", "state", "models", "Qwen3-1.7B-Q8_0.gguf"))).toBe(true);
       expect(hub.requests.map((r) => r.url)).toEqual([
         "/Qwen/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q8_0.gguf",

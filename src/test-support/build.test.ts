@@ -1,8 +1,13 @@
+/** scripts/build.mjs's digest of the build's inputs, which decides whether the tests' set-up rebuilds dist/. */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildDigest } from "./build-stamp.js";
+
+const script = resolve(import.meta.dirname, "../../scripts/build.mjs");
+const buildDigest = (dir: string) =>
+  execFileSync(process.execPath, [script, "--digest", dir], { encoding: "utf8" }).trim();
 
 let root: string;
 const write = (path: string, text: string) => {
@@ -18,7 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-describe("buildDigest", () => {
+describe("the build digest", () => {
   it("changes when a source, its data or the build's settings change", () => {
     const before = buildDigest(root);
     for (const [path, text] of [
