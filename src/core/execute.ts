@@ -16,6 +16,7 @@ import { runInvocation } from "./steps/run.js";
 import { shapeResult } from "./steps/shape.js";
 import { DEFAULT_LIMITS, type TruncationLimits } from "./truncate.js";
 import type {
+  ApprovalStore,
   AuditSink,
   Confirm,
   ConfirmationDetails,
@@ -37,6 +38,13 @@ export interface PipelineDeps {
   decider: Decider;
   /** Answers `ask` for calls that bring no `confirm` of their own. Without either, every `ask` is a deny. */
   confirmer?: Confirmer;
+  /**
+   * Where every `ask` is kept while it waits, and answered exactly once. Default: a store of its own per
+   * call (nobody but the call's own `confirm` or the confirmer can answer it then).
+   */
+  approvals?: ApprovalStore;
+  /** How long an `ask` stays pending before it expires as a deny. Default 5 minutes. */
+  confirmTimeoutMs?: number;
   audit?: AuditSink;
   limits?: TruncationLimits;
 }
@@ -50,8 +58,9 @@ export interface ExecuteOptions {
   scope?: ToolScope;
   /**
    * Answers this call's `ask`, instead of the pipeline's confirmer (the gate's message bus). It receives
-   * `{ callId, call, details, agent, signal }`; the signal is this call's, so cancelling the call withdraws
-   * the question.
+   * `{ callId, call, details, agent, signal }` and the pending approval record; the signal aborts when the
+   * call is cancelled or the ask is settled some other way (expired, answered elsewhere), so the question
+   * can be withdrawn. Its answer is recorded in the approval store; the first answer wins.
    */
   confirm?: Confirm;
 }
@@ -134,14 +143,22 @@ export async function executeCall(
     }
     const { confirmer } = deps;
     const confirm: Confirm | undefined =
-      options.confirm ?? (confirmer ? (request) => confirmer.confirm(request) : undefined);
-    const answer = await confirmCall(confirm, {
-      callId: call.id ?? randomUUID(),
-      call,
-      details,
-      ...(options.scope?.agent ? { agent: options.scope.agent } : {}),
-      signal,
-    });
+      options.confirm ?? (confirmer ? (request, ask) => confirmer.confirm(request, ask) : undefined);
+    const answer = await confirmCall(
+      {
+        ...(deps.approvals ? { approvals: deps.approvals } : {}),
+        ...(confirm ? { confirm } : {}),
+        by: options.confirm ? "caller" : "confirmer",
+        ...(deps.confirmTimeoutMs === undefined ? {} : { timeoutMs: deps.confirmTimeoutMs }),
+      },
+      {
+        callId: call.id ?? randomUUID(),
+        call,
+        details,
+        ...(options.scope?.agent ? { agent: options.scope.agent } : {}),
+        signal,
+      },
+    );
     if (!answer.approved) {
       if (answer.cancelled)
         return finish(errorResult("cancelled", `${tool.name} was cancelled while waiting for approval`));

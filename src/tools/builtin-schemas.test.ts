@@ -16,6 +16,7 @@ import { ParamValidator, type Tool } from "../core/index.js";
 import { standaloneValidators } from "../core/precompile.js";
 import type { JsonSchema } from "../core/types.js";
 import { COMPILE_OPTIONS } from "../core/validate.js";
+import { createInProcessStateBackend } from "../state/index.js";
 import { seededRandom } from "../utils/index.js";
 import { type BuiltinTools, createBuiltinTools } from "./index.js";
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
     roots: [dir],
     settings: defaultSettings(),
     logger: { warn: () => undefined },
+    state: createInProcessStateBackend(),
     // Jira and Confluence appear only when configured.
     env: {
       JIRA_BASE_URL: "https://jira.example.com",

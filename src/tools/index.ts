@@ -9,7 +9,7 @@ import type { ToolgateSettings } from "../config/index.js";
 import type { Logger, Tool } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
 import type { SandboxSettings } from "../sandbox/index.js";
-import { userConfigDir, userStateDir } from "../state/index.js";
+import { type StateBackend, userConfigDir, userStateDir } from "../state/index.js";
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";
 import { createConfluenceFetchTool } from "./confluence-fetch.js";
@@ -38,6 +38,8 @@ export interface BuiltinContext {
   env: Record<string, string>;
   /** Extra lines for a shell confirmation (the policy's risk reasons). */
   commandNotes?: (command: string, cwd: string | undefined) => Promise<string[]> | string[];
+  /** Where the memory and write_todos tools keep their state (the gate's state backend). */
+  state: StateBackend;
 }
 
 /** The built-in tools of one gate and what they share. */
@@ -50,7 +52,7 @@ export interface BuiltinTools {
 
 /**
  * Creates every built-in tool. Jira and Confluence are added only when configured (base URL and token).
- * @example const { tools, close } = await createBuiltinTools({ roots, settings: settingsFromConfig({}), logger, env: {} });
+ * @example const { tools, close } = await createBuiltinTools({ roots, settings: settingsFromConfig({}), logger, env: {}, state });
  */
 export async function createBuiltinTools(context: BuiltinContext): Promise<BuiltinTools> {
   const { settings, roots } = context;
@@ -84,8 +86,8 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
     asTool(createShellProcessesTool({ processes })),
     asTool(createWebFetchTool({ ...web, maxBytes: settings.web.maxBytes })),
     asTool(createWebSearchTool({ backend: createSearchBackend(settings.search, { ...web, env }) })),
-    asTool(createMemoryTool({ projectDir, logger: context.logger })),
-    asTool(createWriteTodosTool({ projectDir, logger: context.logger })),
+    asTool(createMemoryTool({ state: context.state })),
+    asTool(createWriteTodosTool({ state: context.state })),
   ];
 
   const jira = atlassianFromEnv("JIRA", settings.jira, env);
