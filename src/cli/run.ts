@@ -3,7 +3,6 @@
  * The command dispatcher: global flags → command → exit code. Errors are one clear line on stderr (a stack
  * trace only with `--debug`); every failure maps to an exit code in one place.
  */
-import { readFile } from "node:fs/promises";
 import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode, UsageError } from "./exit-codes.js";
 import { GLOBAL_OPTIONS, type GlobalOptions, splitGlobals } from "./globals.js";
@@ -166,7 +165,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     globals = split.globals;
     const [name, ...rest] = split.rest;
     if (globals.version && name === undefined) {
-      io.stdout(`${await packageVersion()}\n`);
+      // Loaded here, not at the top: `--help` loads nothing beyond the tables.
+      const { TOOLGATE_VERSION } = await import("../utils/index.js");
+      io.stdout(`${TOOLGATE_VERSION}\n`);
       return EXIT.ok;
     }
     // `toolgate help COMMAND` is `toolgate COMMAND --help`.
@@ -199,15 +200,6 @@ function lookup(name: string): CommandEntry {
       `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`,
     );
   return entry;
-}
-
-/**
- * The version in the package's own package.json (two folders up from `src/cli/`, `dist/cli/` and the bundle's
- * `dist/bin/`).
- */
-async function packageVersion(): Promise<string> {
-  const text = await readFile(new URL("../../package.json", import.meta.url), "utf8");
-  return (JSON.parse(text) as { version: string }).version;
 }
 
 async function reportError(error: unknown, io: CliIo, globals: GlobalOptions): Promise<ExitCode> {
