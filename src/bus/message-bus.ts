@@ -6,7 +6,12 @@
  * requester. As the pipeline's Confirmer, an unanswered request (no listener, timeout) is a refusal.
  */
 import { randomUUID } from "node:crypto";
-import type { ConfirmationRequest, ConfirmationResponse, Confirmer } from "../core/index.js";
+import {
+  type ConfirmationRequest,
+  type ConfirmationResponse,
+  type Confirmer,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
+} from "../core/index.js";
 
 /** A call's confirmation request as listeners see it: the request plus its correlation id. */
 export interface PublishedConfirmation extends ConfirmationRequest {
@@ -63,7 +68,7 @@ export class MessageBus implements Confirmer {
   private readonly timeoutMs: number;
 
   constructor(options: MessageBusOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? 5 * 60_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
   }
 
   /** Adds a listener; returns a function that removes it. */

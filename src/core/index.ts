@@ -10,6 +10,7 @@ export {
   type ConfirmationField,
   callDetails,
   confirmationFields,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
   displaySafe,
   displaySafeJson,
   proseSafe,
