@@ -5,14 +5,11 @@
  * ({@link ToolgateSettings}) and `docs/configuration.md` all come from it — to add a setting, add it here.
  */
 import { z } from "zod";
+import { LLM_PROVIDERS, SANDBOX_MODES, SEARCH_BACKENDS, TOOL_CHOICES } from "./choices.js";
 import { CONFIG_DEFAULTS } from "./defaults.js";
 
 const DEFAULTS = CONFIG_DEFAULTS;
 
-const SEARCH_BACKENDS = ["duckduckgo", "searxng", "brave"] as const;
-const LLM_PROVIDERS = ["ollama", "openai", "local"] as const;
-const TOOL_CHOICES = ["auto", "none", "required"] as const;
-const SANDBOX_MODES = ["auto", "workspace-write", "read-only", "off"] as const;
 
 // Leaf types, each with the message a wrong value gets (the key path and the file are added in front).
 const text = (description: string) => z.string({ error: "must be a string" }).describe(description);
