@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error a plain ES module script, without declarations
 import { VERSION_MODULE, versionModule } from "../scripts/version.mjs";
+import { DEFAULTS_MODULE, defaultsModule } from "./config/defaults-source.js";
 import { REPO_ROOT } from "./test-support/cli.js";
 
 interface Generated {
@@ -26,6 +27,7 @@ const GENERATED: Generated[] = [
     source: async () =>
       (versionModule as (text: string) => string)(await readFile(join(REPO_ROOT, "package.json"), "utf8")),
   },
+  { file: DEFAULTS_MODULE, from: "the config schema's defaults", source: async () => defaultsModule() },
 ];
 
 describe("generated files", () => {
