@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error a plain ES module script, without declarations
 import { VERSION_MODULE, versionModule } from "../scripts/version.mjs";
 import { DEFAULTS_MODULE, defaultsModule } from "./config/defaults-source.js";
+import { standaloneValidators } from "./core/precompile.js";
+import { allBuiltinTools } from "./test-support/builtin-tools.js";
 import { REPO_ROOT } from "./test-support/cli.js";
 
 interface Generated {
@@ -28,6 +30,18 @@ const GENERATED: Generated[] = [
       (versionModule as (text: string) => string)(await readFile(join(REPO_ROOT, "package.json"), "utf8")),
   },
   { file: DEFAULTS_MODULE, from: "the config schema's defaults", source: async () => defaultsModule() },
+  {
+    file: "src/core/builtin-validators.generated.ts",
+    from: "the built-in tools' schemas",
+    source: async () => {
+      const builtins = await allBuiltinTools();
+      try {
+        return standaloneValidators(builtins.tools);
+      } finally {
+        await builtins.close();
+      }
+    },
+  },
 ];
 
 describe("generated files", () => {
