@@ -5,6 +5,7 @@
  * Not published; anything added here is shared with the whole code base.
  */
 export { canonicalJson, deepFreeze, isPlainObject } from "./data.js";
+export { compileGlob, type GlobOptions, globBase, globRegex } from "./glob.js";
 export { seededRandom } from "./random.js";
 export { countLines, escapeRegex, normalizeHost } from "./text.js";
 export { TOOLGATE_VERSION } from "./version.generated.js";
