@@ -8,11 +8,17 @@
  * bracket, brace or parenthesis is refused rather than read literally.
  *
  * The other dialect is gitignore's, for paths a rule or a file lists (`when.path glob`, `[files] protected`,
- * `.gitignore`): the `ignore` package, where `*.env` matches at any depth and `!x` takes a path back.
+ * the protected list, `.gitignore`): {@link gitignoreRules}, the `ignore` package, where `*.env` matches at
+ * any depth and `!x` takes a path back.
  * `src/utils/testdata/glob-dialects.json` holds each pattern form in both dialects; src/glob-dialects.test.ts
  * runs it through every caller.
  */
+import { createRequire } from "node:module";
+import type ignoreFactory from "ignore";
+import type { Ignore } from "ignore";
 import picomatch from "picomatch";
+
+export type { Ignore as GitignoreRules } from "ignore";
 
 /** How a caller's values differ from a plain name: everything else is the same for every caller. */
 export interface GlobOptions {
@@ -81,4 +87,25 @@ export function compileGlob(
 export function globBase(glob: string): { base: string; isGlob: boolean } {
   const { base, isGlob } = picomatch.scan(glob);
   return { base, isGlob };
+}
+
+const require = createRequire(import.meta.url);
+let ignore: typeof ignoreFactory | undefined;
+
+/**
+ * An empty set of gitignore-dialect rules; `.add(patterns)` fills it, `.ignores(relativePath)` tests a path.
+ * Letters match either case unless `ignorecase: false`. The `ignore` package is loaded on first use, through
+ * `require`: importing its CommonJS file from ESM makes Node parse it for named exports, which costs several
+ * megabytes of memory in every process.
+ * @example gitignoreRules().add(["*.env"]).ignores("config/prod.env") // true
+ */
+export function gitignoreRules(options: { ignorecase?: boolean } = {}): Ignore {
+  ignore ??= require("ignore") as typeof ignoreFactory;
+  return ignore(options);
+}
+
+/** Whether `ignores` accepts the path: relative, normalized, not empty. */
+export function isGitignorePath(path: string): boolean {
+  ignore ??= require("ignore") as typeof ignoreFactory;
+  return ignore.isPathValid(path);
 }

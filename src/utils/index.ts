@@ -5,7 +5,15 @@
  * Not published; anything added here is shared with the whole code base.
  */
 export { canonicalJson, deepFreeze, isPlainObject } from "./data.js";
-export { compileGlob, type GlobOptions, globBase, globRegex } from "./glob.js";
+export {
+  compileGlob,
+  type GitignoreRules,
+  type GlobOptions,
+  gitignoreRules,
+  globBase,
+  globRegex,
+  isGitignorePath,
+} from "./glob.js";
 export { seededRandom } from "./random.js";
 export { countLines, escapeRegex, normalizeHost } from "./text.js";
 export { TOOLGATE_VERSION } from "./version.generated.js";
