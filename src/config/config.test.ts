@@ -2,9 +2,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../core/index.js";
+import { ConfigError, DEFAULT_CONFIRM_TIMEOUT_MS } from "../core/index.js";
 import { loadConfigFile, parseConfig, settingsFromConfig } from "./config.js";
-import { DEFAULT_CONFIRM_TIMEOUT_MS } from "./defaults.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import { checkedKeys, SECURITY_KEYS, withoutSecurityKeys } from "./trust.js";
 

@@ -18,6 +18,7 @@ export {
   type ConfirmationField,
   callDetails,
   confirmationFields,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
   displaySafe,
   displaySafeJson,
   proseSafe,
@@ -51,7 +52,7 @@ export {
   type ProviderToolMap,
   SchemaCache,
 } from "./schemas/index.js";
-export { type AskOptions, askApproval, DEFAULT_CONFIRM_TIMEOUT_MS } from "./steps/confirm.js";
+export { type AskOptions, askApproval } from "./steps/confirm.js";
 export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";
 export { DEFAULT_LIMITS, truncateOutput } from "./truncate.js";
 export type {

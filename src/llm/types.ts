@@ -3,6 +3,7 @@
  * The one small interface every model provider implements: a chat turn with tools and streaming, in a
  * provider-neutral message shape. Providers translate to and from their own wire formats. Types only.
  */
+import type { LlmProvider, ToolChoice } from "../config/choices.js";
 
 /** A tool call the model made, with its arguments as given (an object, or raw JSON text if unparsable). */
 export interface ModelToolCall {
@@ -62,7 +63,7 @@ export interface ChatReply {
 }
 
 /** Which wire format a provider speaks. */
-export type ProviderKind = "ollama" | "openai" | "local";
+export type ProviderKind = LlmProvider;
 
 /** A chat model. */
 export interface ChatModel {
@@ -136,7 +137,7 @@ export interface ModelOptions {
   /** Ollama only: how long the model stays loaded ("5m", "0", seconds as a number). */
   keepAlive?: string | number;
   /** OpenAI only: "auto", "none" or "required". */
-  toolChoice?: "auto" | "none" | "required";
+  toolChoice?: ToolChoice;
   /** OpenAI only. */
   parallelToolCalls?: boolean;
 }

@@ -5,5 +5,5 @@
  */
 export { NetError } from "./errors.js";
 export type { Resolver, SafeResponse } from "./safe-fetch.js";
-export { httpError, safeFetch } from "./safe-fetch.js";
+export { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, httpError, safeFetch } from "./safe-fetch.js";
 export { parseAllowHosts } from "./target.js";

@@ -24,6 +24,11 @@ export interface ResolvedAddress {
   family: number;
 }
 
+/** How long a fetch may take, every hop, headers and body, when the caller does not say: 30 s. */
+export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+/** Decoded body bytes read when the caller does not say: 10 MiB. */
+export const DEFAULT_FETCH_MAX_BYTES = 10 * 1024 * 1024;
+
 /** Resolves a host name to all its addresses. Injectable so tests can map a name to any address. */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
@@ -34,9 +39,9 @@ export interface SafeFetchOptions {
   headers?: Record<string, string>;
   body?: string | Uint8Array;
   signal?: AbortSignal;
-  /** Total time for every hop, headers and body. Default 30 000 ms. */
+  /** Total time for every hop, headers and body. Default {@link DEFAULT_FETCH_TIMEOUT_MS}. */
   timeoutMs?: number;
-  /** Cap on decoded body bytes. Default 10 MiB. */
+  /** Cap on decoded body bytes. Default {@link DEFAULT_FETCH_MAX_BYTES}. */
   maxBytes?: number;
   /** What happens at the cap. Default `truncate` (the response says `truncated: true`). */
   onTooLarge?: OnTooLarge;
@@ -92,7 +97,7 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
   const elapsed = () => Math.round(performance.now() - started);
   const rules = parseAllowHosts(options.allowHosts ?? []);
   const controller = new AbortController();
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -293,7 +298,12 @@ async function readBodyAbortable(
   const onAbort = () => res.destroy(new Error("aborted"));
   signal.addEventListener("abort", onAbort, { once: true });
   try {
-    return await readBody(res, url, options.maxBytes ?? 10 * 1024 * 1024, options.onTooLarge ?? "truncate");
+    return await readBody(
+      res,
+      url,
+      options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES,
+      options.onTooLarge ?? "truncate",
+    );
   } finally {
     signal.removeEventListener("abort", onAbort);
   }

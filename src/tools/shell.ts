@@ -47,7 +47,7 @@ export interface ShellToolDeps {
   /** Variables the host passes on explicitly (still filtered for secrets and hooks). */
   env?: Record<string, string>;
   processes: BackgroundProcesses;
-  /** Default 120 000 ms. */
+  /** Default {@link DEFAULT_SHELL_TIMEOUT_MS}. */
   defaultTimeoutMs?: number;
   /** Largest `timeout` accepted (default 600 000 ms). */
   maxTimeoutMs?: number;
@@ -65,14 +65,19 @@ export interface ShellToolDeps {
   protectedExtra?: readonly string[];
 }
 
+/** A command's timeout when the call gives none (config `[shell] timeout_ms`): 2 minutes. */
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+/** Output kept per call when the host sets no cap (config `[shell] max_output_bytes`): 1 MiB. */
+export const DEFAULT_SHELL_OUTPUT_BYTES = 1024 * 1024;
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Creates the `shell` tool. */
 export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
   const shell = findShell();
-  const defaultTimeout = deps.defaultTimeoutMs ?? 120_000;
+  const defaultTimeout = deps.defaultTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
   const maxTimeout = Math.max(deps.maxTimeoutMs ?? 600_000, defaultTimeout);
-  const maxOutput = deps.maxOutputBytes ?? 1024 * 1024;
+  const maxOutput = deps.maxOutputBytes ?? DEFAULT_SHELL_OUTPUT_BYTES;
   const childEnv = () => ({ ...sanitizeEnv(deps.parentEnv ?? process.env, deps.env), ...SHELL_FIXED_ENV });
   const sandbox = deps.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
   /** The confinement of one command, or a failure naming the fix (fail closed). */

@@ -21,49 +21,10 @@ import {
 import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
-import type { OptionTable } from "../options.js";
 import { findTranscript } from "./find-transcript.js";
 import { offerLocalModel } from "./local-offer.js";
 import { type ModelStatus, probeModel } from "./model-probe.js";
-
-/** Flags both commands take. */
-export const SESSION_OPTIONS = {
-  agent: {
-    type: "string",
-    value: "NAME",
-    description: "act as the agent in .toolgate/agents/NAME.md (its tools only)",
-  },
-  provider: { type: "string", value: "P", description: "ollama or openai ([llm] provider)" },
-  model: { type: "string", value: "M", description: "the model's name ([llm] model)" },
-  "base-url": { type: "string", value: "URL", description: "the model server's address ([llm] base_url)" },
-  temperature: { type: "string", value: "T", description: "sampling temperature, 0 to 2" },
-  "max-tokens": { type: "string", value: "N", description: "most tokens in one reply" },
-  think: { type: "string", value: "X", description: "true, false, low, medium or high" },
-  "context-window": { type: "string", value: "N", description: "the model's context window in tokens" },
-  "timeout-ms": { type: "string", value: "N", description: "how long one model request may take" },
-  "max-steps": { type: "string", value: "N", description: "most model steps for one task" },
-  routing: { type: "boolean", description: "fan a routing plan out into one call per sub-question" },
-  "no-routing": { type: "boolean", description: "do not (overrides [planner] routing)" },
-  yes: { type: "boolean", short: "y", description: "approve every ask (never overrides a deny)" },
-  "no-thinking": { type: "boolean", description: "hide the model's thinking (it stays in the transcript)" },
-} as const satisfies OptionTable;
-
-export type SessionFlags = {
-  provider?: string;
-  model?: string;
-  "base-url"?: string;
-  temperature?: string;
-  "max-tokens"?: string;
-  think?: string;
-  "context-window"?: string;
-  "timeout-ms"?: string;
-  agent?: string;
-  "max-steps"?: string;
-  routing?: boolean;
-  "no-routing"?: boolean;
-  yes?: boolean;
-  "no-thinking"?: boolean;
-};
+import type { SessionFlags } from "./session-options.js";
 
 export interface ChatSetup {
   gate: Toolgate;

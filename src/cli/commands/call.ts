@@ -17,8 +17,9 @@ import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError, worstExitCode } from "../exit-codes.js";
 import { readAll } from "../io.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage = "toolgate call TOOL [ARGS_JSON|-] [--yes] | toolgate call --batch FILE|- [--yes]";
+const usage = USAGE.call;
 
 const OPTIONS = {
   yes: {

@@ -17,8 +17,9 @@ import { findBundledRipgrep } from "../../tools/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage = "toolgate doctor";
+const usage = USAGE.doctor;
 
 export const help: CommandHelp = {
   summary:

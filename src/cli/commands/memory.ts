@@ -12,9 +12,9 @@ import {
 } from "../../state/index.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage =
-  "toolgate memory list [--scope project|user] | get KEY | set KEY VALUE | delete KEY   (each takes --scope)";
+const usage = USAGE.memory;
 
 const OPTIONS = {
   scope: {

@@ -10,10 +10,6 @@ import { runTodosCommand } from "./todos.js";
 export { help as memoryHelp } from "./memory.js";
 export { help as todosHelp } from "./todos.js";
 
-export const memoryUsage = "toolgate memory list|get KEY|set KEY VALUE|delete KEY [--scope project|user]";
-export const todosUsage =
-  "toolgate todos list|add TEXT|complete ID|remove ID|update ID [--text T] [--status S]";
-
 /** The commands' IO: the gate's state backend (never a file opened here), the output, `--json`. */
 async function stateIo(ctx: CliContext): Promise<StateCommandIo> {
   const { state } = await ctx.gate();

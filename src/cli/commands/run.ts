@@ -9,20 +9,18 @@ import { ConfigError } from "../../core/index.js";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker, type TurnResult } from "../../loop/index.js";
 import { EventRenderer } from "../chat/render.js";
-import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
+import { RUN_OPTIONS } from "../chat/session-options.js";
+import { type ChatSetup, setupSession } from "../chat/setup.js";
 import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, exitCodeForTurn, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage =
-  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--quiet]';
+const usage = USAGE.run;
 
-const OPTIONS = {
-  ...SESSION_OPTIONS,
-  quiet: { type: "boolean", short: "q", description: "no progress lines on stderr, only the answer" },
-} as const;
+const OPTIONS = RUN_OPTIONS;
 
 export const help: CommandHelp = {
   summary:

@@ -6,10 +6,10 @@
 import { createTodoStore, TODO_STATUSES, type TodoItem, type TodoStatus } from "../../state/index.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 import { reportStateError, type StateCommandIo } from "./memory.js";
 
-export const usage =
-  "toolgate todos list | add TEXT [--status S] | complete ID | remove ID | update ID [--text T] [--status S]";
+const usage = USAGE.todos;
 
 const OPTIONS = {
   text: { type: "string", value: "T", description: "update: the item's new text" },

@@ -6,6 +6,7 @@
  * the call's cancellation. The settled record decides; only `approved` runs, everything else is a deny.
  */
 import { InProcessApprovalStore, SETTLED_BY_TOOLGATE } from "../approval-store.js";
+import { DEFAULT_CONFIRM_TIMEOUT_MS } from "../confirmation.js";
 import type {
   ApprovalRecord,
   ApprovalStore,
@@ -14,8 +15,6 @@ import type {
   ConfirmationResponse,
 } from "../types.js";
 
-/** How long an ask stays pending when nobody says otherwise (`[confirm] timeout_ms`'s default). */
-export const DEFAULT_CONFIRM_TIMEOUT_MS = 5 * 60_000;
 
 /** The reason of an ask nobody could answer: no local answerer, and a store no one else can see. */
 const NOBODY = "it needs approval and no one was available to approve it";

@@ -6,9 +6,9 @@
  * sub-command anywhere matches.
  */
 import { resolve } from "node:path";
-import picomatch from "picomatch";
 import safeRegex from "safe-regex2";
 import type { Decision } from "../../core/index.js";
+import { compileGlob } from "../../utils/index.js";
 import type {
   ArgKindPlugin,
   ConditionTest,
@@ -130,8 +130,8 @@ export const COMMAND_OPERATORS: Readonly<Record<string, OperatorCompiler<Command
   }),
   glob: compile((operand) => {
     const patterns = stringList(operand, "glob");
-    // `bash: true` lets `*` cross `/`: a command line is not a path.
-    const isMatch = picomatch(patterns, { bash: true, dot: true });
+    // A command line is not a path: `*` crosses `/`.
+    const isMatch = compileGlob(patterns, { crossSlash: true });
     // Words before a pattern's first wildcard are named literally; the fewest over all patterns counts.
     const literal = Math.min(
       ...patterns
