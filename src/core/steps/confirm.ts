@@ -15,7 +15,6 @@ import type {
   ConfirmationResponse,
 } from "../types.js";
 
-
 /** The reason of an ask nobody could answer: no local answerer, and a store no one else can see. */
 const NOBODY = "it needs approval and no one was available to approve it";
 
