@@ -20,6 +20,7 @@ import type {
   ToolResult,
   ToolScope,
 } from "./types.js";
+import { ParamValidator } from "./validate.js";
 
 /** What `run` receives besides the parameters. */
 export interface RunContext {
@@ -68,7 +69,15 @@ export interface ToolSpec<P> {
 }
 
 /**
- * Declares a tool.
+ * The validator `build` checks parameters with: the pipeline's own (ajv, the same options; the built-in tools'
+ * precompiled), so a declaration's hooks and `run` never see parameters that do not match its schema, whoever
+ * calls `build` — the pipeline (which has validated them already), an adapter, a test or a host.
+ */
+const declaredValidator = new ParamValidator();
+
+/**
+ * Declares a tool. Its `build` validates the parameters against `parameters` (schema defaults applied to a
+ * copy) and throws {@link ToolInputError} (`invalid_params`) for ones that do not match, before any hook runs.
  * @example
  * const echo = defineTool<{ text: string }>({
  *   name: "echo", description: "Echoes text", kind: "think", risk: "low",
@@ -89,7 +98,14 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
     ...(spec.argKinds ? { argKinds: spec.argKinds } : {}),
     ...(spec.outputMode ? { outputMode: spec.outputMode } : {}),
     source: spec.source ?? "builtin",
-    build(params: P): ToolInvocation<P> {
+    build(input: P): ToolInvocation<P> {
+      const checked = declaredValidator.validate(tool as Tool, input);
+      if (!checked.ok) {
+        // A schema that does not compile is the tool's fault, not the caller's (the pipeline says invalid_tool).
+        if (checked.type === "invalid_tool") throw new Error(checked.message);
+        throw new ToolInputError(checked.problems.join("; "), checked.problems);
+      }
+      const params = checked.value as P;
       const problem = spec.validate?.(params);
       if (problem) throw new ToolInputError(problem);
       const describe = () => (spec.describe ? spec.describe(params) : displayName);

@@ -181,8 +181,9 @@ export interface Tool<P = Record<string, unknown>> {
   /** Where the tool came from (`builtin`, `mcp:<server>`, `host`). */
   readonly source?: string;
   /**
-   * Builds an invocation from parameters the pipeline has already validated against `parameters`.
-   * Throws {@link ToolInputError} for semantic problems the schema cannot express.
+   * Builds an invocation. The pipeline calls it with parameters it has validated against `parameters`;
+   * tools made with `defineTool` validate again themselves, so no caller can hand their hooks anything else.
+   * Throws {@link ToolInputError} (`invalid_params`) for parameters it refuses.
    */
   build(params: P): ToolInvocation<P>;
 }

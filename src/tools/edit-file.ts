@@ -141,10 +141,6 @@ export function createEditFileTool(deps: EditFileDeps): Tool<EditFileParams> {
     kind: "edit",
     risk: "medium",
     argKinds: { path: "path" },
-    validate: ({ edits }) => {
-      const empty = edits.findIndex((e) => e.oldText === "");
-      return empty === -1 ? undefined : `edit ${empty + 1}: oldText must not be empty`;
-    },
     describe: ({ path, edits }) => `Edit ${path} (${plural(edits.length, "edit")})`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path)],
     async confirmation({ path, edits }) {
