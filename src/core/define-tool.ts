@@ -65,6 +65,12 @@ export interface ToolSpec<P> {
   ): Promise<Partial<ConfirmationDetails>> | Partial<ConfirmationDetails>;
   /** What a call asks beyond the sandbox (the shell's `sandbox` argument). Default: nothing. */
   sandboxRequest?(params: P): SandboxRequest | undefined;
+  /**
+   * Refuses what a call targets before anyone is asked about it, by throwing a `ToolFailure` — the checks `run`
+   * makes first that depend on nothing but the arguments and the host (a path outside the workspace). The
+   * pipeline calls it once the policy has not denied the call; `toolgate policy check` too. Default: none.
+   */
+  precheck?(params: P, signal: AbortSignal): Promise<void>;
   run(params: P, context: RunContext): Promise<ToolResult>;
 }
 
@@ -117,6 +123,7 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
         locations,
         riskFor: risk,
         ...(spec.sandboxRequest ? { sandboxRequest: () => spec.sandboxRequest?.(params) } : {}),
+        ...(spec.precheck ? { precheck: (signal: AbortSignal) => spec.precheck!(params, signal) } : {}),
         async confirmation(signal: AbortSignal, context: ConfirmationContext = {}) {
           if (risk() === "low" && !spec.confirmation) return false;
           const extra = spec.confirmation ? await spec.confirmation(params, signal, context) : {};

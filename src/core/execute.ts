@@ -10,7 +10,7 @@ import { errorResult } from "./errors.js";
 import type { ToolRegistry } from "./registry.js";
 import { buildInvocation } from "./steps/build.js";
 import { confirmCall } from "./steps/confirm.js";
-import { decideCall, sandboxFor } from "./steps/decide.js";
+import { decideCall, precheckCall, sandboxFor } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
 import { runInvocation } from "./steps/run.js";
 import { shapeResult } from "./steps/shape.js";
@@ -112,6 +112,9 @@ export async function executeCall(
   const request = { tool, invocation, args, risk };
   decision = await decideCall(deps.decider, options.scope ? { ...request, scope: options.scope } : request);
   if (decision.decision === "deny") return finish(denied(tool.name, decision.message ?? decision.reason));
+  // The tool's own refusal of what the call targets (a path outside the workspace): before anyone is asked.
+  const refused = await precheckCall(tool, invocation, signal);
+  if (refused) return finish(refused);
 
   // 4. confirm
   if (decision.decision === "ask") {
