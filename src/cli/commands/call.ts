@@ -153,7 +153,7 @@ async function printHint(
 ): Promise<void> {
   const gate = await ctx.gate();
   const tool = typeof call.name === "string" ? gate.registry.get(call.name) : undefined;
-  const hint = denialHint(call, result, {
+  const hint = await denialHint(call, result, {
     policy: gate.policy,
     tool,
     root: ctx.root,

@@ -82,7 +82,7 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     renderer.finish();
     await setup.transcript.flush();
     print(ctx, result, setup.transcript.file);
-    printHints(ctx, result, setup, values.yes === true);
+    await printHints(ctx, result, setup, values.yes === true);
     return exitCodeForTurn(
       result.stopReason,
       result.errorKind !== undefined && SETUP_KINDS.has(result.errorKind),
@@ -129,10 +129,15 @@ function print(ctx: CliContext, result: TurnResult, transcript: string): void {
 }
 
 /** Under the answer, how to allow each distinct call the policy refused (stderr, also with --json). */
-function printHints(ctx: CliContext, result: TurnResult, setup: ChatSetup, yes: boolean): void {
+async function printHints(
+  ctx: CliContext,
+  result: TurnResult,
+  setup: ChatSetup,
+  yes: boolean,
+): Promise<void> {
   const hinted = new Set<string>();
   for (const call of result.calls) {
-    const hint = denialHint({ name: call.name, args: call.args }, call.result, {
+    const hint = await denialHint({ name: call.name, args: call.args }, call.result, {
       policy: setup.gate.policy,
       tool: setup.gate.registry.get(call.name),
       root: ctx.root,
