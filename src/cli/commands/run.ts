@@ -2,8 +2,9 @@
  * @module cli/commands/run
  * `toolgate run "TASK"`: one task without a person — for scripts and CI. Progress (tool lines) goes to
  * stderr, the final answer to stdout; asks are refused unless `--yes` (which never overrides a deny).
- * Exit: 0 answered; 1 stopped without an answer (step limit, loop, model failure, Ctrl-C); 2 bad usage or
- * model configuration (server unreachable, model not found, key missing).
+ * Exit: 0 answered; 3 answered, but the policy refused one of its calls (a deny, or an ask nobody answered);
+ * 1 stopped without an answer (step limit, loop, model failure, Ctrl-C); 2 bad usage or model configuration
+ * (server unreachable, model not found, key missing).
  */
 import { ConfigError } from "../../core/index.js";
 import { SETUP_KINDS } from "../../llm/index.js";
@@ -26,7 +27,7 @@ const OPTIONS = {
 
 export const help: CommandHelp = {
   summary:
-    "One task without a person, for scripts and CI: progress on stderr, the answer on stdout; an ask is refused unless --yes. Exit 0 answered, 1 stopped without an answer, 2 bad usage or model configuration.",
+    "One task without a person, for scripts and CI: progress on stderr, the answer on stdout; an ask is refused unless --yes. Exit 0 answered, 3 answered but the policy refused one of its calls, 1 stopped without an answer, 2 bad usage or model configuration.",
   options: OPTIONS,
   examples: [
     'toolgate run "list the TODO comments in src/" --quiet',
@@ -86,6 +87,7 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     return exitCodeForTurn(
       result.stopReason,
       result.errorKind !== undefined && SETUP_KINDS.has(result.errorKind),
+      result.calls.some((c) => c.result.error?.type === "denied_by_policy"),
     );
   } finally {
     stopTermination();
