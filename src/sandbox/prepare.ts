@@ -8,6 +8,7 @@ import type { SandboxGrant } from "../core/index.js";
 import { bwrapArgs, type SandboxMode } from "./bwrap-args.js";
 import { sandboxSupport } from "./detect.js";
 import { holdPlaceholders } from "./placeholders.js";
+import { seccompProgram } from "./seccomp/program.js";
 import { SandboxSetupError, surveySandbox } from "./survey.js";
 
 /** `[sandbox]` settings, resolved (paths absolute). */
@@ -38,8 +39,11 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = Object.freeze({
  * (`[sandbox] mode = "off"`), `off:unavailable` (`auto` on a machine where bwrap cannot run; `notice` says why).
  */
 export type Confinement =
-  | { sandboxed: true; profile: string; argv: string[]; release: () => void }
+  | { sandboxed: true; profile: string; argv: string[]; release: () => void; fds: readonly LauncherFd[] }
   | { sandboxed: false; profile: string; notice?: string };
+
+/** A descriptor the command's launcher places at fd 3, 4, … in order: an open one, or bytes read from a pipe. */
+export type LauncherFd = { fd: number } | { data: Uint8Array };
 
 /** Where and for whom a command runs. */
 export interface PrepareContext {
@@ -90,12 +94,17 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
     ...(context.protectedExtra ? { protectedExtra: context.protectedExtra } : {}),
     ...(context.home ? { home: context.home } : {}),
   });
+  const fds: LauncherFd[] = [];
+  // The seccomp filter (src/sandbox/seccomp/; built once per process), read by bwrap from its descriptor.
+  const seccomp = ["--seccomp", String(3 + fds.length)];
+  fds.push({ data: seccompProgram() });
   const release = holdPlaceholders(plan);
   return {
     sandboxed: true,
     profile: `${resolved.mode}${resolved.network ? "+network" : ""}`,
-    argv: [support.bwrap!, ...bwrapArgs(plan)],
+    argv: [support.bwrap!, ...seccomp, ...bwrapArgs(plan)],
     release,
+    fds,
   };
 }
 
