@@ -31,7 +31,7 @@ export interface CommandEntry {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   chat: {
     usage:
-      "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]",
+      "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai|local] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]",
     load: async () => {
       const m = await import("./commands/chat.js");
       return { usage: m.usage, help: m.help, run: m.runChat };
@@ -39,7 +39,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   run: {
     usage:
-      'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--quiet]',
+      'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai|local] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--quiet]',
     load: async () => {
       const m = await import("./commands/run.js");
       return { usage: m.usage, help: m.help, run: m.runRun };

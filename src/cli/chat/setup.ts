@@ -39,7 +39,12 @@ export const SESSION_OPTIONS = {
     value: "NAME",
     description: "act as the agent in .toolgate/agents/NAME.md (its tools only)",
   },
-  provider: { type: "string", value: "P", description: "ollama or openai ([llm] provider)" },
+  provider: {
+    type: "string",
+    value: "P",
+    description:
+      "ollama, openai, or local (a GGUF model run in-process: docs/local-model.md) ([llm] provider)",
+  },
   model: { type: "string", value: "M", description: "the model's name ([llm] model)" },
   "base-url": { type: "string", value: "URL", description: "the model server's address ([llm] base_url)" },
   temperature: { type: "string", value: "T", description: "sampling temperature, 0 to 2" },

@@ -13,6 +13,7 @@ import { describeConfiguredSandbox } from "../../sandbox/index.js";
 import { terminalAsker } from "../chat/ask.js";
 import { isCommand, runCommand } from "../chat/commands.js";
 import { HISTORY_SIZE, historyFile, InputHistory } from "../chat/history.js";
+import { LOCAL_MODEL_OPTION } from "../chat/local-offer.js";
 import { PASTE_OFF, PASTE_ON, pastedText, pasteFilter } from "../chat/paste.js";
 import { askBeforeStart, QuestionUnanswered } from "../chat/question.js";
 import { EventRenderer } from "../chat/render.js";
@@ -25,7 +26,7 @@ import { askWorkspaceTrust } from "../trust-prompt.js";
 import { toolSummary } from "./tool-summary.js";
 
 export const usage =
-  "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]";
+  "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai|local] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]";
 
 const OPTIONS = {
   resume: {
@@ -124,6 +125,8 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     // Without a person to start the server or pull the model, a chat that cannot work stops here.
     if (!io.isTTY && status.error && SETUP_KINDS.has(status.error.kind)) {
       io.stderr(`toolgate: ${status.error.message}\n`);
+      if (status.error.kind === "unreachable" && !values.provider && !setup.gate.config.llm?.provider)
+        io.stderr(`${LOCAL_MODEL_OPTION}\n`);
       return EXIT.usage;
     }
     const resumed = session.messages.length - 1;

@@ -9,6 +9,7 @@
 import { ConfigError } from "../../core/index.js";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker, type TurnResult } from "../../loop/index.js";
+import { LOCAL_MODEL_OPTION } from "../chat/local-offer.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
 import { onTermination } from "../chat/termination.js";
@@ -18,7 +19,7 @@ import { EXIT, type ExitCode, exitCodeForTurn, UsageError } from "../exit-codes.
 import { type CommandHelp, parseOptions } from "../options.js";
 
 export const usage =
-  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--quiet]';
+  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai|local] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--quiet]';
 
 const OPTIONS = {
   ...SESSION_OPTIONS,
@@ -83,6 +84,13 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     renderer.finish();
     await setup.transcript.flush();
     print(ctx, result, setup.transcript.file);
+    if (
+      !ctx.globals.json &&
+      result.errorKind === "unreachable" &&
+      !values.provider &&
+      !setup.gate.config.llm?.provider
+    )
+      io.stderr(`${LOCAL_MODEL_OPTION}\n`);
     await printHints(ctx, result, setup, values.yes === true);
     return exitCodeForTurn(
       result.stopReason,
