@@ -6,6 +6,7 @@
  * replaced by a summary the model writes itself. Pure functions over the message list; the session runs them.
  */
 import type { ChatMessage, ChatModel } from "../llm/index.js";
+import { withModelSpan } from "../telemetry/index.js";
 
 /** Characters per token before the server has told us better (a common average for English and code). */
 const CHARS_PER_TOKEN = 4;
@@ -121,13 +122,15 @@ export async function summarise(
     const half = Math.floor(budgetChars / 2);
     text = `${text.slice(0, half)}\n[…]\n${text.slice(-half)}`;
   }
-  const reply = await model.chat({
-    messages: [
-      { role: "system", content: SUMMARY_INSTRUCTIONS },
-      { role: "user", content: text },
-    ],
-    signal,
-  });
+  const reply = await withModelSpan(model, () =>
+    model.chat({
+      messages: [
+        { role: "system", content: SUMMARY_INSTRUCTIONS },
+        { role: "user", content: text },
+      ],
+      signal,
+    }),
+  );
   return { role: "user", content: `${SUMMARY_HEADING}\n${reply.text.trim()}` };
 }
 

@@ -7,6 +7,7 @@
 import type { ChatModel } from "../llm/index.js";
 import { ModelError } from "../llm/index.js";
 import { type RoutingPlan, stripThinking } from "../planner/index.js";
+import { withModelSpan } from "../telemetry/index.js";
 
 /** A tool as the routing prompt lists it. */
 export interface RoutableTool {
@@ -38,14 +39,16 @@ export async function routeQuery(
   signal?: AbortSignal,
 ): Promise<RoutingPlan | undefined> {
   try {
-    const reply = await model.chat({
-      messages: [
-        { role: "system", content: routingPrompt(tools) },
-        { role: "user", content: query },
-      ],
-      json: true,
-      ...(signal ? { signal } : {}),
-    });
+    const reply = await withModelSpan(model, () =>
+      model.chat({
+        messages: [
+          { role: "system", content: routingPrompt(tools) },
+          { role: "user", content: query },
+        ],
+        json: true,
+        ...(signal ? { signal } : {}),
+      }),
+    );
     return parseRoutingReply(reply.text);
   } catch (error) {
     if (error instanceof ModelError && error.kind === "cancelled") throw error;

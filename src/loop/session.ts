@@ -24,7 +24,7 @@ import {
   splitThinking,
   stripThinking,
 } from "../planner/index.js";
-import { withTurnSpan } from "../telemetry/index.js";
+import { withModelSpan, withTurnSpan } from "../telemetry/index.js";
 import { canonicalJson } from "../utils/index.js";
 import { charsOf, promptBudget, shortenToolResults, summarise, summaryRange, TokenGauge } from "./context.js";
 import { systemInstructions } from "./prompts.js";
@@ -203,22 +203,24 @@ export class AgentSession {
           );
         await this.fitContext(signal);
         const sent = [...this.messages];
-        const reply = await o.model.chat({
-          messages: this.messages,
-          tools: this.schemas,
-          signal,
-          ...(o.contextWindow && o.model.provider === "ollama" ? { contextWindow: o.contextWindow } : {}),
-          onText: (chunk) => this.emit({ type: "text", chunk }),
-          onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
-          onRetry: ({ delayMs, reason, maxTokens }) =>
-            this.emit({
-              type: "notice",
-              message:
-                maxTokens !== undefined
-                  ? `${reason} — asking again with max_tokens ${maxTokens}`
-                  : `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
-            }),
-        });
+        const reply = await withModelSpan(o.model, () =>
+          o.model.chat({
+            messages: this.messages,
+            tools: this.schemas,
+            signal,
+            ...(o.contextWindow && o.model.provider === "ollama" ? { contextWindow: o.contextWindow } : {}),
+            onText: (chunk) => this.emit({ type: "text", chunk }),
+            onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
+            onRetry: ({ delayMs, reason, maxTokens }) =>
+              this.emit({
+                type: "notice",
+                message:
+                  maxTokens !== undefined
+                    ? `${reason} — asking again with max_tokens ${maxTokens}`
+                    : `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
+              }),
+          }),
+        );
         steps++;
         if (reply.usage) {
           this.gauge.learn(sent, reply.usage.promptTokens);
