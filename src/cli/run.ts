@@ -103,7 +103,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     },
   },
   trust: {
-    usage: "toolgate trust [DIR] | toolgate trust --list | toolgate trust --remove DIR",
+    usage:
+      "toolgate trust [DIR] | toolgate trust --show [DIR] | toolgate trust --list | toolgate trust --remove DIR",
     load: async () => {
       const m = await import("./commands/trust.js");
       return { usage: m.usage, help: m.help, run: m.runTrust };
@@ -124,7 +125,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     },
   },
   init: {
-    usage: "toolgate init [--force]",
+    usage: "toolgate init [--force] [--no-trust]",
     load: async () => {
       const m = await import("./commands/init.js");
       return { usage: m.usage, help: m.help, run: m.runInit };

@@ -176,7 +176,7 @@ export const CONFIG_SCHEMA = z.strictObject({
       ).optional(),
       max_retries: whole("Retries of a failed model request (the client's default: 2).").optional(),
       context_window: whole(
-        "The model's context window in tokens, for deciding when to compact the conversation (at least 256).",
+        "The model's context window in tokens (at least 256): every prompt is kept inside it, less a reserve for the reply. Default: what the server states — Ollama's `/api/show` (capped at 16 384), vLLM's `max_model_len`, llama.cpp's `n_ctx`, the embedded model's loaded context; never more than the server says it holds (docs/chat.md#the-context-window).",
       ).optional(),
       threads: whole(
         "The `local` provider's CPU threads (default: node-llama-cpp's choice, one per core). On a machine busy with other work, fewer threads are often faster.",

@@ -458,3 +458,47 @@ describe("executeCall: the one pipeline", () => {
     expect(audit.records[0]!.argsDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 });
+
+describe("executeCall: what runs is what was checked", () => {
+  /** A decider that checked `text` in another form. */
+  const rewriting = (decision: Decision, text: unknown): Decider => ({
+    decide: async (req) => ({ decision, risk: req.risk, reason: "checked", checkedArgs: { text } }),
+  });
+
+  it("builds the call again from the decision's checkedArgs: the tool runs them, the result says so", async () => {
+    const { deps, ran } = setup();
+    deps.decider = rewriting("allow", "as checked");
+    const r = await executeCall(deps, { name: "echo", args: { text: "as given" } });
+    expect(ran).toEqual(["as checked"]);
+    expect(r.llmContent).toBe("[ran as the policy checked it — text: as checked]\nas checked");
+    expect(r.returnDisplay).toBe("[ran as the policy checked it — text: as checked]\nas checked");
+  });
+
+  it("asks the person about the checked form, and runs that form once approved", async () => {
+    const { deps, ran } = setup();
+    deps.decider = rewriting("ask", "as checked");
+    let shown: string | undefined;
+    const r = await executeCall(
+      deps,
+      { name: "echo", args: { text: "as given" } },
+      {
+        confirm: async (request) => {
+          shown = request.details.description;
+          return { approved: true };
+        },
+      },
+    );
+    expect(shown).toBe("echo as checked");
+    expect(r.ok).toBe(true);
+    expect(ran).toEqual(["as checked"]);
+  });
+
+  it("denies when the checked form does not validate, and runs nothing", async () => {
+    const { deps, ran } = setup();
+    deps.decider = rewriting("allow", 42);
+    const r = await executeCall(deps, { name: "echo", args: { text: "as given" } });
+    expect(r.error?.type).toBe("denied_by_policy");
+    expect(r.error?.message).toContain("its arguments as the policy checked them could not be prepared");
+    expect(ran).toEqual([]);
+  });
+});

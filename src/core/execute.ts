@@ -8,7 +8,7 @@ import { argsDigest } from "./audit.js";
 import { confirmationDetails } from "./confirmation.js";
 import { errorResult } from "./errors.js";
 import type { ToolRegistry } from "./registry.js";
-import { buildInvocation } from "./steps/build.js";
+import { asChecked, buildInvocation, withCheckedNote } from "./steps/build.js";
 import { confirmCall } from "./steps/confirm.js";
 import { decideCall, precheckCall, sandboxFor } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
@@ -106,12 +106,16 @@ export async function executeCall(
   // 2. build
   const built = buildInvocation(deps.registry.validator, tool, call.args);
   if (!("invocation" in built)) return finish(built);
-  const { invocation, args, risk } = built;
+  const { args, risk } = built;
 
   // 3. decide
-  const request = { tool, invocation, args, risk };
+  const request = { tool, invocation: built.invocation, args, risk };
   decision = await decideCall(deps.decider, options.scope ? { ...request, scope: options.scope } : request);
   if (decision.decision === "deny") return finish(denied(tool.name, decision.message ?? decision.reason));
+  // What runs (and what a person approves) is what the policy checked: a command's expansions written out.
+  const checked = asChecked(deps.registry.validator, tool, built, decision);
+  if (!("invocation" in checked)) return finish(checked);
+  const { invocation } = checked;
   // The tool's own refusal of what the call targets (a path outside the workspace): before anyone is asked.
   const refused = await precheckCall(tool, invocation, signal);
   if (refused) return finish(refused);
@@ -151,7 +155,9 @@ export async function executeCall(
   // 5. execute, 6. shape
   const sandbox = sandboxFor(decision, invocation);
   const context = { ...(options.scope ? { scope: options.scope } : {}), ...(sandbox ? { sandbox } : {}) };
-  return finish(await runInvocation(tool, invocation, signal, options.onOutput, context));
+  return finish(
+    withCheckedNote(await runInvocation(tool, invocation, signal, options.onOutput, context), decision),
+  );
 }
 
 function denied(toolName: string, reason: string): ToolResult {

@@ -259,6 +259,11 @@ export interface PolicyDecision {
   sandbox?: SandboxGrant;
   /** Every rule that matched. */
   matched?: RuleRef[];
+  /**
+   * Arguments the call runs with instead of the given ones: the form the policy checked (a shell command
+   * with its brace and glob expansions written out as quoted words), so what runs is what was checked.
+   */
+  checkedArgs?: Record<string, unknown>;
 }
 
 /** What the pipeline asks the policy. */

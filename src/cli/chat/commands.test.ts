@@ -35,7 +35,9 @@ describe("/model", () => {
     const r = await toolgate(["chat", "--yes", "--workspace", ws], { input });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("model: other-model — ready (context window 8192 tokens)\n");
+    expect(r.stdout).toContain(
+      "model: other-model — ready (context window 8192 tokens, from /api/show (test.context_length))\n",
+    );
     expect(r.stdout).toContain("The scout saw nothing odd.");
     const sent = server.requests.slice(before);
     expect(sent.map((b) => b.model)).toEqual(["test-model", "other-model", "other-model", "other-model"]);

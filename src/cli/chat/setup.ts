@@ -26,12 +26,6 @@ import { findTranscript } from "./find-transcript.js";
 import { offerLocalModel } from "./local-offer.js";
 import { type ModelStatus, probeModel } from "./model-probe.js";
 
-/**
- * The largest window used when only the server's maximum is known: Ollama allocates memory for `num_ctx`,
- * and a model's maximum (often 128 K) would not fit a laptop. `[llm] context_window` sets any size.
- */
-const LEARNED_WINDOW_CAP = 16_384;
-
 /** Flags both commands take. */
 export const SESSION_OPTIONS = {
   agent: {
@@ -123,7 +117,7 @@ export async function setupSession(
   );
   let model = createChatModel(settings);
   // Before the first task: is the server there, with the model; its window; can it call tools natively.
-  let status = await probeModel(model);
+  let status = await probeModel(model, settings);
   if (
     status.error?.kind === "unreachable" &&
     how.offerLocal &&
@@ -134,7 +128,7 @@ export async function setupSession(
     if (local) {
       settings = local;
       model = createChatModel(settings);
-      status = await probeModel(model);
+      status = await probeModel(model, settings);
     }
   }
   const maxSteps = parseMaxSteps(flags["max-steps"]);
@@ -144,10 +138,8 @@ export async function setupSession(
   // The session's calls bring the broker's `confirm` with them (loop/run-calls.ts); the bus is not involved.
   const broker = new ConfirmationBroker(asker, how.refusal);
   const dir = sessionsDir(root);
-  // The window: [llm] context_window, else what the server reports, capped (Ollama allocates num_ctx).
-  const contextWindow =
-    settings.contextWindow ??
-    (status.contextWindow ? Math.min(status.contextWindow, LEARNED_WINDOW_CAP) : undefined);
+  // The window: [llm] context_window, else what the server states (llm/window.ts); the banner says which.
+  const contextWindow = status.window?.tokens;
   const common = {
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(contextWindow ? { contextWindow } : {}),
@@ -204,10 +196,14 @@ export async function setupSession(
     status,
     async switchModel(name: string) {
       const next = createChatModel({ ...settings, model: name });
-      const checked = await probeModel(next);
+      const checked = await probeModel(next, settings);
       if (!checked.error) {
-        session.useModel(next);
-        runner.useModel(next, checked.tools === false ? { nativeTools: false } : {});
+        const window = checked.window?.tokens;
+        session.useModel(next, window);
+        runner.useModel(next, {
+          ...(checked.tools === false ? { nativeTools: false } : {}),
+          ...(window ? { contextWindow: window } : {}),
+        });
         setup.model = next;
       }
       return checked;
