@@ -10,7 +10,7 @@ import { errorResult } from "./errors.js";
 import type { ToolRegistry } from "./registry.js";
 import { asChecked, buildInvocation, withCheckedNote } from "./steps/build.js";
 import { confirmCall } from "./steps/confirm.js";
-import { decideCall, sandboxFor } from "./steps/decide.js";
+import { decideCall, precheckCall, sandboxFor } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
 import { runInvocation } from "./steps/run.js";
 import { shapeResult } from "./steps/shape.js";
@@ -125,6 +125,9 @@ export async function executeCall(
   const checked = asChecked(deps.registry.validator, tool, built, decision);
   if (!("invocation" in checked)) return finish(checked);
   const { invocation } = checked;
+  // The tool's own refusal of what the call targets (a path outside the workspace): before anyone is asked.
+  const refused = await precheckCall(tool, invocation, signal);
+  if (refused) return finish(refused);
 
   // 4. confirm
   if (decision.decision === "ask") {

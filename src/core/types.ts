@@ -140,8 +140,8 @@ export type OutputCallback = (chunk: string) => void;
 
 /**
  * One prepared call of a tool. Its methods have the names of the declaration's hooks they come from
- * (`defineTool`'s `describe`, `locations`, `riskFor`, `confirmation`, `sandboxRequest`, `run`), bound to
- * the call's parameters.
+ * (`defineTool`'s `describe`, `locations`, `riskFor`, `confirmation`, `sandboxRequest`, `precheck`, `run`),
+ * bound to the call's parameters.
  */
 export interface ToolInvocation<P = Record<string, unknown>> {
   readonly params: P;
@@ -158,6 +158,12 @@ export interface ToolInvocation<P = Record<string, unknown>> {
   ): Promise<ConfirmationDetails | false>;
   /** What the call asks beyond the sandbox, if anything (leaving it is always at least `ask`). */
   sandboxRequest?(): SandboxRequest | undefined;
+  /**
+   * The tool's own refusal of what the call targets, checked before anyone is asked and by a check (a path
+   * argument outside the workspace is `path_not_allowed`): throws a `ToolFailure`, else resolves. `run`
+   * still checks for itself.
+   */
+  precheck?(signal: AbortSignal): Promise<void>;
   /**
    * Runs the call; respects `signal` and streams through `updateOutput`. `context` says who
    * is calling (the caller's scope, e.g. an agent's depth for `spawn_agents`).
@@ -191,8 +197,9 @@ export interface Tool<P = Record<string, unknown>> {
   /** Where the tool came from (`builtin`, `mcp:<server>`, `host`). */
   readonly source?: string;
   /**
-   * Builds an invocation from parameters the pipeline has already validated against `parameters`.
-   * Throws {@link ToolInputError} for semantic problems the schema cannot express.
+   * Builds an invocation. The pipeline calls it with parameters it has validated against `parameters`;
+   * tools made with `defineTool` validate again themselves, so no caller can hand their hooks anything else.
+   * Throws {@link ToolInputError} (`invalid_params`) for parameters it refuses.
    */
   build(params: P): ToolInvocation<P>;
 }

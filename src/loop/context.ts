@@ -7,6 +7,7 @@
  */
 import { truncateOutput } from "../core/index.js";
 import type { ChatMessage, ChatModel } from "../llm/index.js";
+import { withModelSpan } from "../telemetry/index.js";
 import { type ResultToShape, SHORTENED_MARK, shortenResult } from "./shape.js";
 
 /** What an old tool result keeps when shortened, indicator and note included. */
@@ -114,11 +115,13 @@ export async function summarise(
   signal: AbortSignal,
   contextWindow?: number,
 ): Promise<ChatMessage> {
-  const reply = await model.chat({
-    messages: request,
-    signal,
-    ...(contextWindow ? { contextWindow } : {}),
-  });
+  const reply = await withModelSpan(model, () =>
+    model.chat({
+      messages: request,
+      signal,
+      ...(contextWindow ? { contextWindow } : {}),
+    }),
+  );
   const text = truncateOutput(reply.text.trim(), {
     maxChars: SUMMARY_MAX_CHARS,
     maxLines: Number.MAX_SAFE_INTEGER,

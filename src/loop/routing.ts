@@ -7,6 +7,7 @@
 import type { ChatMessage, ChatModel } from "../llm/index.js";
 import { ModelError } from "../llm/index.js";
 import { type RoutingPlan, stripThinking } from "../planner/index.js";
+import { withModelSpan } from "../telemetry/index.js";
 
 /** A tool as the routing prompt lists it. */
 export interface RoutableTool {
@@ -49,13 +50,15 @@ export async function routeQuery(
   ];
   if (fits && !(await fits(messages))) return undefined;
   try {
-    const reply = await model.chat({
-      messages,
-      json: true,
-      ...(signal ? { signal } : {}),
-      // The session's window: Ollama reloads a model whose num_ctx changes between requests.
-      ...(contextWindow ? { contextWindow } : {}),
-    });
+    const reply = await withModelSpan(model, () =>
+      model.chat({
+        messages,
+        json: true,
+        ...(signal ? { signal } : {}),
+        // The session's window: Ollama reloads a model whose num_ctx changes between requests.
+        ...(contextWindow ? { contextWindow } : {}),
+      }),
+    );
     return parseRoutingReply(reply.text);
   } catch (error) {
     if (error instanceof ModelError && error.kind === "cancelled") throw error;

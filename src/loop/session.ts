@@ -25,7 +25,7 @@ import {
   splitThinking,
   stripThinking,
 } from "../planner/index.js";
-import { withTurnSpan } from "../telemetry/index.js";
+import { withModelSpan, withTurnSpan } from "../telemetry/index.js";
 import { canonicalJson } from "../utils/index.js";
 import { ContextKeeper } from "./keeper.js";
 import { systemInstructions } from "./prompts.js";
@@ -294,22 +294,25 @@ export class AgentSession {
   /** One request of the main conversation: the messages, the tools, the window, streamed to the UI. */
   private ask(messages: readonly ChatMessage[], signal: AbortSignal): Promise<ChatReply> {
     const window = this.keeper.window;
-    return this.options.model.chat({
-      messages,
-      tools: this.schemas,
-      signal,
-      ...(window ? { contextWindow: window } : {}),
-      onText: (chunk) => this.emit({ type: "text", chunk }),
-      onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
-      onRetry: ({ delayMs, reason, maxTokens }) =>
-        this.emit({
-          type: "notice",
-          message:
-            maxTokens !== undefined
-              ? `${reason} — asking again with max_tokens ${maxTokens}`
-              : `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
-        }),
-    });
+    const { model } = this.options;
+    return withModelSpan(model, () =>
+      model.chat({
+        messages,
+        tools: this.schemas,
+        signal,
+        ...(window ? { contextWindow: window } : {}),
+        onText: (chunk) => this.emit({ type: "text", chunk }),
+        onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
+        onRetry: ({ delayMs, reason, maxTokens }) =>
+          this.emit({
+            type: "notice",
+            message:
+              maxTokens !== undefined
+                ? `${reason} — asking again with max_tokens ${maxTokens}`
+                : `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
+          }),
+      }),
+    );
   }
 
   private async route(task: string, signal: AbortSignal): Promise<RoutingPlan | undefined> {

@@ -10,7 +10,7 @@ import type { Tool } from "../core/index.js";
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import { compileGlob, globBase } from "../utils/index.js";
 import type { Workspace } from "../workspace/index.js";
-import { withPathErrors } from "./files/errors.js";
+import { containPaths, withPathErrors } from "./files/errors.js";
 import { plural } from "./files/format.js";
 import { comparePaths, walkFiles } from "./files/walk.js";
 
@@ -113,6 +113,7 @@ export function createGlobTool(deps: GlobDeps): Tool<GlobParams> {
     validate: ({ pattern }) => globPatternProblem(pattern),
     describe: ({ pattern, path }) => `Find ${pattern}${path ? ` in ${path}` : ""}`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path ?? ".")],
+    precheck: ({ path }) => containPaths(workspace, "list", [path ?? "."]),
     run: ({ pattern, path, maxResults, includeHidden }, { signal }) =>
       withPathErrors(path ?? ".", "search", async () => {
         const dir = await workspace.resolve(path ?? ".", "list");

@@ -10,7 +10,7 @@ import type { Tool } from "../core/index.js";
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import { compileGlob } from "../utils/index.js";
 import type { Workspace } from "../workspace/index.js";
-import { withPathErrors } from "./files/errors.js";
+import { containPaths, withPathErrors } from "./files/errors.js";
 import { plural } from "./files/format.js";
 import {
   type FileMatches,
@@ -149,6 +149,7 @@ export function createGrepTool(deps: GrepDeps): Tool<GrepParams> {
     },
     describe: ({ pattern, path }) => `Search /${pattern}/${path ? ` in ${path}` : ""}`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path ?? ".")],
+    precheck: ({ path }) => containPaths(workspace, "read", [path ?? "."]),
     run: (params, { signal }) =>
       withPathErrors(params.path ?? ".", "search", async () => {
         const target = await workspace.resolve(params.path ?? ".", "read");

@@ -13,7 +13,7 @@ import { type StateBackend, userConfigDir, userStateDir } from "../state/index.j
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";
 import { createConfluenceFetchTool } from "./confluence-fetch.js";
-import { toToolFailure } from "./files/errors.js";
+import { containPaths, toToolFailure } from "./files/errors.js";
 import { createFileTools } from "./files/index.js";
 import { createJiraFetchTool } from "./jira-fetch.js";
 import { createMemoryTool } from "./memory.js";
@@ -73,6 +73,7 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
     asTool(
       createShellTool({
         resolveCwd: (cwd) => resolveDirectory(workspace, cwd),
+        containCwd: (cwd) => containPaths(workspace, "list", [cwd]),
         roots,
         env: pick(context.env, settings.shell.env),
         processes,

@@ -43,6 +43,11 @@ export interface ShellParams {
 export interface ShellToolDeps {
   /** Resolves `cwd` (undefined: the default root) to a canonical directory inside a root, or throws. */
   resolveCwd: (cwd: string | undefined) => Promise<string>;
+  /**
+   * The workspace's containment of a `cwd` argument alone (a path outside the roots is `path_not_allowed`),
+   * checked before anyone is asked about the call; `resolveCwd` checks again when it runs.
+   */
+  containCwd?: (cwd: string) => Promise<void>;
   roots: readonly string[];
   /** Variables the host passes on explicitly (still filtered for secrets and hooks). */
   env?: Record<string, string>;
@@ -160,6 +165,9 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       return `${background ? "Start in background" : "Run"}: ${short}${cwd ? ` (in ${cwd})` : ""}`;
     },
     locations: ({ cwd }) => [cwd ?? deps.roots[0] ?? "."],
+    ...(deps.containCwd
+      ? { precheck: async ({ cwd }: ShellParams) => (cwd === undefined ? undefined : deps.containCwd?.(cwd)) }
+      : {}),
     async confirmation({ command, cwd, sandbox: wanted }, _signal, context) {
       const notes = deps.commandNotes ? await deps.commandNotes(command, cwd) : [];
       // toolgate's words only: the model's justification is its own quoted field (core/confirmation).

@@ -13,6 +13,7 @@ import { describeConfiguredSandbox } from "../../sandbox/index.js";
 import { terminalAsker } from "../chat/ask.js";
 import { isCommand, runCommand } from "../chat/commands.js";
 import { HISTORY_SIZE, historyFile, InputHistory } from "../chat/history.js";
+import { LOCAL_MODEL_OPTION } from "../chat/local-offer.js";
 import { PASTE_OFF, PASTE_ON, pastedText, pasteFilter } from "../chat/paste.js";
 import { askBeforeStart, QuestionUnanswered } from "../chat/question.js";
 import { EventRenderer } from "../chat/render.js";
@@ -119,6 +120,8 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     // Without a person to start the server or pull the model, a chat that cannot work stops here.
     if (!io.isTTY && status.error && SETUP_KINDS.has(status.error.kind)) {
       io.stderr(`toolgate: ${status.error.message}\n`);
+      if (status.error.kind === "unreachable" && !values.provider && !setup.gate.config.llm?.provider)
+        io.stderr(`${LOCAL_MODEL_OPTION}\n`);
       return EXIT.usage;
     }
     const resumed = session.messages.length - 1;

@@ -37,7 +37,13 @@ export function buildInvocation(validator: ParamValidator, tool: Tool, rawArgs: 
     return { invocation, args: outcome.value, risk: invocation.riskFor() };
   } catch (error) {
     if (error instanceof ToolInputError)
-      return errorResult("invalid_params", `invalid arguments for ${tool.name}: ${error.message}`);
+      return errorResult(
+        "invalid_params",
+        `invalid arguments for ${tool.name}: ${error.problems.join("; ")}`,
+        {
+          problems: [...error.problems],
+        },
+      );
     return errorResult(
       "invalid_tool",
       `${tool.name} could not prepare the call: ${(error as Error).message}`,
