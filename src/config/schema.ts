@@ -209,7 +209,12 @@ export const CONFIG_SCHEMA = z.strictObject({
         SANDBOX_MODES,
         "`auto`: `workspace-write` where bubblewrap can make a sandbox, else unsandboxed and said so; `workspace-write`, `read-only` (a mode that cannot be had fails the call), or `off`.",
       ).default(DEFAULTS.sandbox.mode),
-      network: flag("Whether sandboxed commands may use the network.").default(DEFAULTS.sandbox.network),
+      network: flag(
+        "Whether every sandboxed command gets the network (through toolgate's egress proxy, as a network grant does).",
+      ).default(DEFAULTS.sandbox.network),
+      allow_hosts: strings(
+        "Private or loopback hosts (`host` or `host:port`) a command granted network may reach through the proxy; public hosts need no entry.",
+      ).default(() => [...DEFAULTS.sandbox.allow_hosts]),
       writable: strings("Extra writable paths (relative to the workspace, or `~/...`).").default(() => [
         ...DEFAULTS.sandbox.writable,
       ]),

@@ -10,6 +10,7 @@ import type { SandboxGrant, Tool, ToolError, ToolResult } from "../core/index.js
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import {
   type Confinement,
+  connectNetwork,
   DEFAULT_SANDBOX_SETTINGS,
   describeSandbox,
   prepareSandbox,
@@ -75,15 +76,17 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
   const maxOutput = deps.maxOutputBytes ?? 1024 * 1024;
   const childEnv = () => ({ ...sanitizeEnv(deps.parentEnv ?? process.env, deps.env), ...SHELL_FIXED_ENV });
   const sandbox = deps.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
-  /** The confinement of one command, or a failure naming the fix (fail closed). */
-  const confine = (cwd: string, grant: SandboxGrant | undefined): Confinement => {
+  /** The confinement of one command (a network grant with its namespace), or a failure naming the fix. */
+  const confine = async (cwd: string, grant: SandboxGrant | undefined): Promise<Confinement> => {
     try {
-      return prepareSandbox(sandbox, {
-        roots: deps.roots,
-        cwd,
-        ...(grant ? { grant } : {}),
-        ...(deps.protectedExtra ? { protectedExtra: deps.protectedExtra } : {}),
-      });
+      return await connectNetwork(
+        prepareSandbox(sandbox, {
+          roots: deps.roots,
+          cwd,
+          ...(grant ? { grant } : {}),
+          ...(deps.protectedExtra ? { protectedExtra: deps.protectedExtra } : {}),
+        }),
+      );
     } catch (error) {
       if (error instanceof SandboxSetupError) throw new ToolFailure("execution_failed", error.message);
       throw error;
@@ -171,7 +174,7 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
     },
     async run(params, { signal, updateOutput, sandbox: grant }) {
       const cwd = await deps.resolveCwd(params.cwd);
-      const confinement = confine(cwd, grant);
+      const confinement = await confine(cwd, grant);
       const launcher = confinement.sandboxed
         ? { launcher: { argv: confinement.argv, release: confinement.release } }
         : {};
@@ -273,6 +276,7 @@ function shellResult(
   if (o.stdout) parts.push(o.stdout.replace(/\n$/, ""));
   if (o.stderr) parts.push(`[stderr]\n${o.stderr.replace(/\n$/, "")}`);
   if (o.leftovers) parts.push("[processes left running in the background were stopped]");
+  if (confinement.sandboxed) for (const note of confinement.notes?.() ?? []) parts.push(`[${note}]`);
   const status = error ? `[${error.message}]` : `[exit code ${o.exit.code}]`;
   parts.push(status);
   const body = parts.join("\n");
