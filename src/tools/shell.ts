@@ -103,7 +103,9 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       "`idleTimeout` ms without output. Processes left running with `&` are stopped when the command exits: " +
       "use `background: true` for servers and watchers, then `shell_processes` to read or stop them. " +
       "Commands run in a sandbox: the system is read-only, only the workspace and /tmp are writable, there is " +
-      "no network, secret files read as unreadable, and files that decide what runs next (.git/config, " +
+      'no network (with `sandbox: "network"`, public http and https hosts through the proxy in HTTP_PROXY ' +
+      "and HTTPS_PROXY; programs that ignore those get none), secret files read as unreadable, and files " +
+      "that decide what runs next (.git/config, " +
       ".git/hooks, .toolgate, .vscode, shell start-up files, ...) are read-only; missing ones show up as " +
       "empty character devices that keep them from being created. Leave them alone.",
     parameters: {

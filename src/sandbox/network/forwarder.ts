@@ -10,6 +10,7 @@
  */
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import { findOnPath } from "../detect.js";
 
 /** Options of {@link openForwarder}. */
 export interface ForwarderOptions {
@@ -38,7 +39,10 @@ export interface Forwarder {
  * @throws Error naming what failed (bwrap, socat missing, socat's own message) — the command must not run.
  */
 export function openForwarder(options: ForwarderOptions): Promise<Forwarder> {
-  const socat = options.socat ?? "socat";
+  const socat = options.socat ?? findOnPath("socat");
+  if (!socat) return Promise.reject(new Error("socat is not installed (apt-get install socat)"));
+  const nsenter = findOnPath("nsenter");
+  if (!nsenter) return Promise.reject(new Error("nsenter is not installed (apt-get install util-linux)"));
   const args = [
     // Own user namespace (the one that owns the network namespace, so nsenter can join both), own network
     // namespace (bwrap brings loopback up), own PID namespace (everything in it dies with its first process).
@@ -60,7 +64,8 @@ export function openForwarder(options: ForwarderOptions): Promise<Forwarder> {
     `TCP-LISTEN:${options.port},bind=127.0.0.1,fork,reuseaddr`,
     `UNIX-CONNECT:${options.socketPath}`,
   ];
-  const holder = spawn(options.bwrap, args, { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+  // Its own process group: a Ctrl-C at toolgate's terminal must not end the namespace of a background command.
+  const holder = spawn(options.bwrap, args, { stdio: ["ignore", "ignore", "pipe", "pipe"], detached: true });
   return new Promise<Forwarder>((resolve, reject) => {
     let info = "";
     let said = "";
@@ -86,7 +91,7 @@ export function openForwarder(options: ForwarderOptions): Promise<Forwarder> {
       if (pid === undefined || !/ listening on /.test(said)) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ enter: enterArgs(pid), close });
+      resolve({ enter: enterArgs(nsenter, pid), close });
     };
     const infoStream = holder.stdio[3] as NodeJS.ReadableStream | null;
     infoStream?.on("data", (chunk: Buffer) => {
@@ -131,8 +136,8 @@ function childPid(info: string): number | undefined {
  * network namespace, and this user owns it) keeping its own uid; root needs only the network namespace, so its
  * command's bwrap runs exactly as without a network grant.
  */
-function enterArgs(pid: number): string[] {
+function enterArgs(nsenter: string, pid: number): string[] {
   const net = `--net=/proc/${pid}/ns/net`;
-  if (process.getuid?.() === 0) return ["nsenter", net, "--"];
-  return ["nsenter", `--user=/proc/${pid}/ns/user`, net, "--preserve-credentials", "--"];
+  if (process.getuid?.() === 0) return [nsenter, net, "--"];
+  return [nsenter, `--user=/proc/${pid}/ns/user`, net, "--preserve-credentials", "--"];
 }
