@@ -50,6 +50,8 @@ beforeAll(async () => {
   const ws = join(base, "ws");
   await mkdir(ws);
   gate = await createToolgate({ roots: [ws], policyText: POLICY, config });
+  // shell_processes (reading a background command) is asked about: a person approves.
+  gate.bus.onConfirmation(async () => ({ approved: true }));
   const [userWs, home, xdg] = [join(base, "user-ws"), join(base, "user-home"), join(base, "user-xdg")];
   for (const dir of [userWs, home, xdg]) await mkdir(dir);
   handOver([userWs, home, xdg]);
@@ -94,6 +96,30 @@ describe("a network grant, as this user", () => {
       const r = await gate.execute({ name: "shell", args: { command, timeout: 60_000 } });
       return { ...r, llmContent: `${r.llmContent}`, data: r.data as RunnerResult["data"] };
     });
+  });
+});
+
+describe("a network grant, in the background: nothing the foreground cannot reach", () => {
+  it.each(cases.filter((c) => c.canary).map((c) => [c.note, c] as const))("%s", async (_note, c) => {
+    const before = fixtures.canaryHits();
+    const started = await gate.execute({
+      name: "shell",
+      args: { command: fixtures.fill(c.command), background: true },
+    });
+    expect(started.ok, `${started.llmContent}`).toBe(true);
+    expect(started.sandbox).toBe("workspace-write+network");
+    const id = (started.data as { id: string }).id;
+    let output: string | undefined;
+    while (output === undefined) {
+      const read = await gate.execute({ name: "shell_processes", args: { action: "read", id } });
+      const data = read.data as { status?: string; stdout?: string; stderr?: string };
+      if (data.status === "exited") output = `${data.stdout ?? ""}${data.stderr ?? ""}`;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(output).not.toMatch(/^bwrap: /m);
+    if (c.absent) expect(output).not.toContain(c.absent);
+    await fixtures.probe();
+    expect(fixtures.canaryHits() - before, "a canary was reached").toBe(3);
   });
 });
 

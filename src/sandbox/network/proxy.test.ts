@@ -144,6 +144,23 @@ describe("the egress proxy", () => {
     expect(refusals.length).toBeLessThanOrEqual(10);
   });
 
+  it("takes a bounded number of connections at once, closing the ones past the bound", async () => {
+    const own = await startEgressProxy({ allowHosts: [], maxConnections: 2 });
+    const open = (): Promise<Socket> =>
+      new Promise((resolve) => {
+        const socket = connect(own.socketPath, () => resolve(socket));
+      });
+    const held = [await open(), await open()];
+    const third = await open();
+    const closed = await new Promise<boolean>((resolve) => {
+      third.once("close", () => resolve(true));
+      third.resume();
+    });
+    expect(closed).toBe(true);
+    expect(held.every((socket) => !socket.destroyed)).toBe(true);
+    own.close();
+  });
+
   it("close() ends open tunnels, stops listening and removes its folder", async () => {
     const own = await startEgressProxy({ allowHosts: [named.hostPort] });
     const req = request({

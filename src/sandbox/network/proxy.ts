@@ -29,6 +29,8 @@ import { forwardedHeaders, socketErrorPhrase } from "./http-headers.js";
 export const PROXY_USER = "toolgate";
 /** How many refusals a proxy remembers for the command's result. */
 const MAX_REFUSALS = 10;
+/** Connections from the command at once (each holds a descriptor of toolgate's; npm uses a few dozen). */
+const MAX_CONNECTIONS = 256;
 
 /** Options of {@link startEgressProxy}. */
 export interface EgressProxyOptions {
@@ -38,6 +40,8 @@ export interface EgressProxyOptions {
   lookup?: Resolver;
   /** Where the private folder of the socket is made (default `/tmp`: private inside every sandbox). */
   parentDir?: string;
+  /** Connections from the command at once; more are closed at once (default 256). */
+  maxConnections?: number;
 }
 
 /** A running egress proxy. */
@@ -95,6 +99,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
 
   const server = createServer();
   server.requestTimeout = 0; // uploads may take long; the command's own timeout ends everything
+  // A command cannot run toolgate out of descriptors through its proxy.
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   server.on("connection", track);
   server.on("clientError", (_error, socket) => socket.destroy());
   server.on("connect", (req: IncomingMessage, client: Duplex, head: Buffer) => {
