@@ -106,11 +106,13 @@ export function openForwarder(options: ForwarderOptions): Promise<Forwarder> {
       said += decoder.write(chunk);
       ready();
     });
+    holder.stderr?.on("error", () => {});
     holder.once("error", (error) => {
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
       fail(missing ? `${options.bwrap} was not found` : `could not start bwrap: ${error.message}`);
     });
-    holder.once("exit", (code, signal) => {
+    // `close`, not `exit`: by then every byte bwrap wrote to stderr has been read (its reason is in it).
+    holder.once("close", (code, signal) => {
       const missing = /socat.*(No such file|not found)|execvp/i.test(said);
       fail(
         missing

@@ -111,6 +111,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     if (!target) return reply(client, 400, "Bad Request", `CONNECT needs host:port, got "${authority}"`);
     vet(target, authority).then(
       (addresses) => {
+        if (client.destroyed) return; // the command gave up while the name was being checked
         const upstream = connect({ host: target.host, port: target.port, lookup: pinnedLookup(addresses) });
         track(upstream);
         upstream.once("connect", () => {
@@ -164,6 +165,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
           setHost: false,
         });
         upstream.on("socket", track);
+        res.once("close", () => upstream.destroy());
         upstream.once("response", (up) => {
           res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardedHeaders(up.headers));
           up.pipe(res);
