@@ -1,16 +1,18 @@
 /**
  * @module bench/sandbox
  * What the shell sandbox costs, in one interleaved run: `true` through the whole pipeline sandboxed, against the
- * same pipeline unsandboxed, and against spawning raw `bwrap` with the very arguments the plan makes (the anchor
- * doing the same sandbox work without toolgate) and raw `bash -c true`. Goals: sandboxed call ≤ 1.3× raw bwrap,
- * and ≤ 15 ms added per command over the unsandboxed call (an absolute target: there is no same-work anchor
- * for "added time"). And what a network grant costs: the same `true` granted network (its own namespace,
- * socat and the egress proxy) against the sandboxed `true` without it.
+ * same pipeline unsandboxed, and against spawning raw `bwrap` with the very arguments and descriptors the plan
+ * makes (the anchor doing the same sandbox work without toolgate), raw `bwrap` without the seccomp filter and its
+ * descriptor, and raw `bash -c true`. Goals: sandboxed call ≤ 1.3× raw bwrap; the seccomp filter and passing it
+ * add ≤ 2 ms to raw bwrap; ≤ 15 ms added per command over the unsandboxed call (absolute targets: there is no
+ * same-work anchor for "added time"). And what a network grant costs: the same `true` granted network (its own
+ * namespace, socat and the egress proxy) against the sandboxed `true` without it.
  */
-import { spawn } from "node:child_process";
+import { type StdioOptions, spawn } from "node:child_process";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Writable } from "node:stream";
 import { DEFAULT_SANDBOX_SETTINGS, prepareSandbox } from "../sandbox/index.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
 import { findShell } from "../tools/shell/process-group.js";
@@ -18,12 +20,16 @@ import { fmt, measure, report, type Stats } from "./harness.js";
 
 const ROUNDS = 10;
 const PER_ROUND = 20;
+const PAIRS = 100;
 
-function spawnAndWait(program: string, args: string[], cwd: string): Promise<void> {
+/** Spawns and waits; `data` is written into a pipe at the child's fd 3 (as the shell tool's launcher does). */
+function spawnAndWait(program: string, args: string[], cwd: string, data?: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.on("data", () => {});
-    child.stderr.on("data", () => {});
+    const stdio: StdioOptions = ["ignore", "pipe", "pipe", ...(data ? ["pipe" as const] : [])];
+    const child = spawn(program, args, { cwd, stdio });
+    if (data) (child.stdio[3] as Writable).end(data);
+    child.stdout?.on("data", () => {});
+    child.stderr?.on("data", () => {});
     child.once("error", reject);
     child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${program} exited ${code}`))));
   });
@@ -51,6 +57,11 @@ export default async function run(): Promise<void> {
   );
   if (!plan.sandboxed) throw new Error("bwrap is not available: the sandbox benchmark needs it");
   const [bwrap, ...bwrapArgs] = plan.argv;
+  // The plan's one descriptor is the seccomp filter, at fd 3: the anchor passes it the same way.
+  const filter = plan.fds[0];
+  if (plan.fds.length !== 1 || !filter || !("data" in filter) || bwrapArgs.indexOf("--seccomp") !== 0)
+    throw new Error("the sandbox plan's descriptors changed: update this benchmark");
+  const unfiltered = bwrapArgs.slice(2);
   try {
     const check = await sealed.execute({ name: "shell", args: { command: "true" } });
     if (check.error || check.sandbox !== "workspace-write")
@@ -70,7 +81,11 @@ export default async function run(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       add(
         rawBwrap,
-        await measure(() => spawnAndWait(bwrap!, [...bwrapArgs, shell, "-c", "true"], root), PER_ROUND, 2),
+        await measure(
+          () => spawnAndWait(bwrap!, [...bwrapArgs, shell, "-c", "true"], root, filter.data),
+          PER_ROUND,
+          2,
+        ),
       );
       add(
         ours,
@@ -109,6 +124,27 @@ export default async function run(): Promise<void> {
       ratio: p99.ours / p99.bwrap,
       target: "≤ 1.3×",
       pass: p99.ours / p99.bwrap <= 1.3,
+    });
+    // The filter's cost is small beside bwrap's own: measured in pairs (with, without, in alternating order),
+    // so a busy machine's drift falls on both sides of each difference.
+    const pairs: { with: number; without: number }[] = [];
+    const withFilter = () => spawnAndWait(bwrap!, [...bwrapArgs, shell, "-c", "true"], root, filter.data);
+    const without = () => spawnAndWait(bwrap!, [...unfiltered, shell, "-c", "true"], root);
+    for (let i = 0; i < PAIRS; i++) {
+      const first = i % 2 === 0 ? withFilter : without;
+      const a = (await measure(first, 1, 0)).p50;
+      const b = (await measure(first === withFilter ? without : withFilter, 1, 0)).p50;
+      pairs.push(first === withFilter ? { with: a, without: b } : { with: b, without: a });
+    }
+    const filtering = median(pairs.map((p) => p.with - p.without));
+    const unfilteredP50 = median(pairs.map((p) => p.without));
+    report({
+      name: "sandbox: what the seccomp filter and its descriptor add to raw bwrap (median of paired differences; absolute target)",
+      ours: fmt(filtering),
+      anchor: `${fmt(unfilteredP50)} raw bwrap without them`,
+      ratio: median(pairs.map((p) => p.with)) / unfilteredP50,
+      target: "≤ 2 ms added",
+      pass: filtering <= 2,
     });
     const added = p50.ours - p50.plain;
     report({

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { bwrapArgs, type SandboxPlan } from "./bwrap-args.js";
+import { SeccompUnsupportedError, seccompProgram } from "./seccomp/program.js";
 
 /** Whether the sandbox can run here, and if not, why and how to fix it. */
 export interface SandboxSupport {
@@ -55,7 +56,22 @@ function check(bwrapOption: string | undefined): SandboxSupport {
     };
   }
   const version = spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 10_000 }).stdout?.trim();
-  // The probe uses the very arguments a command gets (namespaces, dropped capabilities, /proc, private /tmp).
+  // The seccomp filter is part of the sandbox: without one for this CPU there is no sandbox (fail closed).
+  let filter: Uint8Array;
+  try {
+    filter = seccompProgram();
+  } catch (error) {
+    if (!(error instanceof SeccompUnsupportedError)) throw error;
+    return {
+      available: false,
+      bwrap,
+      ...(version ? { version } : {}),
+      reason: `${error.message}, and bwrap without the filter would leave host sockets and kernel keyrings reachable`,
+      fix: "run toolgate on x86-64 or aarch64 Linux",
+    };
+  }
+  // The probe uses the very arguments a command gets (namespaces, dropped capabilities, /proc, private /tmp, the
+  // seccomp filter — here read from stdin, which the probe's shell does not need).
   const plan = {
     mode: "read-only",
     network: false,
@@ -65,10 +81,8 @@ function check(bwrapOption: string | undefined): SandboxSupport {
     hidden: [],
     cwd: "/",
   };
-  const probe = spawnSync(bwrap, [...bwrapArgs(plan as SandboxPlan), "/bin/sh", "-c", "exit 0"], {
-    encoding: "utf8",
-    timeout: 10_000,
-  });
+  const args = ["--seccomp", "0", ...bwrapArgs(plan as SandboxPlan), "/bin/sh", "-c", "exit 0"];
+  const probe = spawnSync(bwrap, args, { input: filter, encoding: "utf8", timeout: 10_000 });
   if (probe.status !== 0) {
     const said = (probe.stderr || probe.error?.message || `exit status ${probe.status}`)
       .trim()

@@ -9,6 +9,7 @@ import { bwrapArgs, type SandboxMode } from "./bwrap-args.js";
 import { sandboxSupport } from "./detect.js";
 import { type PendingNetwork, pendingNetwork } from "./network/connect.js";
 import { holdPlaceholders } from "./placeholders.js";
+import { seccompProgram } from "./seccomp/program.js";
 import { SandboxSetupError, surveySandbox } from "./survey.js";
 
 /** `[sandbox]` settings, resolved (paths absolute). */
@@ -48,10 +49,14 @@ export type Confinement =
       profile: string;
       argv: string[];
       release: () => void;
+      fds: readonly LauncherFd[];
       network?: PendingNetwork;
       notes?: () => readonly string[];
     }
   | { sandboxed: false; profile: string; notice?: string };
+
+/** A descriptor the command's launcher places at fd 3, 4, … in order: an open one, or bytes read from a pipe. */
+export type LauncherFd = { fd: number } | { data: Uint8Array };
 
 /** Where and for whom a command runs. */
 export interface PrepareContext {
@@ -103,15 +108,22 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
     ...(context.protectedExtra ? { protectedExtra: context.protectedExtra } : {}),
     ...(context.home ? { home: context.home } : {}),
   });
+  const fds: LauncherFd[] = [];
+  // The seccomp filter (src/sandbox/seccomp/; built once per process), read by bwrap from its descriptor.
+  const seccomp = ["--seccomp", String(3 + fds.length)];
+  fds.push({ data: seccompProgram() });
   const release = holdPlaceholders(plan);
   const bwrap = support.bwrap!;
   return {
     sandboxed: true,
     profile: `${resolved.mode}${resolved.network ? "+network" : ""}`,
     // Never the host's network: a grant runs sealed until connectNetwork makes its namespace (fail closed).
-    argv: [bwrap, ...bwrapArgs({ ...plan, network: false })],
+    argv: [bwrap, ...seccomp, ...bwrapArgs({ ...plan, network: false })],
     release,
-    ...(plan.network ? { network: pendingNetwork(plan, bwrap, settings.allowHosts ?? []) } : {}),
+    fds,
+    ...(plan.network
+      ? { network: pendingNetwork(plan, [bwrap, ...seccomp], settings.allowHosts ?? []) }
+      : {}),
   };
 }
 

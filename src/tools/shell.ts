@@ -160,13 +160,12 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       return `${background ? "Start in background" : "Run"}: ${short}${cwd ? ` (in ${cwd})` : ""}`;
     },
     locations: ({ cwd }) => [cwd ?? deps.roots[0] ?? "."],
-    async confirmation({ command, cwd, sandbox: wanted, justification }, _signal, context) {
+    async confirmation({ command, cwd, sandbox: wanted }, _signal, context) {
       const notes = deps.commandNotes ? await deps.commandNotes(command, cwd) : [];
+      // toolgate's words only: the model's justification is its own quoted field (core/confirmation).
       let profile = describeSandbox(sandbox, context.sandbox);
-      if (wanted) {
-        const asks = wanted === "off" ? "to run OUTSIDE the sandbox" : "for network access";
-        profile = `${profile} — the command asks ${asks}: ${displayCommand(justification ?? "")}`;
-      }
+      if (wanted)
+        profile = `${profile} — the command asks ${wanted === "off" ? "to run OUTSIDE the sandbox" : "for network access"}`;
       return {
         type: "exec",
         command: displayCommand(command),
@@ -178,7 +177,7 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       const cwd = await deps.resolveCwd(params.cwd);
       const confinement = await confine(cwd, grant);
       const launcher = confinement.sandboxed
-        ? { launcher: { argv: confinement.argv, release: confinement.release } }
+        ? { launcher: { argv: confinement.argv, release: confinement.release, fds: confinement.fds } }
         : {};
       if (params.background) {
         let info: ReturnType<BackgroundProcesses["start"]>;

@@ -28,16 +28,26 @@ export interface PendingNetwork {
   argv(enter: readonly string[], env: Readonly<Record<string, string>>): string[];
 }
 
-/** The pending network of a plan that has `network: true` (its bwrap keeps the namespace it is started in). */
+/**
+ * The pending network of a plan that has `network: true` (its bwrap keeps the namespace it is started in).
+ * `launcher` is the bwrap binary and the arguments that come before the plan's (`--seccomp 3`): nsenter passes
+ * the launcher's descriptors on to bwrap unchanged.
+ */
 export function pendingNetwork(
   plan: SandboxPlan,
-  bwrap: string,
+  launcher: readonly [string, ...string[]],
   allowHosts: readonly string[],
 ): PendingNetwork {
+  const [bwrap, ...before] = launcher;
   return {
     allowHosts,
     bwrap,
-    argv: (enter, env) => [...enter, bwrap, ...bwrapArgs({ ...plan, setenv: { ...plan.setenv, ...env } })],
+    argv: (enter, env) => [
+      ...enter,
+      bwrap,
+      ...before,
+      ...bwrapArgs({ ...plan, setenv: { ...plan.setenv, ...env } }),
+    ],
   };
 }
 

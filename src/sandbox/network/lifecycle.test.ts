@@ -159,7 +159,8 @@ describe("fail closed", () => {
       profile: "workspace-write+network",
       argv: ["never-run"],
       release: () => released++,
-      network: pendingNetwork(plan, join(base, "no-such-bwrap"), []),
+      fds: [],
+      network: pendingNetwork(plan, [join(base, "no-such-bwrap")], []),
     });
     await expect(attempt).rejects.toThrow(SandboxSetupError);
     await expect(attempt).rejects.toThrow(/could not be set up: .*no-such-bwrap was not found.*did not run/);

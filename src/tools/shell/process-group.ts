@@ -3,9 +3,10 @@
  * One shell command running in its own process group: spawning (`detached`, stdin closed), capped output
  * capture, and stopping the whole group (SIGTERM, then SIGKILL after a grace period) so no grandchild survives.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { HeadTailBuffer } from "./output-buffer.js";
 
@@ -22,9 +23,16 @@ export interface GroupOptions {
   onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
   /**
    * Runs the shell through this prefix (the sandbox: `bwrap … --`); `release` is called once when it has exited.
+   * `fds` become the child's descriptors 3, 4, … in order, which `argv` refers to by those numbers.
    */
-  launcher?: { argv: readonly string[]; release?: () => void };
+  launcher?: { argv: readonly string[]; release?: () => void; fds?: readonly LauncherFd[] };
 }
+
+/**
+ * A descriptor handed to the launcher: `fd`, one open in this process; `data`, bytes written into a pipe whose
+ * write end is then closed (the child reads them to end of file, e.g. bwrap's `--seccomp`).
+ */
+export type LauncherFd = { fd: number } | { data: Uint8Array };
 
 /** How the group leader ended. `error` is set when the shell could not be started at all. */
 export interface GroupExit {
@@ -95,11 +103,16 @@ export class ProcessGroup {
     const args = options.launcher
       ? [...prefix, options.shell, "-c", options.command]
       : ["-c", options.command];
-    this.child = spawn(program!, args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+    const fds = options.launcher?.fds ?? [];
+    const stdio: StdioOptions = ["ignore", "pipe", "pipe", ...fds.map((f) => ("fd" in f ? f.fd : "pipe"))];
+    this.child = spawn(program!, args, { cwd: options.cwd, env: options.env, detached: true, stdio });
+    fds.forEach((f, i) => {
+      const pipe = this.child.stdio[3 + i] as Writable | null | undefined;
+      if (!("data" in f) || !pipe) return;
+      // A child that dies before reading (bwrap refusing its arguments) closes the pipe: not an error here, the
+      // exit status says what happened.
+      pipe.on("error", () => {});
+      pipe.end(f.data);
     });
     this.capture("stdout", this.stdout);
     this.capture("stderr", this.stderr);
