@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { REPO_ROOT } from "./cli.js";
 
 /** util-linux's runuser (in sbin, which a test user's PATH may not have). */
-const RUNUSER = ["/usr/sbin/runuser", "/sbin/runuser"].find((path) => existsSync(path)) ?? "runuser";
+export const RUNUSER = ["/usr/sbin/runuser", "/sbin/runuser"].find((path) => existsSync(path)) ?? "runuser";
 
 /** The non-root user sandbox tests run as when the suite runs as root (CI creates it). */
 export const TEST_USER = "tgtest";
