@@ -7,6 +7,7 @@
  */
 export { sandboxSupport } from "./detect.js";
 export { checkSandboxAllowHosts, connectNetwork } from "./network/connect.js";
+export { forwarderTools } from "./network/forwarder.js";
 export {
   type Confinement,
   DEFAULT_SANDBOX_SETTINGS,

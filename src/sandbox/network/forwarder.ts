@@ -39,10 +39,9 @@ export interface Forwarder {
  * @throws Error naming what failed (bwrap, socat missing, socat's own message) — the command must not run.
  */
 export function openForwarder(options: ForwarderOptions): Promise<Forwarder> {
-  const socat = options.socat ?? findOnPath("socat");
-  if (!socat) return Promise.reject(new Error("socat is not installed (apt-get install socat)"));
-  const nsenter = findOnPath("nsenter");
-  if (!nsenter) return Promise.reject(new Error("nsenter is not installed (apt-get install util-linux)"));
+  const tools = forwarderTools(options.socat);
+  if ("missing" in tools) return Promise.reject(new Error(tools.missing));
+  const { socat, nsenter } = tools;
   const args = [
     // Own user namespace (the one that owns the network namespace, so nsenter can join both), own network
     // namespace (bwrap brings loopback up), own PID namespace (everything in it dies with its first process).
@@ -121,6 +120,18 @@ export function openForwarder(options: ForwarderOptions): Promise<Forwarder> {
       );
     });
   });
+}
+
+/**
+ * The programs a forwarder needs besides bwrap, found on PATH, or what is missing with its fix (also what
+ * `toolgate doctor` reports).
+ */
+export function forwarderTools(socatPath?: string): { socat: string; nsenter: string } | { missing: string } {
+  const socat = socatPath ?? findOnPath("socat");
+  if (!socat) return { missing: "socat is not installed (apt-get install socat)" };
+  const nsenter = findOnPath("nsenter");
+  if (!nsenter) return { missing: "nsenter is not installed (apt-get install util-linux)" };
+  return { socat, nsenter };
 }
 
 /** bwrap's `child-pid` from its `--info-fd` JSON, once complete. */
