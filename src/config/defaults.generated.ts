@@ -32,6 +32,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
   "sandbox": {
     "mode": "auto",
     "network": false,
+    "allow_hosts": [],
     "writable": [],
     "hidden": []
   }

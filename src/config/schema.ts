@@ -202,7 +202,12 @@ export const CONFIG_SCHEMA = z.strictObject({
         SANDBOX_MODES,
         "`auto`: `workspace-write` where bubblewrap can make a sandbox, else unsandboxed and said so; `workspace-write`, `read-only` (a mode that cannot be had fails the call), or `off`.",
       ).default("auto"),
-      network: flag("Whether sandboxed commands may use the network.").default(false),
+      network: flag(
+        "Whether every sandboxed command gets the network (through toolgate's egress proxy, as a network grant does).",
+      ).default(false),
+      allow_hosts: strings(
+        "Private or loopback hosts (`host` or `host:port`) a command granted network may reach through the proxy; public hosts need no entry.",
+      ).default(() => []),
       writable: strings("Extra writable paths (relative to the workspace, or `~/...`).").default(() => []),
       hidden: strings("Extra paths commands may not read (relative to the workspace, or `~/...`).").default(
         () => [],

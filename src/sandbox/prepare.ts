@@ -7,6 +7,7 @@
 import type { SandboxGrant } from "../core/index.js";
 import { bwrapArgs, type SandboxMode } from "./bwrap-args.js";
 import { sandboxSupport } from "./detect.js";
+import { type PendingNetwork, pendingNetwork } from "./network/connect.js";
 import { holdPlaceholders } from "./placeholders.js";
 import { seccompProgram } from "./seccomp/program.js";
 import { SandboxSetupError, surveySandbox } from "./survey.js";
@@ -23,6 +24,8 @@ export interface SandboxSettings {
   hidden: readonly string[];
   /** The bwrap binary (default: `bwrap` on PATH). */
   bwrap?: string;
+  /** Private or loopback hosts a network-granted command may reach through the egress proxy (default none). */
+  allowHosts?: readonly string[];
 }
 
 /** The default settings: `auto`, no network, nothing extra. */
@@ -37,9 +40,19 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = Object.freeze({
  * How a command will run. `profile` is a short token for results and audit records: `workspace-write`,
  * `read-only` (either may end in `+network`), `off:granted` (a rule or a person let it out), `off:config`
  * (`[sandbox] mode = "off"`), `off:unavailable` (`auto` on a machine where bwrap cannot run; `notice` says why).
+ * A `network` grant is pending until `connectNetwork` gives it its namespace (until then `argv` runs sealed);
+ * `notes` then say what its egress proxy refused.
  */
 export type Confinement =
-  | { sandboxed: true; profile: string; argv: string[]; release: () => void; fds: readonly LauncherFd[] }
+  | {
+      sandboxed: true;
+      profile: string;
+      argv: string[];
+      release: () => void;
+      fds: readonly LauncherFd[];
+      network?: PendingNetwork;
+      notes?: () => readonly string[];
+    }
   | { sandboxed: false; profile: string; notice?: string };
 
 /** A descriptor the command's launcher places at fd 3, 4, … in order: an open one, or bytes read from a pipe. */
@@ -70,7 +83,8 @@ export function describeSandbox(settings: SandboxSettings, grant?: SandboxGrant)
   if (resolved.mode === "off") return resolved.why;
   const writes =
     resolved.mode === "workspace-write" ? "writes only inside the workspace" : "no writes but /tmp";
-  return `${resolved.mode} (${writes}; ${resolved.network ? "WITH NETWORK" : "no network"}; secrets unreadable)`;
+  const network = resolved.network ? networkWords(settings.allowHosts ?? []) : "no network";
+  return `${resolved.mode} (${writes}; ${network}; secrets unreadable)`;
 }
 
 /**
@@ -99,12 +113,17 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
   const seccomp = ["--seccomp", String(3 + fds.length)];
   fds.push({ data: seccompProgram() });
   const release = holdPlaceholders(plan);
+  const bwrap = support.bwrap!;
   return {
     sandboxed: true,
     profile: `${resolved.mode}${resolved.network ? "+network" : ""}`,
-    argv: [support.bwrap!, ...seccomp, ...bwrapArgs(plan)],
+    // Never the host's network: a grant runs sealed until connectNetwork makes its namespace (fail closed).
+    argv: [bwrap, ...seccomp, ...bwrapArgs({ ...plan, network: false })],
     release,
     fds,
+    ...(plan.network
+      ? { network: pendingNetwork(plan, [bwrap, ...seccomp], settings.allowHosts ?? []) }
+      : {}),
   };
 }
 
@@ -118,6 +137,12 @@ export function describeConfiguredSandbox(section?: { mode?: SandboxMode; networ
     mode: section?.mode ?? "auto",
     network: section?.network ?? false,
   });
+}
+
+/** What a network grant reaches, in words. */
+function networkWords(allowHosts: readonly string[]): string {
+  const named = allowHosts.length > 0 ? ` except ${allowHosts.join(", ")}` : "";
+  return `WITH NETWORK through toolgate's proxy: no loopback, private or metadata addresses${named}`;
 }
 
 type Resolved =

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import type { ToolgateSettings } from "../config/index.js";
 import type { Logger, Tool } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
-import type { SandboxSettings } from "../sandbox/index.js";
+import { checkSandboxAllowHosts, type SandboxSettings } from "../sandbox/index.js";
 import { type StateBackend, userConfigDir, userStateDir } from "../state/index.js";
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";
@@ -132,9 +132,11 @@ function pick(extra: Record<string, string>, names: readonly string[]): Record<s
 /** `[sandbox]` as the shell uses it: relative paths against the first root, `~/` against the home folder. */
 function sandboxSettings(sandbox: ToolgateSettings["sandbox"], projectDir: string): SandboxSettings {
   const absolute = (p: string) => (p.startsWith("~/") ? join(homedir(), p.slice(2)) : resolve(projectDir, p));
+  checkSandboxAllowHosts(sandbox.allowHosts);
   return {
     mode: sandbox.mode,
     network: sandbox.network,
+    allowHosts: sandbox.allowHosts,
     writable: sandbox.writable.map(absolute),
     // toolgate's own user state and settings (trust list, memory) are never readable by a command.
     hidden: [...sandbox.hidden.map(absolute), userStateDir(), userConfigDir()],

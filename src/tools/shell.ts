@@ -10,6 +10,7 @@ import type { SandboxGrant, Tool, ToolError, ToolResult } from "../core/index.js
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import {
   type Confinement,
+  connectNetwork,
   DEFAULT_SANDBOX_SETTINGS,
   describeSandbox,
   prepareSandbox,
@@ -85,15 +86,17 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
   const maxOutput = deps.maxOutputBytes ?? DEFAULT_SHELL_OUTPUT_BYTES;
   const childEnv = () => ({ ...sanitizeEnv(deps.parentEnv ?? process.env, deps.env), ...SHELL_FIXED_ENV });
   const sandbox = deps.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
-  /** The confinement of one command, or a failure naming the fix (fail closed). */
-  const confine = (cwd: string, grant: SandboxGrant | undefined): Confinement => {
+  /** The confinement of one command (a network grant with its namespace), or a failure naming the fix. */
+  const confine = async (cwd: string, grant: SandboxGrant | undefined): Promise<Confinement> => {
     try {
-      return prepareSandbox(sandbox, {
-        roots: deps.roots,
-        cwd,
-        ...(grant ? { grant } : {}),
-        ...(deps.protectedExtra ? { protectedExtra: deps.protectedExtra } : {}),
-      });
+      return await connectNetwork(
+        prepareSandbox(sandbox, {
+          roots: deps.roots,
+          cwd,
+          ...(grant ? { grant } : {}),
+          ...(deps.protectedExtra ? { protectedExtra: deps.protectedExtra } : {}),
+        }),
+      );
     } catch (error) {
       if (error instanceof SandboxSetupError) throw new ToolFailure("execution_failed", error.message);
       throw error;
@@ -110,7 +113,9 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       "`idleTimeout` ms without output. Processes left running with `&` are stopped when the command exits: " +
       "use `background: true` for servers and watchers, then `shell_processes` to read or stop them. " +
       "Commands run in a sandbox: the system is read-only, only the workspace and /tmp are writable, there is " +
-      "no network, secret files read as unreadable, and files that decide what runs next (.git/config, " +
+      'no network (with `sandbox: "network"`, public http and https hosts through the proxy in HTTP_PROXY ' +
+      "and HTTPS_PROXY; programs that ignore those get none), secret files read as unreadable, and files " +
+      "that decide what runs next (.git/config, " +
       ".git/hooks, .toolgate, .vscode, shell start-up files, ...) are read-only; missing ones show up as " +
       "empty character devices that keep them from being created. Leave them alone.",
     parameters: {
@@ -183,7 +188,7 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
     },
     async run(params, { signal, updateOutput, sandbox: grant }) {
       const cwd = await deps.resolveCwd(params.cwd);
-      const confinement = confine(cwd, grant);
+      const confinement = await confine(cwd, grant);
       const launcher = confinement.sandboxed
         ? { launcher: { argv: confinement.argv, release: confinement.release, fds: confinement.fds } }
         : {};
@@ -285,6 +290,7 @@ function shellResult(
   if (o.stdout) parts.push(o.stdout.replace(/\n$/, ""));
   if (o.stderr) parts.push(`[stderr]\n${o.stderr.replace(/\n$/, "")}`);
   if (o.leftovers) parts.push("[processes left running in the background were stopped]");
+  if (confinement.sandboxed) for (const note of confinement.notes?.() ?? []) parts.push(`[${note}]`);
   const status = error ? `[${error.message}]` : `[exit code ${o.exit.code}]`;
   parts.push(status);
   const body = parts.join("\n");

@@ -1,7 +1,7 @@
 /**
  * @module cli/commands/doctor
  * `toolgate doctor`: what this machine gives toolgate — Node, ripgrep, the bash grammar, bubblewrap and user
- * namespaces (the shell sandbox), the policy and config, the model server, the local model runtime and whether
+ * namespaces (the shell sandbox), socat and nsenter (network grants), the policy and config, the model server, the local model runtime and whether
  * it computes on a GPU or the CPU — each with the fix when missing.
  * Exit 0 when everything toolgate needs works (the model server is only needed by chat/run), else 1.
  */
@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { resolveLlmSettings, runtimeBackend } from "../../llm/index.js";
 import { modelFile, modelsDir } from "../../models/index.js";
 import { analyzeCommand } from "../../policy/index.js";
-import { describeSandbox, sandboxSupport } from "../../sandbox/index.js";
+import { describeSandbox, forwarderTools, sandboxSupport } from "../../sandbox/index.js";
 import { userStateDir } from "../../state/index.js";
 import type { Toolgate } from "../../toolgate.js";
 import { findBundledRipgrep } from "../../tools/index.js";
@@ -59,7 +59,12 @@ export async function runDoctor(argv: string[], ctx: CliContext): Promise<ExitCo
       fix: "fix the file named above (toolgate policy validate shows every problem)",
     });
   }
-  checks.push(checkSandbox(gate), await checkModel(gate), await checkLocalRuntime(ctx));
+  checks.push(
+    checkSandbox(gate),
+    checkNetworkGrants(gate),
+    await checkModel(gate),
+    await checkLocalRuntime(ctx),
+  );
 
   if (ctx.globals.json) ctx.io.stdout(`${JSON.stringify(checks)}\n`);
   else {
@@ -138,6 +143,36 @@ function checkSandbox(gate: Toolgate | undefined): DoctorCheck {
     required: true,
     detail: `${support.reason}; [sandbox] mode = "${mode}": ${describeSandbox(settings)}`,
     ...(support.fix ? { fix: support.fix } : {}),
+  };
+}
+
+/** What a network grant needs besides bwrap; required only when `[sandbox] network = true` grants it to every command. */
+function checkNetworkGrants(gate: Toolgate | undefined): DoctorCheck {
+  const check = "network grants";
+  const required = gate?.settings.sandbox.network === true;
+  if (!sandboxSupport().available)
+    return {
+      check,
+      ok: false,
+      required,
+      detail: "a command granted network needs the shell sandbox (above)",
+    };
+  const tools = forwarderTools();
+  if ("missing" in tools) {
+    return {
+      check,
+      ok: false,
+      required,
+      detail: `${tools.missing}: a command granted network is refused (it never gets the host's network)`,
+      fix: "apt-get install socat util-linux",
+    };
+  }
+  return {
+    check,
+    ok: true,
+    required,
+    detail:
+      "socat and nsenter found: a command granted network gets a network namespace of its own, whose one way out is toolgate's egress proxy",
   };
 }
 
