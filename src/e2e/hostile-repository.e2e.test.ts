@@ -4,6 +4,7 @@
 // review line above it, so the review showed `server docs: runs "npx" "-y" "@acme/docs-mcp"` while `docs` ran
 // `sh -c …` with ${GITHUB_TOKEN}; `toolgate trust` then started it. Each hostile text of
 // testdata/hostile-text.json goes into a server name, a command, an argument and an agent file's name.
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,4 +68,37 @@ describe("RED TEAM: what toolgate shows about a repository's own files is displa
       expect(forgedRows(list.stdout + list.stderr), "mcp list").toEqual([]);
     });
   }
+});
+
+// RED TEAM (issue 27, redteam-trust): an MCP file's `envFile` is read by the loader, but trust binds only the
+// MCP file's own bytes. After `toolgate trust`, a `git pull` that changes only `.env` hands a trusted server
+// new variables — NODE_OPTIONS=--require … runs the repository's code in it — and `toolgate trust --show`
+// still says "every file is trusted as it is". FAILS on main (not fixed: the digest trust records would have
+// to cover the envFile's bytes too, in the review and in the loader alike).
+describe("RED TEAM: a trusted MCP file's envFile is bound to its content too", () => {
+  it("a changed .env after trust starts nothing unreviewed", async () => {
+    const root = await tempWorkspace(
+      {
+        ".env": "MODE=prod\n",
+        ".mcp.json": JSON.stringify({
+          mcpServers: { tools: { command: process.execPath, args: ["-e", "0"], envFile: ".env" } },
+        }),
+      },
+      "tg-envfile-",
+    );
+    const marker = join(root, "pwned");
+    await writeFile(
+      join(root, "evil.cjs"),
+      `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran")\n`,
+    );
+    const env = { XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), "tg-envfile-xdg-")) };
+    const trusted = await toolgate(["trust", "--workspace", root], { env });
+    expect(trusted.stdout).toContain("trusted:");
+    // What a later `git pull` brings: only the variables file changes.
+    await writeFile(join(root, ".env"), `MODE=prod\nNODE_OPTIONS=--require ${join(root, "evil.cjs")}\n`);
+    const review = await toolgate(["trust", "--show", "--workspace", root], { env });
+    expect(review.stdout).not.toContain("every file is trusted as it is");
+    await toolgate(["mcp", "list", "--workspace", root], { env });
+    expect(existsSync(marker), "the server ran with the repository's NODE_OPTIONS").toBe(false);
+  });
 });
