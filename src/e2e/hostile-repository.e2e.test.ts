@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MCP_HOST_FILES } from "../mcp/hosts.js";
 import { tempWorkspace, toolgate } from "../test-support/cli.js";
 import HOSTILE from "./testdata/hostile-text.json" with { type: "json" };
 
@@ -100,5 +101,21 @@ describe("RED TEAM: a trusted MCP file's envFile is bound to its content too", (
     expect(review.stdout).not.toContain("every file is trusted as it is");
     await toolgate(["mcp", "list", "--workspace", root], { env });
     expect(existsSync(marker), "the server ran with the repository's NODE_OPTIONS").toBe(false);
+  });
+});
+
+// RED TEAM (issue 27, redteam-trust): every host's MCP file toolgate reads is a file another host starts
+// servers from; `.vscode/` and `.cursor/` are protected from the file tools, `.gemini/` was not, so a model's
+// write_file planted `.gemini/settings.json` (gemini-cli starts its servers). FAILS on main.
+describe("RED TEAM: no file tool writes a host's MCP file", () => {
+  it("write_file is refused for each of them, even approved", async () => {
+    const root = await tempWorkspace({}, "tg-hostfiles-");
+    const env = { XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), "tg-hostfiles-xdg-")) };
+    for (const { path } of MCP_HOST_FILES) {
+      const args = JSON.stringify({ path, content: '{"mcpServers":{}}' });
+      const run = await toolgate(["call", "write_file", args, "--yes", "--workspace", root], { env });
+      expect(run.stderr, path).toContain("is protected");
+      expect(existsSync(join(root, path)), path).toBe(false);
+    }
   });
 });
