@@ -299,6 +299,15 @@ export function entryType(
   return undefined;
 }
 
+/**
+ * The key whose address a remote entry connects to: `httpUrl` for streamable HTTP when the entry has one,
+ * else `url`. The loader and the trust review both ask this, so the review names the address used.
+ * @example remoteUrlKey({ type: "sse", httpUrl: "https://a", url: "https://b" }, "sse") // "url"
+ */
+export function remoteUrlKey(entry: Record<string, unknown>, transport: "http" | "sse"): "httpUrl" | "url" {
+  return entry.httpUrl !== undefined && transport === "http" ? "httpUrl" : "url";
+}
+
 /** Options for one entry: the file's, plus where notes about ignored keys go. */
 export interface NormalizeOptions extends ParseOptions {
   onNote?: (message: string) => void;
@@ -364,7 +373,7 @@ export function normalizeServerConfig(
   if (raw.excludeTools !== undefined)
     common.excludeTools = stringList(raw.excludeTools, "excludeTools", fail);
   if (isRemote) {
-    const urlKey = raw.httpUrl !== undefined && transport === "http" ? "httpUrl" : "url";
+    const urlKey = remoteUrlKey(raw, transport);
     if (urlKey === "httpUrl" && raw.url !== undefined) options.onNote?.(`"url" ignored: "httpUrl" is used`);
     const rawUrl = raw[urlKey];
     if (typeof rawUrl !== "string" || rawUrl === "") return fail(`"${urlKey}" must be a non-empty string`);

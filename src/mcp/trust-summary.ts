@@ -6,7 +6,7 @@
  * so a later change can be shown as servers added, removed or changed.
  */
 import { canonicalJson, isPlainObject } from "../utils/index.js";
-import { entryType, hashBytes, serverEntries } from "./config.js";
+import { entryType, hashBytes, remoteUrlKey, serverEntries } from "./config.js";
 import { variablesIn } from "./expand.js";
 import { DEFAULT_HOST_FILE, MCP_HOST_FILES } from "./hosts.js";
 
@@ -45,7 +45,7 @@ export function summarizeMcpFile(text: string, path: string): McpFileSummary {
       continue;
     }
     const type = entryType(entry, host) ?? "stdio";
-    const url = entry.httpUrl ?? entry.url;
+    const url = type === "stdio" ? undefined : entry[remoteUrlKey(entry, type)];
     const what =
       type === "stdio"
         ? `runs ${[entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map(quoted).join(" ")}`

@@ -7,6 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { displaySafe } from "../core/index.js";
 import {
   contentDigest,
   type FileTrust,
@@ -155,7 +156,9 @@ export function formatReview(review: WorkspaceReview, recorded = false): string 
     .map((f) => {
       const heading = recorded && f.status === "untrusted" ? "not trusted before" : HEADING[f.status];
       const why = f.trust?.state === "no-digest" ? " (trusted by an older toolgate without digests)" : "";
-      return `  ${f.path}: ${heading}${why}\n${f.lines.map((l) => `    - ${l}\n`).join("")}`;
+      // Paths, server names, commands and rule texts are the repository's: one row each, nothing hidden.
+      const line = (text: string) => displaySafe(text, false);
+      return `  ${line(f.path)}: ${heading}${why}\n${f.lines.map((l) => `    - ${line(l)}\n`).join("")}`;
     })
     .join("");
 }

@@ -7,7 +7,7 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ConfigError } from "../../core/index.js";
+import { ConfigError, displaySafeJson } from "../../core/index.js";
 import { forgetFolder, formatReview, needsTrust, reviewWorkspace, trustReview } from "../../trust/index.js";
 import { readTrustedFolders, type TrustedFolder, trustStorePath } from "../../workspace/index.js";
 import type { CliContext } from "../context.js";
@@ -72,7 +72,7 @@ export async function runTrust(argv: string[], ctx: CliContext): Promise<ExitCod
   if (values.show) {
     if (ctx.globals.json) {
       const files = review.files.map(({ path, status, lines }) => ({ path, status, lines }));
-      ctx.io.stdout(`${JSON.stringify({ root: dir, files })}\n`);
+      ctx.io.stdout(`${displaySafeJson({ root: dir, files })}\n`);
     } else if (review.files.length === 0) ctx.io.stdout(`${dir}: none of the files trust covers\n`);
     else {
       const state = needsTrust(review)
