@@ -71,13 +71,12 @@ describe("RED TEAM: what toolgate shows about a repository's own files is displa
   }
 });
 
-// RED TEAM (issue 27, redteam-trust): an MCP file's `envFile` is read by the loader, but trust binds only the
-// MCP file's own bytes. After `toolgate trust`, a `git pull` that changes only `.env` hands a trusted server
-// new variables — NODE_OPTIONS=--require … runs the repository's code in it — and `toolgate trust --show`
-// still says "every file is trusted as it is". FAILS on main (not fixed: the digest trust records would have
-// to cover the envFile's bytes too, in the review and in the loader alike).
-describe("RED TEAM: a trusted MCP file's envFile is bound to its content too", () => {
-  it("a changed .env after trust starts nothing unreviewed", async () => {
+// Found by a red team (issue 27): an MCP file's `envFile` is read by the loader, but trust binds only the MCP
+// file's own bytes. After `toolgate trust`, a `git pull` that changes only `.env` handed a trusted server new
+// variables — NODE_OPTIONS=--require … ran the repository's code in it. An envFile inside the workspace is now
+// refused: the server is not started, and `mcp list` says why.
+describe("a trusted MCP file's envFile inside the workspace", () => {
+  it("starts nothing, before or after a changed .env", async () => {
     const root = await tempWorkspace(
       {
         ".env": "MODE=prod\n",
@@ -97,9 +96,8 @@ describe("RED TEAM: a trusted MCP file's envFile is bound to its content too", (
     expect(trusted.stdout).toContain("trusted:");
     // What a later `git pull` brings: only the variables file changes.
     await writeFile(join(root, ".env"), `MODE=prod\nNODE_OPTIONS=--require ${join(root, "evil.cjs")}\n`);
-    const review = await toolgate(["trust", "--show", "--workspace", root], { env });
-    expect(review.stdout).not.toContain("every file is trusted as it is");
-    await toolgate(["mcp", "list", "--workspace", root], { env });
+    const list = await toolgate(["mcp", "list", "--workspace", root], { env });
+    expect(list.stdout + list.stderr).toContain("is inside the workspace: trust does not cover its bytes");
     expect(existsSync(marker), "the server ran with the repository's NODE_OPTIONS").toBe(false);
   });
 });

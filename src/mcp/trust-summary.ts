@@ -66,7 +66,10 @@ export function summarizeMcpFile(text: string, path: string): McpFileSummary {
     note("url", entry.url);
     note("httpUrl", entry.httpUrl);
     note("cwd", entry.cwd);
-    if (typeof entry.envFile === "string") passes.push(`env ← every variable in ${quoted(entry.envFile)}`);
+    // The loader refuses an envFile inside the workspace (its bytes are not what trust binds), so the
+    // variables it can pass come from a file outside the repository.
+    if (typeof entry.envFile === "string")
+      passes.push(`env ← every variable in ${quoted(entry.envFile)} (refused if inside the workspace)`);
     servers[name] = { digest, what, passes };
   }
   return { servers };
