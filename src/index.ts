@@ -1,7 +1,8 @@
 /**
  * @module toolgate
- * The public API: `createToolgate(options)` and the types a host needs. Anything added here is public
- * (a test pins this list).
+ * The public API of the root entry (`toolgate`): `createToolgate(options)`, the tool model, the agent loop,
+ * state stores and the types a host needs. Anything added here is public (a test pins this list;
+ * docs/public-api.md is generated from it). The other subpaths' lists are in `src/api/` and the adapters.
  */
 
 export { MessageBus } from "./bus/index.js";
@@ -87,21 +88,6 @@ export {
   Transcript,
   type TurnResult,
 } from "./loop/index.js";
-export {
-  DEFAULT_PROFILE,
-  type ModelReply,
-  mergeProfiles,
-  type PlanInput,
-  type PlannedCall,
-  type PlannerProfile,
-  type PlanResult,
-  parsePlannerProfile,
-  plan,
-  profileForTools,
-  type RoutingPlan,
-  type SkippedCall,
-  type ToolRule,
-} from "./planner/index.js";
 export {
   type Change,
   createFileStateBackend,

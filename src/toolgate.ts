@@ -317,11 +317,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
 export function policyPlugins(workspace: Workspace): ArgKindPlugin[] {
   // Outside the roots or malformed → undefined: path rules then fail closed on it.
   const canonicalize = (raw: string) => workspace.canonicalizeForPolicy(raw);
-  return [
-    createPathKind(canonicalize) as ArgKindPlugin,
-    withGitConfigCheck(createCommandKind()) as ArgKindPlugin,
-    createUrlKind() as ArgKindPlugin,
-  ];
+  return [createPathKind(canonicalize), withGitConfigCheck(createCommandKind()), createUrlKind()];
 }
 
 const gitChecked = withGitConfigCheck(createCommandKind());

@@ -31,7 +31,17 @@ export interface PrepareContext {
  * multi-part values can be strict for allow/ask (every sub-command must match) and broad for deny (any).
  * Must be pure: no IO, no clock.
  */
-export type ConditionTest<V> = (value: V, decision: Decision) => MatchResult;
+export type ConditionTest<V> = Bivariant<(value: V, decision: Decision) => MatchResult>;
+
+/**
+ * A function type whose parameter is checked both ways (as a method's is), so a plug-in of any value type is
+ * an `ArgKindPlugin` without a cast: the engine holds plug-ins of every kind together and only ever passes a
+ * plug-in's tests the values its own `prepare` made. Without this, `plugins: [createCommandKind()]` fails to
+ * type-check in a strict project.
+ */
+type Bivariant<F extends (...args: never[]) => unknown> = {
+  method(...args: Parameters<F>): ReturnType<F>;
+}["method"];
 
 /** Compiles an operator's operand from the policy file; throws an Error whose message says what is wrong. */
 export type OperatorCompiler<V> = (operand: unknown) => ConditionTest<V>;
