@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { CallResult, ExecuteOptions, ToolRegistry } from "../core/index.js";
 import {
+  argsDigest,
   type ConfirmationDetails,
   type ConfirmationRequest,
   type ConfirmationResponse,
@@ -52,7 +53,25 @@ export interface McpServeTarget {
    * returns a function that stops. The server then sends `notifications/tools/list_changed`.
    */
   watch?(changed: () => void): () => void;
+  /**
+   * "Always" for an asked call (the CLI's `gateOffer`): the rule that would allow exactly this call and the
+   * policy file it would go to — shown in the elicitation, written when the person ticks "always" — or why
+   * there is none. Without it, an elicitation asks yes or no only.
+   */
+  offerAlways?(request: ConfirmationRequest): Promise<AlwaysOffer>;
 }
+
+/** A rule "always" would add (see `McpServeTarget.offerAlways`), or why there is none. */
+export type AlwaysOffer =
+  | { rule: string; file: string; write(): Promise<{ written: true } | { failed: string }> }
+  | { refused: string };
+
+/**
+ * Exact calls (tool and argument digest) whose rule "always" wrote, per target: the running gate compiled its
+ * policy before the rule was added, so the server allows them itself until the next start reads the rule.
+ */
+const ruledCalls = new WeakMap<McpServeTarget, Set<string>>();
+const callKey = (call: ToolCall) => `${call.name}\u0000${argsDigest(call.args ?? {})}`;
 
 export interface ServeMcpOptions {
   /** Only these tools are listed and callable. */
@@ -103,6 +122,20 @@ export function elicitationMessage(details: ConfirmationDetails): string {
   }
   lines.push(`sandbox: ${details.sandbox}`);
   return lines.join("\n");
+}
+
+/**
+ * The elicitation's lines on "always": the rule and its file, or why there is none. The rule names the
+ * call's arguments, so each of its lines is quoted behind the gutter, like the call's own text.
+ */
+function alwaysLines(offer: AlwaysOffer): string {
+  const quote = (text: string) => text.split("\n").map((l) => `  │ ${l}`);
+  if ("rule" in offer)
+    return [
+      `always: adds this rule to ${offer.file}, allowing exactly this call from now on:`,
+      ...quote(offer.rule),
+    ].join("\n");
+  return ["always: not offered, no rule can be added to the policy:", ...quote(offer.refused)].join("\n");
 }
 
 /**
@@ -186,7 +219,12 @@ export async function serveMcp(
   });
 
   /** Asks the person through the client that made the call (the request carries that call's signal). */
-  async function confirm({ details, signal }: ConfirmationRequest): Promise<ConfirmationResponse> {
+  async function confirm(request: ConfirmationRequest): Promise<ConfirmationResponse> {
+    const { call, details, signal } = request;
+    const ruled = ruledCalls.get(target) ?? new Set<string>();
+    ruledCalls.set(target, ruled);
+    if (ruled.has(callKey(call)))
+      return { approved: true, reason: 'allowed by the rule "always" added', always: true };
     if (server.getClientCapabilities()?.elicitation === undefined) {
       return {
         approved: false,
@@ -195,9 +233,11 @@ export async function serveMcp(
       };
     }
     try {
+      const offer = target.offerAlways ? await target.offerAlways(request) : undefined;
+      const rule = offer && "rule" in offer ? offer : undefined;
       const answer = await server.elicitInput(
         {
-          message: elicitationMessage(details),
+          message: `${elicitationMessage(details)}${offer ? `\n${alwaysLines(offer)}` : ""}`,
           requestedSchema: {
             type: "object",
             properties: {
@@ -207,13 +247,31 @@ export async function serveMcp(
                 // The question is in the message; the field repeats no text of the call.
                 description: `Approve the ${details.toolName} call described above`,
               },
+              ...(rule
+                ? {
+                    always: {
+                      type: "boolean",
+                      title: "Always allow exactly this call",
+                      description: `Also add the rule shown above to ${rule.file}`,
+                    },
+                  }
+                : {}),
             },
             required: ["approve"],
           },
         },
         { signal, timeout: options.elicitationTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS },
       );
-      if (answer.action === "accept" && answer.content?.approve === true) return { approved: true };
+      if (answer.action === "accept" && answer.content?.approve === true) {
+        if (!rule || answer.content?.always !== true) return { approved: true };
+        const written = await rule.write();
+        if ("failed" in written) {
+          options.logger?.warn(`the rule "always" asked for was not added: ${written.failed}`);
+          return { approved: true, reason: `approved once; the rule was not added: ${written.failed}` };
+        }
+        ruled.add(callKey(call));
+        return { approved: true, reason: `approved; the rule was added to ${rule.file}`, always: true };
+      }
       return {
         approved: false,
         reason: answer.action === "cancel" ? "cancelled in the MCP client" : "declined in the MCP client",

@@ -14,6 +14,7 @@ import {
   displaySafeJson,
   type ToolCall,
 } from "../../core/index.js";
+import { gateOffer } from "../always-rule.js";
 import { approverFor, type CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError, worstExitCode } from "../exit-codes.js";
@@ -51,7 +52,12 @@ export const help: CommandHelp = {
 export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { values, positionals } = parseOptions("toolgate call", argv, OPTIONS);
   const gate = await ctx.gate();
-  const confirm = approverFor(ctx.io, values.yes === true);
+  // A terminal's "always" adds the rule allowing exactly the call to the policy file (shown first).
+  const confirm = approverFor(
+    ctx.io,
+    values.yes === true,
+    gateOffer(() => ctx.gate(), ctx.root),
+  );
   const askable = values.yes === true || ctx.io.isTTY;
   const controller = new AbortController();
   // Ctrl-C, a kill or a closed terminal cancels the call; the gate is then closed, stopping its processes.

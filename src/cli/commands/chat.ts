@@ -10,6 +10,7 @@ import { Writable } from "node:stream";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker } from "../../loop/index.js";
 import { describeConfiguredSandbox } from "../../sandbox/index.js";
+import { gateOffer } from "../always-rule.js";
 import { terminalAsker } from "../chat/ask.js";
 import { isCommand, runCommand } from "../chat/commands.js";
 import { HISTORY_SIZE, historyFile, InputHistory } from "../chat/history.js";
@@ -93,6 +94,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
         (t) => io.stdout(t),
         () => renderer.finish(),
         () => process.stdout.columns,
+        gateOffer(() => ctx.gate(), ctx.root),
       )
     : fixedAsker(values.yes ? "yes" : "no");
   let setup: ChatSetup | undefined;
