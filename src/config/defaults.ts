@@ -29,6 +29,9 @@ export const CONFIG_DEFAULTS = deepFreeze({
   llm: { provider: "ollama" as const },
   planner: {},
   sandbox: { mode: "auto" as const, network: false, writable: [] as string[], hidden: [] as string[] },
+  hooks: [] as never[],
+  hooks_may_allow: false,
+  hooks_fail: "closed" as const,
 });
 
 /** `settingsFromConfig({})`: every default applied, camelCase keys; a fresh copy the caller may change. */

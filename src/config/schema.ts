@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { CONFIG_DEFAULTS } from "./defaults.js";
+import { HOOK_SETTINGS } from "./hooks-schema.js";
 
 const DEFAULTS = CONFIG_DEFAULTS;
 
@@ -219,6 +220,8 @@ export const CONFIG_SCHEMA = z.strictObject({
     },
     "The shell sandbox (bubblewrap).",
   ),
+  // Top-level keys, not sections: `[[hooks]]` is a list (config/hooks-schema.ts).
+  ...HOOK_SETTINGS,
 });
 
 /** The config file as written (snake_case keys, every key optional): what `parseConfig` returns. */
