@@ -36,7 +36,7 @@ import {
   ToolRegistry,
   type ToolScope,
 } from "./core/index.js";
-import type { HookSet } from "./hooks/index.js";
+import type { HookSet, HookSpec, SkippedHook } from "./hooks/index.js";
 import {
   type ArgKindPlugin,
   builtinDefaultPolicy,
@@ -117,6 +117,16 @@ export interface ToolgateOptions {
   hooks?: boolean | { home?: string };
 }
 
+/** A gate's hooks (docs/hooks.md). */
+export interface HookListing {
+  /** The hooks that run, in order: the config's, the user's settings files', the trusted workspace's. */
+  hooks: readonly HookSpec[];
+  /** The workspace's hooks that wait for `toolgate trust`. */
+  untrusted: readonly HookSpec[];
+  /** Settings-file entries toolgate does not run (other events, non-command hooks), with why. */
+  skipped: readonly SkippedHook[];
+}
+
 /** A ready gate. */
 export interface Toolgate {
   readonly roots: readonly string[];
@@ -137,6 +147,8 @@ export interface Toolgate {
    * `ToolgateOptions.trustWorkspace`): false when any of them is untrusted, changed or new since trusted.
    */
   readonly workspaceTrusted: boolean;
+  /** The hooks that run, those waiting for trust, and the settings-file entries toolgate does not run. */
+  readonly hooks: HookListing;
   /**
    * Every tool, the project's MCP servers listed: rebuilds when `.mcp.json`, a server's tool list or the
    * registered tools changed since the last generation, and returns the generation now in force.
@@ -213,7 +225,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     for (const warning of lintPolicy(policy, known)) logger.warn(warning.message);
   }
   const engine = new PolicyEngine({ policy, plugins, roots });
-  const hooks = await gateHooks(options, settings, first, trust, logger);
+  const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
 
   const bus = new MessageBus({
     timeoutMs: options.confirmTimeoutMs ?? settings.confirm.timeoutMs,
@@ -258,6 +270,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     settings,
     policy,
     workspaceTrusted,
+    hooks: hookListing,
     tools: () => source.full(),
     schemas(provider, schemaOptions) {
       const cache = cacheOf(source.current.registry);
@@ -312,8 +325,8 @@ async function gateHooks(
   root: string,
   trust: TrustLookup,
   logger: Logger,
-): Promise<HookSet | undefined> {
-  if (options.hooks === false) return undefined;
+): Promise<{ set?: HookSet; listing: HookListing }> {
+  if (options.hooks === false) return { listing: { hooks: [], untrusted: [], skipped: [] } };
   const own = options.config !== undefined;
   const home = (typeof options.hooks === "object" ? options.hooks.home : undefined) ?? homedir();
   const { HookSet, loadHooks } = await import("./hooks/index.js");
@@ -332,22 +345,23 @@ async function gateHooks(
     },
     trusted: (path, bytes) => trust.file(path, bytes).state === "trusted",
   });
-  for (const { path, hooks } of loaded.untrusted)
-    logger.warn(
-      `${path} has ${hooks} hook(s) that do not run until the workspace is trusted (\`toolgate trust\`)`,
-    );
+  const waiting = new Set(loaded.untrusted.map((h) => h.source.split("#")[0]));
+  for (const file of waiting)
+    logger.warn(`${file} has hooks that do not run until the workspace is trusted (\`toolgate trust\`)`);
   if (!own && (settings.hooksMayAllow || settings.hooksFail === "open"))
     logger.warn(
       "the workspace's config cannot set hooks_may_allow or hooks_fail; only your own config (--config) can",
     );
-  if (loaded.hooks.length === 0) return undefined;
-  return new HookSet({
+  const listing = { hooks: loaded.hooks, untrusted: loaded.untrusted, skipped: loaded.skipped };
+  if (loaded.hooks.length === 0) return { listing };
+  const set = new HookSet({
     hooks: loaded.hooks,
     cwd: root,
     ...(options.env ? { env: options.env } : {}),
     mayAllow: own && settings.hooksMayAllow,
     failOpen: own && settings.hooksFail === "open",
   });
+  return { set, listing };
 }
 
 /** The hooks' part of `policy check --explain`: each hook, its answer or failure. */

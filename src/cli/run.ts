@@ -102,6 +102,13 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       return { usage: m.usage, help: m.help, run: m.runMcp };
     },
   },
+  hooks: {
+    usage: "toolgate hooks list",
+    load: async () => {
+      const m = await import("./commands/hooks.js");
+      return { usage: m.usage, help: m.help, run: m.runHooks };
+    },
+  },
   trust: {
     usage:
       "toolgate trust [DIR] | toolgate trust --show [DIR] | toolgate trust --list | toolgate trust --remove DIR",

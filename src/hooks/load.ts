@@ -36,8 +36,8 @@ export interface LoadHooksOptions {
 export interface LoadedHooks {
   hooks: HookSpec[];
   skipped: SkippedHook[];
-  /** Workspace files with hooks that do not run because the workspace is not trusted. */
-  untrusted: { path: string; hooks: number }[];
+  /** Hooks of workspace files that do not run because the user has not trusted those bytes. */
+  untrusted: HookSpec[];
 }
 
 async function readIfThere(path: string): Promise<Buffer | undefined> {
@@ -70,7 +70,7 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
       const found = hostHooks(file.format, bytes.toString("utf8"), `${label}/${file.path}`, origin);
       out.skipped.push(...found.skipped);
       if (origin === "workspace" && found.hooks.length > 0 && !options.trusted(path, bytes)) {
-        out.untrusted.push({ path, hooks: found.hooks.length });
+        out.untrusted.push(...found.hooks);
         continue;
       }
       out.hooks.push(...found.hooks);
