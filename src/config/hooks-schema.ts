@@ -38,7 +38,7 @@ export const HOOK_ENTRY = z.strictObject({
   command: z
     .string({ error: "must be a string" })
     .min(1, { error: "must not be empty" })
-    .describe("The command, run by bash in the workspace."),
+    .describe("The command, run by `/bin/sh -c` in the workspace."),
   timeout_ms: z
     .number({ error: "must be a whole number ≥ 1" })
     .int({ error: "must be a whole number ≥ 1" })

@@ -13,7 +13,12 @@ const HOSTS: HostFormat[] = ["claude", "gemini"];
 
 /** A value for every property of a schema, so each parameter is renamed (or kept) on the way. */
 function sample(schema: JsonSchema, name: string, items = 1): unknown {
-  const s = schema as { type?: string; enum?: unknown[]; items?: JsonSchema; properties?: Record<string, JsonSchema> };
+  const s = schema as {
+    type?: string;
+    enum?: unknown[];
+    items?: JsonSchema;
+    properties?: Record<string, JsonSchema>;
+  };
   if (s.enum) return s.enum[0];
   switch (s.type) {
     case "string":
@@ -33,7 +38,7 @@ function sample(schema: JsonSchema, name: string, items = 1): unknown {
 }
 
 let gate: Toolgate;
-let builtins: Tool[];
+let builtins: readonly Tool[];
 
 beforeAll(async () => {
   gate = await createToolgate({ cwd: await tempWorkspace(), trustWorkspace: true, hooks: false });
@@ -44,7 +49,8 @@ afterAll(() => gate.close());
 describe("host-tools.json", () => {
   it("names only built-in tools", () => {
     const names = new Set(builtins.map((t) => t.name));
-    for (const host of HOSTS) for (const tool of Object.keys(HOST_TABLE[host])) expect(names, `${host}.${tool}`).toContain(tool);
+    for (const host of HOSTS)
+      for (const tool of Object.keys(HOST_TABLE[host])) expect(names, `${host}.${tool}`).toContain(tool);
   });
 
   it("round-trips every built-in tool's arguments through each host (one edit and several)", () => {
@@ -75,12 +81,30 @@ describe("host-tools.json", () => {
       [
         "claude",
         "edit_file",
-        { path: "a.ts", edits: [{ oldText: "a", newText: "b" }, { oldText: "c", newText: "d" }] },
+        {
+          path: "a.ts",
+          edits: [
+            { oldText: "a", newText: "b" },
+            { oldText: "c", newText: "d" },
+          ],
+        },
         "MultiEdit",
-        { file_path: "a.ts", edits: [{ old_string: "a", new_string: "b" }, { old_string: "c", new_string: "d" }] },
+        {
+          file_path: "a.ts",
+          edits: [
+            { old_string: "a", new_string: "b" },
+            { old_string: "c", new_string: "d" },
+          ],
+        },
       ],
       ["claude", "mcp__github__create_issue", { title: "t" }, "mcp__github__create_issue", { title: "t" }],
-      ["gemini", "shell", { command: "ls", cwd: "src" }, "run_shell_command", { command: "ls", directory: "src" }],
+      [
+        "gemini",
+        "shell",
+        { command: "ls", cwd: "src" },
+        "run_shell_command",
+        { command: "ls", directory: "src" },
+      ],
       ["gemini", "read_file", { path: "a" }, "read_file", { file_path: "a" }],
       [
         "gemini",
@@ -89,15 +113,27 @@ describe("host-tools.json", () => {
         "replace",
         { file_path: "a", old_string: "a", new_string: "b" },
       ],
-      ["gemini", "grep", { pattern: "x", filePattern: "*.ts" }, "search_file_content", { pattern: "x", include: "*.ts" }],
+      [
+        "gemini",
+        "grep",
+        { pattern: "x", filePattern: "*.ts" },
+        "search_file_content",
+        { pattern: "x", include: "*.ts" },
+      ],
     ];
-    for (const [host, tool, args, name, input] of cases) expect(toHost(host, tool, args)).toEqual({ name, input });
+    for (const [host, tool, args, name, input] of cases)
+      expect(toHost(host, tool, args)).toEqual({ name, input });
   });
 
   it("refuses a table that could not be read back", () => {
     const two = { claude: { shell: { name: "Bash", fields: { a: "x", b: "x" } } }, gemini: {} };
-    expect(() => loadHostTable(two)).toThrow('host-tools.json: claude.shell.fields maps two parameters to "x"');
-    const taken = { claude: { shell: { name: "Bash", fields: {} }, ls: { name: "Bash", fields: {} } }, gemini: {} };
+    expect(() => loadHostTable(two)).toThrow(
+      'host-tools.json: claude.shell.fields maps two parameters to "x"',
+    );
+    const taken = {
+      claude: { shell: { name: "Bash", fields: {} }, ls: { name: "Bash", fields: {} } },
+      gemini: {},
+    };
     expect(() => loadHostTable(taken)).toThrow('host-tools.json: claude.ls: "Bash" is taken');
     expect(() => loadHostTable({ claude: {} })).toThrow('"gemini" must be a table of tools');
   });

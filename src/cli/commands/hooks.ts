@@ -14,7 +14,11 @@ export const help: CommandHelp = {
   summary:
     "Lists the hooks: the config's [[hooks]], ~/.claude/settings.json, ~/.gemini/settings.json, and the workspace's .claude/settings.json and .gemini/settings.json (these only once trusted), each with its source and whether it runs.",
   options: {},
-  examples: ["toolgate hooks list", "toolgate hooks list --json", "toolgate --config ~/toolgate.toml hooks list"],
+  examples: [
+    "toolgate hooks list",
+    "toolgate hooks list --json",
+    "toolgate --config ~/toolgate.toml hooks list",
+  ],
 };
 
 /** One row of the listing; `--json` prints these. */
@@ -53,7 +57,9 @@ export async function runHooks(argv: string[], ctx: CliContext): Promise<ExitCod
   const { hooks } = await ctx.gate();
   const rows: Row[] = [
     ...hooks.hooks.map((h) => row(h, "runs")),
-    ...hooks.untrusted.map((h) => row(h, "not trusted", "the workspace's hooks run once `toolgate trust` trusts them")),
+    ...hooks.untrusted.map((h) =>
+      row(h, "not trusted", "the workspace's hooks run once `toolgate trust` trusts them"),
+    ),
     ...hooks.skipped.map(
       (s): Row => ({
         name: "",

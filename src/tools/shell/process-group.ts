@@ -26,8 +26,11 @@ export interface GroupOptions {
    * `fds` become the child's descriptors 3, 4, … in order, which `argv` refers to by those numbers.
    */
   launcher?: { argv: readonly string[]; release?: () => void; fds?: readonly LauncherFd[] };
-  /** Bytes written to the command's stdin, which is then closed (default: no stdin at all). Used by hooks. */
-  stdin?: Uint8Array;
+  /**
+   * A descriptor the command reads as its stdin (default: none). Hooks pass a file: a Node pipe is a socket,
+   * and bash with a socket on stdin runs `~/.bashrc`.
+   */
+  stdin?: number;
 }
 
 /**
@@ -106,14 +109,9 @@ export class ProcessGroup {
       ? [...prefix, options.shell, "-c", options.command]
       : ["-c", options.command];
     const fds = options.launcher?.fds ?? [];
-    const input = options.stdin ? "pipe" : "ignore";
+    const input = options.stdin ?? "ignore";
     const stdio: StdioOptions = [input, "pipe", "pipe", ...fds.map((f) => ("fd" in f ? f.fd : "pipe"))];
     this.child = spawn(program!, args, { cwd: options.cwd, env: options.env, detached: true, stdio });
-    if (options.stdin && this.child.stdin) {
-      // A command that exits without reading all of it closes the pipe: its exit status says what happened.
-      this.child.stdin.on("error", () => {});
-      this.child.stdin.end(options.stdin);
-    }
     fds.forEach((f, i) => {
       const pipe = this.child.stdio[3 + i] as Writable | null | undefined;
       if (!("data" in f) || !pipe) return;
