@@ -65,6 +65,6 @@ export const HOOK_SETTINGS = {
     .default(false),
   hooks_fail: choice(
     HOOK_FAIL_MODES,
-    "What a failing hook means: `closed` denies the call; `open` lets it go on with a warning (only the user's own config; `toolgate doctor` warns).",
+    "What a failing hook means: `closed` denies the call; `open` lets it go on with a warning (only the user's own config).",
   ).default("closed"),
 };

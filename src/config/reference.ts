@@ -103,7 +103,7 @@ function hookReference(): string[] {
     "",
     "### `[[hooks]]`",
     "",
-    `${HOOK_SETTINGS.hooks.description ?? ""} One table per hook; a workspace's are run only once it is trusted.`,
+    "Hook scripts run around tool calls (docs/hooks.md), one table per hook; a workspace's run only once it is trusted.",
     "",
     ...head,
     ...Object.entries(HOOK_ENTRY.shape).map(([key, schema]) => row(key, schema)),
