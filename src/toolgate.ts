@@ -8,6 +8,7 @@
 
 import { existsSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { AgentRunner, AgentWhitelist, Resolution } from "./agents/index.js";
 // Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
@@ -26,6 +27,7 @@ import {
   executeCall,
   FileAuditSink,
   InProcessApprovalStore,
+  type HookReport,
   type Logger,
   type PipelineDeps,
   type ProviderName,
@@ -36,6 +38,7 @@ import {
   ToolRegistry,
   type ToolScope,
 } from "./core/index.js";
+import type { HookSet, HookSpec, SkippedHook } from "./hooks/index.js";
 import {
   type ArgKindPlugin,
   builtinDefaultPolicy,
@@ -120,6 +123,22 @@ export interface ToolgateOptions {
    * Default false (the `toolgate` command turns it on); `attachProjectTools` turns it on later.
    */
   mcp?: boolean;
+  /**
+   * Whether hook scripts run (docs/hooks.md): the config's `[[hooks]]`, `~/.claude/settings.json`,
+   * `~/.gemini/settings.json`, and the workspace's `.claude/settings.json` / `.gemini/settings.json` once trusted.
+   * Default true. `home` is where the user's own settings files are (default: the home folder).
+   */
+  hooks?: boolean | { home?: string };
+}
+
+/** A gate's hooks (docs/hooks.md). */
+export interface HookListing {
+  /** The hooks that run, in order: the config's, the user's settings files', the trusted workspace's. */
+  hooks: readonly HookSpec[];
+  /** The workspace's hooks that wait for `toolgate trust`. */
+  untrusted: readonly HookSpec[];
+  /** Settings-file entries toolgate does not run (other events, non-command hooks), with why. */
+  skipped: readonly SkippedHook[];
 }
 
 /** A ready gate. */
@@ -147,6 +166,8 @@ export interface Toolgate {
    * `ToolgateOptions.trustWorkspace`): false when any of them is untrusted, changed or new since trusted.
    */
   readonly workspaceTrusted: boolean;
+  /** The hooks that run, those waiting for trust, and the settings-file entries toolgate does not run. */
+  readonly hooks: HookListing;
   /**
    * Every tool, the project's MCP servers listed: rebuilds when `.mcp.json`, a server's tool list or the
    * registered tools changed since the last generation, and returns the generation now in force.
@@ -225,6 +246,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     for (const warning of lintPolicy(policy, known)) logger.warn(warning.message);
   }
   const engine = new PolicyEngine({ policy, plugins, roots });
+  const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
 
   const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
   const approvals: ApprovalStore = options.approvals ?? new InProcessApprovalStore();
@@ -242,7 +264,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     logger,
   });
   const deps: Omit<PipelineDeps, "registry"> = {
-    decider: engine,
+    decider: hooks ? hooks.decider(engine) : engine,
+    ...(hooks ? { postTool: hooks.post } : {}),
     confirmer: bus,
     approvals,
     confirmTimeoutMs,
@@ -272,6 +295,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     settings,
     policy,
     workspaceTrusted,
+    hooks: hookListing,
     tools: () => source.full(),
     schemas(provider, schemaOptions) {
       const cache = cacheOf(source.current.registry);
@@ -293,9 +317,13 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       const recorder = createRecorder();
       const result = await checkCall(pipeline, call, {
         ...scope,
-        decide: (request) => engine.decide(request, recorder),
+        decide: async (request) => {
+          const decision = await engine.decide(request, recorder);
+          return hooks ? hooks.pre(request, decision) : decision;
+        },
       });
-      return { ...result, explanation: renderExplanation(recorder.events) };
+      const hookLines = result.ok ? explainHooks(result.decision.hooks) : "";
+      return { ...result, explanation: renderExplanation(recorder.events) + hookLines };
     },
     register(tool) {
       validateAgainstTools(policy, [tool]);
@@ -311,6 +339,67 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       if (!options.approvals) await approvals.close?.();
     },
   };
+}
+
+/**
+ * The gate's hooks, or none. The config's `[[hooks]]` are the user's own when the config was named
+ * (`config` option, `--config`); the workspace's `.toolgate/config.toml` has none until trusted (its loader drops
+ * them), and its hooks never lift an `ask`. `hooks_may_allow` and `hooks_fail = "open"` count only from the
+ * user's own config.
+ */
+async function gateHooks(
+  options: ToolgateOptions,
+  settings: ToolgateSettings,
+  root: string,
+  trust: TrustLookup,
+  logger: Logger,
+): Promise<{ set?: HookSet; listing: HookListing }> {
+  if (options.hooks === false) return { listing: { hooks: [], untrusted: [], skipped: [] } };
+  const own = options.config !== undefined;
+  const home = (typeof options.hooks === "object" ? options.hooks.home : undefined) ?? homedir();
+  const { HookSet, loadHooks } = await import("./hooks/index.js");
+  const loaded = await loadHooks({
+    root,
+    home,
+    config: {
+      hooks: settings.hooks,
+      source:
+        typeof options.config === "string"
+          ? options.config
+          : own
+            ? "the config option"
+            : ".toolgate/config.toml",
+      origin: own ? "user" : "workspace",
+    },
+    trusted: (path, bytes) => trust.file(path, bytes).state === "trusted",
+  });
+  const waiting = new Set(loaded.untrusted.map((h) => h.source.split("#")[0]));
+  for (const file of waiting)
+    logger.warn(`${file} has hooks that do not run until the workspace is trusted (\`toolgate trust\`)`);
+  if (!own && (settings.hooksMayAllow || settings.hooksFail === "open"))
+    logger.warn(
+      "the workspace's config cannot set hooks_may_allow or hooks_fail; only your own config (--config) can",
+    );
+  const listing = { hooks: loaded.hooks, untrusted: loaded.untrusted, skipped: loaded.skipped };
+  if (loaded.hooks.length === 0) return { listing };
+  const set = new HookSet({
+    hooks: loaded.hooks,
+    cwd: root,
+    ...(options.env ? { env: options.env } : {}),
+    mayAllow: own && settings.hooksMayAllow,
+    failOpen: own && settings.hooksFail === "open",
+  });
+  return { set, listing };
+}
+
+/** The hooks' part of `policy check --explain`: each hook, its answer or failure. */
+function explainHooks(reports: readonly HookReport[] | undefined): string {
+  if (!reports || reports.length === 0) return "";
+  const lines = reports.map(
+    (r) =>
+      `  hook \`${r.hook}\` (${r.source}): ${r.failure ? `failed: ${r.failure}` : (r.decision ?? "no opinion")}${r.reason ? ` — ${r.reason}` : ""}`,
+  );
+  return `\nhooks:\n${lines.join("\n")}`;
 }
 
 /** The argument kinds the policy understands beyond plain text: paths, shell commands, URLs. */

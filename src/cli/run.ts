@@ -98,6 +98,13 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       return { help: m.help, run: m.runMcp };
     },
   },
+  hooks: {
+    usage: "toolgate hooks list",
+    load: async () => {
+      const m = await import("./commands/hooks.js");
+      return { usage: m.usage, help: m.help, run: m.runHooks };
+    },
+  },
   trust: {
     usage: USAGE.trust,
     load: async () => {

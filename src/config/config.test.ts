@@ -67,7 +67,9 @@ describe("settingsFromConfig", () => {
     });
     expect(settings.web).toEqual({ allowHosts: [] });
     expect(settings.files).toEqual({ protected: [] });
-    expect(Object.keys(settings)).toEqual(Object.keys(CONFIG_SCHEMA.shape));
+    const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    expect(Object.keys(settings)).toEqual(Object.keys(CONFIG_SCHEMA.shape).map(camel));
+    expect([settings.hooks, settings.hooksMayAllow, settings.hooksFail]).toEqual([[], false, "closed"]);
   });
 
   it("does not share default lists between two settings", () => {

@@ -35,5 +35,8 @@ export const CONFIG_DEFAULTS = deepFreeze({
     "allow_hosts": [],
     "writable": [],
     "hidden": []
-  }
+  },
+  "hooks": [],
+  "hooks_may_allow": false,
+  "hooks_fail": "closed"
 });

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_LIMITS } from "../core/index.js";
 import { LLM_PROVIDERS, SANDBOX_MODES, SEARCH_BACKENDS, TOOL_CHOICES } from "./choices.js";
+import { HOOK_SETTINGS } from "./hooks-schema.js";
 
 // Leaf types, each with the message a wrong value gets (the key path and the file are added in front).
 const text = (description: string) => z.string({ error: "must be a string" }).describe(description);
@@ -215,6 +216,8 @@ export const CONFIG_SCHEMA = z.strictObject({
     },
     "The shell sandbox (bubblewrap).",
   ),
+  // Top-level keys, not sections: `[[hooks]]` is a list (config/hooks-schema.ts).
+  ...HOOK_SETTINGS,
 });
 
 /** The config file as written (snake_case keys, every key optional): what `parseConfig` returns. */

@@ -13,7 +13,7 @@ import { confirmCall } from "./steps/confirm.js";
 import { decideCall, precheckCall, sandboxFor } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
 import { runInvocation } from "./steps/run.js";
-import { shapeResult } from "./steps/shape.js";
+import { postToolResult, shapeResult } from "./steps/shape.js";
 import { DEFAULT_LIMITS, type TruncationLimits } from "./truncate.js";
 import type {
   ApprovalStore,
@@ -23,8 +23,10 @@ import type {
   Confirmer,
   Decider,
   Decision,
+  HookReport,
   OutputCallback,
   PolicyDecision,
+  PostTool,
   RiskLevel,
   Tool,
   ToolCall,
@@ -47,6 +49,8 @@ export interface PipelineDeps {
   confirmTimeoutMs?: number;
   audit?: AuditSink;
   limits?: TruncationLimits;
+  /** Post-tool hooks: run on each result before it is shaped (docs/hooks.md). */
+  postTool?: PostTool;
 }
 
 /** Per-call options. */
@@ -74,6 +78,8 @@ export interface CallResult extends ToolResult {
   risk: RiskLevel | null;
   /** The policy's one-line reason, when the policy was asked. */
   reason?: string;
+  /** What the hooks that ran said, pre-tool and post-tool. */
+  hooks?: HookReport[];
   durationMs: number;
 }
 
@@ -90,6 +96,7 @@ export async function executeCall(
   const signal = options.signal ?? new AbortController().signal;
   let decision: PolicyDecision | undefined;
   let tool: Tool | undefined;
+  let postReports: HookReport[] = [];
 
   const finish = (result: ToolResult): CallResult => {
     const shaped = shapeResult(tool, result, deps.limits ?? DEFAULT_LIMITS);
@@ -103,6 +110,8 @@ export async function executeCall(
       durationMs: performance.now() - started,
     };
     if (decision) out.reason = decision.reason;
+    const hooks = [...(decision?.hooks ?? []), ...postReports];
+    if (hooks.length > 0) out.hooks = hooks;
     if (deps.audit) writeAudit(deps.audit, call, out, options.scope);
     return out;
   };
@@ -172,9 +181,20 @@ export async function executeCall(
   // 5. execute, 6. shape
   const sandbox = sandboxFor(decision, invocation);
   const context = { ...(options.scope ? { scope: options.scope } : {}), ...(sandbox ? { sandbox } : {}) };
-  return finish(
-    withCheckedNote(await runInvocation(tool, invocation, signal, options.onOutput, context), decision),
+  const ran = withCheckedNote(
+    await runInvocation(tool, invocation, signal, options.onOutput, context),
+    decision,
   );
+  if (!deps.postTool) return finish(ran);
+  const after = await postToolResult(deps.postTool, {
+    call,
+    tool,
+    args: invocation.params,
+    result: ran,
+    signal,
+  });
+  postReports = after.hooks ?? [];
+  return finish(after.result);
 }
 
 function denied(toolName: string, reason: string): ToolResult {
@@ -195,6 +215,16 @@ function writeAudit(sink: AuditSink, call: ToolCall, result: CallResult, scope?:
       outcome: result.error ? result.error.type : "ok",
       durationMs: Math.round(result.durationMs * 1000) / 1000,
       ...(result.sandbox ? { sandbox: result.sandbox } : {}),
+      ...(result.hooks
+        ? {
+            hooks: result.hooks.map((h) => ({
+              hook: h.hook,
+              event: h.event,
+              ...(h.decision ? { decision: h.decision } : {}),
+              ...(h.failure ? { failure: h.failure } : {}),
+            })),
+          }
+        : {}),
     });
   } catch {
     // An audit sink that fails must not turn a finished call into a crash; the sink reports its own errors.

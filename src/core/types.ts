@@ -264,7 +264,30 @@ export interface PolicyDecision {
    * with its brace and glob expansions written out as quoted words), so what runs is what was checked.
    */
   checkedArgs?: Record<string, unknown>;
+  /** What the hooks that ran for the call said (hooks/, docs/hooks.md). */
+  hooks?: HookReport[];
 }
+
+/** One hook's part in a call: which hook, where it is configured, and its answer or why it gave none. */
+export interface HookReport {
+  hook: string;
+  source: string;
+  event: "pre_tool" | "post_tool";
+  decision?: Decision;
+  reason?: string;
+  /** The hook failed (exit status, timeout, bad output…): the cause. */
+  failure?: string;
+  durationMs: number;
+}
+
+/** Post-tool hooks: given a call's result, what the model and the person receive instead. Never throws. */
+export type PostTool = (request: {
+  call: ToolCall;
+  tool: Tool;
+  args: Record<string, unknown>;
+  result: ToolResult;
+  signal: AbortSignal;
+}) => Promise<ToolResult & { hooks?: HookReport[] }>;
 
 /** What the pipeline asks the policy. */
 export interface DecisionRequest {
@@ -443,6 +466,8 @@ export interface AuditRecord {
   durationMs: number;
   /** The sandbox profile a shell command ran under. */
   sandbox?: string;
+  /** The hooks that ran, each with its decision or failure. */
+  hooks?: { hook: string; event: string; decision?: Decision; failure?: string }[];
 }
 
 export interface AuditSink {

@@ -18,6 +18,7 @@ import {
   trustedFilesOf,
 } from "../workspace/index.js";
 import { configKind } from "./config-facts.js";
+import { hooksKind } from "./hook-facts.js";
 import type { FactKind } from "./kind.js";
 import { mcpKind } from "./mcp-facts.js";
 import { policyKind } from "./policy-facts.js";
@@ -27,6 +28,7 @@ const KINDS: Readonly<Record<string, FactKind<unknown>>> = {
   policy: policyKind as FactKind<unknown>,
   config: configKind as FactKind<unknown>,
   mcp: mcpKind as FactKind<unknown>,
+  hooks: hooksKind as FactKind<unknown>,
 };
 
 /** How a file stands against the trust list. */
