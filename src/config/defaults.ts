@@ -28,7 +28,14 @@ export const CONFIG_DEFAULTS = deepFreeze({
   confluence: {},
   llm: { provider: "ollama" as const },
   planner: {},
-  sandbox: { mode: "auto" as const, network: false, writable: [] as string[], hidden: [] as string[] },
+  sandbox: {
+    mode: "auto" as const,
+    network: false,
+    writable: [] as string[],
+    hidden: [] as string[],
+    readable: [] as string[],
+    unchecked: [] as string[],
+  },
 });
 
 /** `settingsFromConfig({})`: every default applied, camelCase keys; a fresh copy the caller may change. */

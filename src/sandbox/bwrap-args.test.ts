@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { bwrapArgs, type SandboxPlan } from "./bwrap-args.js";
+import { bwrapArgs, expectedMounts, type SandboxPlan } from "./bwrap-args.js";
+import type { Expected } from "./verify.js";
 
 interface Case {
   note: string;
@@ -11,6 +12,7 @@ interface Case {
   contains?: string[][];
   absent?: string[];
   before?: [string[], string[]][];
+  expected: Expected[];
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -29,13 +31,14 @@ function indexOfRun(args: string[], run: string[]): number {
 describe("bwrapArgs", () => {
   it.each(cases.map((c) => [c.note, c] as const))("%s", (_note, c) => {
     const args = bwrapArgs(c.plan);
-    expect(args.at(-1)).toBe("--");
+    expect(args.slice(-2)).toEqual(["--chdir", c.plan.cwd]);
     for (const run of c.contains ?? [])
       expect(indexOfRun(args, run), run.join(" ")).toBeGreaterThanOrEqual(0);
     for (const arg of c.absent ?? []) expect(args).not.toContain(arg);
     for (const [a, b] of c.before ?? []) {
       expect(indexOfRun(args, a), `${a.join(" ")} before ${b.join(" ")}`).toBeLessThan(indexOfRun(args, b));
     }
+    expect(expectedMounts(c.plan)).toEqual(c.expected);
   });
 
   it("is pure: the same plan gives the same arguments", () => {

@@ -56,16 +56,8 @@ function check(bwrapOption: string | undefined): SandboxSupport {
   }
   const version = spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 10_000 }).stdout?.trim();
   // The probe uses the very arguments a command gets (namespaces, dropped capabilities, /proc, private /tmp).
-  const plan = {
-    mode: "read-only",
-    network: false,
-    roots: [],
-    writable: [],
-    readOnly: [],
-    hidden: [],
-    cwd: "/",
-  };
-  const probe = spawnSync(bwrap, [...bwrapArgs(plan as SandboxPlan), "/bin/sh", "-c", "exit 0"], {
+  const plan: SandboxPlan = { mode: "read-only", network: false, binds: [], covers: [], cwd: "/" };
+  const probe = spawnSync(bwrap, [...bwrapArgs(plan), "--", "/bin/sh", "-c", "exit 0"], {
     encoding: "utf8",
     timeout: 10_000,
   });

@@ -1,14 +1,22 @@
 /**
  * @module sandbox/prepare
  * Decides how one command runs — which profile, with or without network, or unsandboxed — from the settings,
- * what the policy or a person granted, and whether bwrap works here; then surveys the disk and returns the
- * command prefix. An explicitly requested mode that cannot be had fails closed, naming the fix.
+ * what the policy or a person granted, and whether bwrap works here; then surveys the disk, makes the
+ * placeholders, opens every source and returns the command prefix with the descriptors it names, and the
+ * release that runs the check after the command. An explicitly requested mode that cannot be had fails closed,
+ * naming the fix.
  */
+import { accessSync, constants } from "node:fs";
 import type { SandboxGrant } from "../core/index.js";
-import { bwrapArgs, type SandboxMode } from "./bwrap-args.js";
+import { bwrapArgs, expectedMounts, type SandboxMode } from "./bwrap-args.js";
+import { closeAll, textOf } from "./descriptors.js";
 import { sandboxSupport } from "./detect.js";
-import { holdPlaceholders } from "./placeholders.js";
-import { SandboxSetupError, surveySandbox } from "./survey.js";
+import { LayoutMoved, type OpenedLayout, openLayout } from "./open-layout.js";
+import { cleanLeftPlaceholders, holdPlaceholders, PlaceholderRace } from "./placeholders.js";
+import type { ScanRules } from "./scan.js";
+import { type Layout, SandboxSetupError, surveyPatterns, surveySandbox } from "./survey.js";
+import { describeSweep, sweep } from "./sweep.js";
+import { CHECK_SCRIPT, checkArgs } from "./verify.js";
 
 /** `[sandbox]` settings, resolved (paths absolute). */
 export interface SandboxSettings {
@@ -20,8 +28,14 @@ export interface SandboxSettings {
   writable: readonly string[];
   /** Extra unreadable paths. */
   hidden: readonly string[];
+  /** Extra paths inside the home folder that commands may read (the home folder is otherwise emptied). */
+  readable?: readonly string[];
+  /** Folders the survey does not look through (large build output holding no secrets). */
+  unchecked?: readonly string[];
   /** The bwrap binary (default: `bwrap` on PATH). */
   bwrap?: string;
+  /** The user's state folder: where each process keeps the journal of its placeholders. */
+  stateDir?: string;
 }
 
 /** The default settings: `auto`, no network, nothing extra. */
@@ -32,13 +46,24 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = Object.freeze({
   hidden: [],
 });
 
+/** A descriptor the launcher gets at fd 3, 4, …: an open one of toolgate's, or bytes it reads from a pipe. */
+type LauncherFd = { fd: number } | { data: Uint8Array };
+
 /**
  * How a command will run. `profile` is a short token for results and audit records: `workspace-write`,
  * `read-only` (either may end in `+network`), `off:granted` (a rule or a person let it out), `off:config`
  * (`[sandbox] mode = "off"`), `off:unavailable` (`auto` on a machine where bwrap cannot run; `notice` says why).
+ * A sandboxed command is started as `argv` followed by the shell and its arguments, with `fds` at 3, 4, …;
+ * `release` (once it has ended) runs the check after the command and returns what it reports, if anything.
  */
 export type Confinement =
-  | { sandboxed: true; profile: string; argv: string[]; release: () => void }
+  | {
+      sandboxed: true;
+      profile: string;
+      argv: string[];
+      fds: readonly LauncherFd[];
+      release: () => string | undefined;
+    }
   | { sandboxed: false; profile: string; notice?: string };
 
 /** Where and for whom a command runs. */
@@ -50,11 +75,20 @@ export interface PrepareContext {
   /** Extra protected patterns (`[files] protected`). */
   protectedExtra?: readonly string[];
   home?: string;
+  /** The shell the command runs with (`$0`; when it is bash, the check runs the command in the same process). */
+  shell?: string;
+  /** Where PATH and the toolchain variables are read (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
+
+/** How often the survey is repeated when the workspace changes under it before failing closed. */
+const ATTEMPTS = 3;
+/** The child's descriptor of bwrap's arguments; the opened sources follow it. */
+const ARGS_FD = 3;
 
 /**
  * The profile a command would run under, in words, without touching the disk (for confirmations and banners).
- * @example describeSandbox(DEFAULT_SANDBOX_SETTINGS, "network") // "workspace-write, with network"
+ * @example describeSandbox(DEFAULT_SANDBOX_SETTINGS, "network") // "workspace-write (…; WITH NETWORK; …)"
  */
 export function describeSandbox(settings: SandboxSettings, grant?: SandboxGrant): string {
   let resolved: Resolved;
@@ -66,8 +100,10 @@ export function describeSandbox(settings: SandboxSettings, grant?: SandboxGrant)
   if (resolved.mode === "off") return resolved.why;
   const writes =
     resolved.mode === "workspace-write" ? "writes only inside the workspace" : "no writes but /tmp";
-  return `${resolved.mode} (${writes}; ${resolved.network ? "WITH NETWORK" : "no network"}; secrets unreadable)`;
+  return `${resolved.mode} (${writes}; ${resolved.network ? "WITH NETWORK" : "no network"}; home folder hidden; secrets unreadable)`;
 }
+
+let cleaned = false;
 
 /**
  * Prepares one command. Call `release` of a sandboxed result once the command has ended.
@@ -80,23 +116,116 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
     return { sandboxed: false, profile: resolved.profile, ...(notice ? { notice } : {}) };
   }
   const support = sandboxSupport(settings.bwrap);
-  const plan = surveySandbox({
-    mode: resolved.mode,
-    network: resolved.network,
-    roots: context.roots,
-    cwd: context.cwd,
-    writable: settings.writable,
-    hidden: settings.hidden,
-    ...(context.protectedExtra ? { protectedExtra: context.protectedExtra } : {}),
-    ...(context.home ? { home: context.home } : {}),
-  });
-  const release = holdPlaceholders(plan);
+  const bash = findBash(context.shell);
+  if (!cleaned) {
+    cleaned = true;
+    cleanLeftPlaceholders(settings.stateDir);
+  }
+  const rules: ScanRules = {
+    ...surveyPatterns(context.protectedExtra),
+    unchecked: new Set(settings.unchecked ?? []),
+  };
+  const { layout, opened, releasePlaceholders } = setUp(settings, context, resolved);
+  const args = bwrapArgs(opened.plan);
+  const shell0 = context.shell ?? bash;
+  let released = false;
   return {
     sandboxed: true,
     profile: `${resolved.mode}${resolved.network ? "+network" : ""}`,
-    argv: [support.bwrap!, ...bwrapArgs(plan)],
-    release,
+    argv: [
+      support.bwrap!,
+      "--args",
+      String(ARGS_FD),
+      "--",
+      bash,
+      "-c",
+      CHECK_SCRIPT,
+      shell0,
+      ...checkArgs(expectedMounts(opened.plan)),
+    ],
+    fds: [
+      { data: Buffer.from(args.map((a) => `${a}\0`).join(""), "latin1") },
+      ...opened.fds.map((fd) => ({ fd })),
+    ],
+    release: () => {
+      if (released) return undefined;
+      released = true;
+      closeAll(opened.fds);
+      releasePlaceholders();
+      const notes = [unsurveyedNote(layout), describeSweep(sweep(layout, rules))].filter(Boolean);
+      return notes.length > 0 ? notes.join("\n") : undefined;
+    },
   };
+}
+
+/** Survey, placeholders, descriptors; again when the workspace changed meanwhile, then fail closed. */
+function setUp(
+  settings: SandboxSettings,
+  context: PrepareContext,
+  resolved: { mode: "workspace-write" | "read-only"; network: boolean },
+): { layout: Layout; opened: OpenedLayout; releasePlaceholders: () => void } {
+  let why = "";
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const layout = surveySandbox({
+      mode: resolved.mode,
+      network: resolved.network,
+      roots: context.roots,
+      cwd: context.cwd,
+      writable: settings.writable,
+      hidden: settings.hidden,
+      readable: settings.readable ?? [],
+      unchecked: settings.unchecked ?? [],
+      ...(context.protectedExtra ? { protectedExtra: context.protectedExtra } : {}),
+      ...(context.home ? { home: context.home } : {}),
+      ...(context.env ? { env: context.env } : {}),
+    });
+    let releasePlaceholders: () => void;
+    try {
+      releasePlaceholders = holdPlaceholders(layout.placeholders, layout.writable);
+    } catch (error) {
+      if (!(error instanceof PlaceholderRace)) throw error;
+      why = error.message;
+      continue;
+    }
+    try {
+      return { layout, opened: openLayout(layout, ARGS_FD + 1), releasePlaceholders };
+    } catch (error) {
+      releasePlaceholders();
+      if (!(error instanceof LayoutMoved)) throw error;
+      why = error.message;
+    }
+  }
+  throw new SandboxSetupError(
+    `the workspace kept changing while the sandbox was being set up (${why}); run the command again`,
+  );
+}
+
+/** Folders hidden because the survey could not look through them, as a line for the result. */
+function unsurveyedNote(layout: Layout): string | undefined {
+  if (layout.unsurveyed.length === 0) return undefined;
+  const shown = layout.unsurveyed.slice(0, 5).map(textOf).join(", ");
+  const more = layout.unsurveyed.length > 5 ? ` and ${layout.unsurveyed.length - 5} more` : "";
+  return (
+    `[sandbox: hid ${shown}${more} from the command: the survey could not read or reach them (unreadable, or ` +
+    "past its folder limit); list large build folders in [sandbox] unchecked]"
+  );
+}
+
+/** The bash the check runs in: the command's shell when it is bash, else one of the usual places. */
+function findBash(shell: string | undefined): string {
+  const candidates = [...(shell && /(^|\/)bash$/.test(shell) ? [shell] : []), "/bin/bash", "/usr/bin/bash"];
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not there.
+    }
+  }
+  throw new SandboxSetupError(
+    "the sandbox checks its mounts with bash before each command, and bash is not installed; install it, " +
+      'or set [sandbox] mode = "off"',
+  );
 }
 
 /**

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import type { ToolgateSettings } from "../config/index.js";
 import type { Logger, Tool } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
-import type { SandboxSettings } from "../sandbox/index.js";
+import { flushPlaceholders, type SandboxSettings } from "../sandbox/index.js";
 import { userConfigDir, userStateDir } from "../state/index.js";
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";
@@ -93,7 +93,9 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
   const confluence = atlassianFromEnv("CONFLUENCE", settings.confluence, env);
   if (confluence) tools.push(asTool(createConfluenceFetchTool({ ...confluence, ...web })));
 
-  return { tools, workspace, processes, close: () => processes.stopAll().then(() => undefined) };
+  // Closing stops background commands, then removes the placeholders they and earlier commands left lingering.
+  const close = () => processes.stopAll().then(() => flushPlaceholders());
+  return { tools, workspace, processes, close };
 }
 
 /**
@@ -135,5 +137,8 @@ function sandboxSettings(sandbox: ToolgateSettings["sandbox"], projectDir: strin
     writable: sandbox.writable.map(absolute),
     // toolgate's own user state and settings (trust list, memory) are never readable by a command.
     hidden: [...sandbox.hidden.map(absolute), userStateDir(), userConfigDir()],
+    readable: sandbox.readable.map(absolute),
+    unchecked: sandbox.unchecked.map(absolute),
+    stateDir: userStateDir(),
   };
 }

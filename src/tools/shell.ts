@@ -81,6 +81,7 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       return prepareSandbox(sandbox, {
         roots: deps.roots,
         cwd,
+        shell,
         ...(grant ? { grant } : {}),
         ...(deps.protectedExtra ? { protectedExtra: deps.protectedExtra } : {}),
       });
@@ -100,9 +101,11 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       "`idleTimeout` ms without output. Processes left running with `&` are stopped when the command exits: " +
       "use `background: true` for servers and watchers, then `shell_processes` to read or stop them. " +
       "Commands run in a sandbox: the system is read-only, only the workspace and /tmp are writable, there is " +
-      "no network, secret files read as unreadable, and files that decide what runs next (.git/config, " +
-      ".git/hooks, .toolgate, .vscode, shell start-up files, ...) are read-only; missing ones show up as " +
-      "empty character devices that keep them from being created. Leave them alone.",
+      "no network, the home folder is empty but for toolchains (~/.nvm, ~/.cargo, …; writes there are thrown " +
+      "away), secret files read as unreadable, and files that decide what runs next (.git/config, " +
+      ".git/hooks, .toolgate, .vscode, .mcp.json, CI files, ...) are read-only; missing ones show up as " +
+      "empty read-only folders that keep them from being created, and ones a command creates anywhere are " +
+      "moved to .toolgate/quarantine after it. Leave them alone.",
     parameters: {
       type: "object",
       properties: {
@@ -173,7 +176,7 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       const cwd = await deps.resolveCwd(params.cwd);
       const confinement = confine(cwd, grant);
       const launcher = confinement.sandboxed
-        ? { launcher: { argv: confinement.argv, release: confinement.release } }
+        ? { launcher: { argv: confinement.argv, release: confinement.release, fds: confinement.fds } }
         : {};
       if (params.background) {
         let info: ReturnType<BackgroundProcesses["start"]>;

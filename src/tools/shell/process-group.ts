@@ -21,10 +21,18 @@ export interface GroupOptions {
   /** Called with each decoded chunk as it arrives. */
   onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
   /**
-   * Runs the shell through this prefix (the sandbox: `bwrap … --`); `release` is called once when it has exited.
+   * Runs the shell through this prefix (the sandbox: `bwrap … --`); `release` is called once when it has exited
+   * (a text it returns is added to stderr: what the launcher did after the command, e.g. the sandbox's check).
+   * `fds` are given to the prefix at fd 3, 4, … in order; `argv` names them by those numbers.
    */
-  launcher?: { argv: readonly string[]; release?: () => void };
+  launcher?: { argv: readonly string[]; release?: () => string | undefined | void; fds?: readonly LauncherFd[] };
 }
+
+/**
+ * A descriptor the launcher gets: `fd`, an open descriptor of toolgate's (passed as is); `data`, bytes the child
+ * reads from a pipe toolgate writes and then closes.
+ */
+export type LauncherFd = { fd: number } | { data: Uint8Array };
 
 /** How the group leader ended. `error` is set when the shell could not be started at all. */
 export interface GroupExit {
@@ -95,11 +103,19 @@ export class ProcessGroup {
     const args = options.launcher
       ? [...prefix, options.shell, "-c", options.command]
       : ["-c", options.command];
+    const fds = options.launcher?.fds ?? [];
     this.child = spawn(program!, args, {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", ...fds.map((f) => ("fd" in f ? f.fd : "pipe"))],
+    });
+    fds.forEach((f, i) => {
+      if ("fd" in f) return;
+      const pipe = this.child.stdio[3 + i] as NodeJS.WritableStream | null;
+      // The child may exit before reading it all (a launcher that failed): that is its exit status's story.
+      (pipe as unknown as NodeJS.EventEmitter | null)?.on("error", () => {});
+      pipe?.end(f.data);
     });
     this.capture("stdout", this.stdout);
     this.capture("stderr", this.stderr);
@@ -113,7 +129,18 @@ export class ProcessGroup {
         resolve(this.exit);
       });
     });
-    if (options.launcher?.release) void this.exited.then(options.launcher.release);
+    const release = options.launcher?.release;
+    if (release) {
+      void this.exited.then(() => {
+        let note: string | undefined | void;
+        try {
+          note = release();
+        } catch (error) {
+          note = `[after the command: ${(error as Error).message}]`;
+        }
+        if (note) this.stderr.write(Buffer.from(`${note}\n`));
+      });
+    }
     const closeOf = (s: NodeJS.ReadableStream | null) =>
       new Promise<void>((resolve) => (s ? s.once("close", () => resolve()) : resolve()));
     this.closed = Promise.all([closeOf(this.child.stdout), closeOf(this.child.stderr)]).then(() => undefined);
