@@ -106,7 +106,5 @@ function refOf(source: Source): string {
 /** Shallowest first; a stable order among equals (by path), so the arguments are the same for the same plan. */
 export function byDepth<T extends { path: string }>(items: readonly T[]): T[] {
   const depth = (item: T) => item.path.split("/").length;
-  return [...items].sort(
-    (a, b) => depth(a) - depth(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
-  );
+  return [...items].sort((a, b) => depth(a) - depth(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -59,7 +59,13 @@ export function parseGitConfig(text: string): GitConfigEntry[] {
       } else {
         const dot = header.indexOf(".");
         section = (dot < 0 ? header : header.slice(0, dot)).trim().toLowerCase();
-        subsection = dot < 0 ? undefined : header.slice(dot + 1).trim().toLowerCase();
+        subsection =
+          dot < 0
+            ? undefined
+            : header
+                .slice(dot + 1)
+                .trim()
+                .toLowerCase();
       }
       at = close + 1;
       continue;
@@ -139,10 +145,7 @@ export function configValues(
 ): string[] {
   return entries
     .filter(
-      (e) =>
-        e.section === section &&
-        e.key === key &&
-        (subsection === "*" || e.subsection === subsection),
+      (e) => e.section === section && e.key === key && (subsection === "*" || e.subsection === subsection),
     )
     .map((e) => e.value);
 }

@@ -14,7 +14,15 @@ import { bytesOf, rawOf } from "./descriptors.js";
 import { configValues, readGitConfig } from "./git-config.js";
 
 /** A git folder's entries kept read-only when they exist. */
-const READ_ONLY = ["config", "config.worktree", "hooks", "commondir", "rebase-merge", "rebase-apply", "sequencer"];
+const READ_ONLY = [
+  "config",
+  "config.worktree",
+  "hooks",
+  "commondir",
+  "rebase-merge",
+  "rebase-apply",
+  "sequencer",
+];
 /** Missing entries blocked with a placeholder (git reads a missing and an empty one alike). */
 const BLOCKED = ["config", "hooks"];
 /** Missing entries the check after the command looks for (a placeholder would break git). */

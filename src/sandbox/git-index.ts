@@ -105,7 +105,8 @@ export function trackedUnchanged(worktree: string, gitDir: string, paths: readon
   if (paths.length === 0) return out;
   let hashBytes = 20;
   try {
-    if (/objectformat\s*=\s*sha256/i.test(readFileSync(bytesOf(`${gitDir}/config`), "latin1"))) hashBytes = 32;
+    if (/objectformat\s*=\s*sha256/i.test(readFileSync(bytesOf(`${gitDir}/config`), "latin1")))
+      hashBytes = 32;
   } catch {
     // No config: SHA-1.
   }

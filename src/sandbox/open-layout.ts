@@ -74,8 +74,10 @@ export function openLayout(layout: Layout, firstSlot: number): OpenedLayout {
     const binds: Mount[] = [];
     const covers: Mount[] = [];
     if (layout.home) binds.push({ path: layout.home, source: { tmpfs: true }, writable: true });
-    for (const { path, source } of layout.visible) binds.push({ path, source: slotOf(source), writable: false });
-    for (const path of layout.readOnlyRoots) binds.push({ path, source: slotOf(path, "dir"), writable: false });
+    for (const { path, source } of layout.visible)
+      binds.push({ path, source: slotOf(source), writable: false });
+    for (const path of layout.readOnlyRoots)
+      binds.push({ path, source: slotOf(path, "dir"), writable: false });
     for (const path of layout.writable) binds.push({ path, source: slotOf(path), writable: true });
     for (const path of layout.pins) binds.push({ path, source: slotOf(path, "dir"), writable: true });
     for (const [path, kind] of layout.covers) {

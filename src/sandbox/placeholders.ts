@@ -14,6 +14,7 @@
  */
 import {
   closeSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -23,7 +24,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { lstatSync } from "node:fs";
 import { bytesOf, inside, openFolder, openInside } from "./descriptors.js";
 
 const holders = new Map<string, number>();
@@ -116,7 +116,9 @@ export function holdPlaceholders(paths: readonly string[], places: readonly stri
 }
 
 function fail(path: string): never {
-  throw new PlaceholderRace(`${bytesOf(path).toString("utf8")} is not a real folder (a link appeared meanwhile?)`);
+  throw new PlaceholderRace(
+    `${bytesOf(path).toString("utf8")} is not a real folder (a link appeared meanwhile?)`,
+  );
 }
 
 function count(paths: readonly string[], by: number): void {

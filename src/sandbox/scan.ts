@@ -112,7 +112,9 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
         const text = textOf(rel);
         if (rules.unchecked?.has(found.path)) continue;
         if (rules.secretSet.matches(text)) {
+          // Hidden, not descended into; a secret that also decides what runs (.npmrc, .envrc) is both.
           out.secrets.push(found);
+          if (!inProtected && rules.protectedSet.matches(text, textOf(found.path))) out.protected.push(found);
           continue;
         }
         if (name === ".git" && !inProtected) {

@@ -270,7 +270,8 @@ function hideSecrets(
 function trackedSecrets(scan: ScanResult): Set<string> {
   const worktrees: { top: string; gitDir: string }[] = [];
   for (const dir of scan.gitDirs) {
-    if (dir.relative.split("/").pop() === ".git") worktrees.push({ top: dirname(dir.path), gitDir: dir.path });
+    if (dir.relative.split("/").pop() === ".git")
+      worktrees.push({ top: dirname(dir.path), gitDir: dir.path });
   }
   for (const file of scan.gitFiles) {
     const gitDir = gitDirOfFile(file.path);
@@ -298,6 +299,8 @@ function trackedSecrets(scan: ScanResult): Set<string> {
 /** Existing protected paths found at any depth: read-only (a link: what it points at, when writable). */
 function coverProtected(scan: ScanResult, layout: Layout, writableAt: (path: string) => boolean): void {
   for (const found of scan.protected) {
+    // A secret that also decides what runs (.npmrc) stays hidden: that is read-only too.
+    if (layout.covers.has(found.path)) continue;
     if (found.kind !== "link") {
       layout.covers.set(found.path, "self");
       continue;
@@ -412,11 +415,14 @@ function baselineOf(scan: ScanResult): Map<string, string> {
   return out;
 }
 
-/** A path's identity (device, inode, kind): what a new file in its place would change. */
+/**
+ * A path's identity (device, inode, kind, birth time): what a new file in its place changes, even when the
+ * file system hands the freed inode number straight to it.
+ */
 export function identity(path: string): string {
   try {
-    const stat = lstatSync(bytesOf(path), { throwIfNoEntry: false });
-    return stat ? `${stat.dev}:${stat.ino}:${stat.mode >> 12}` : "missing";
+    const stat = lstatSync(bytesOf(path), { throwIfNoEntry: false, bigint: true });
+    return stat ? `${stat.dev}:${stat.ino}:${stat.mode >> 12n}:${stat.birthtimeNs}` : "missing";
   } catch {
     return "missing";
   }
@@ -466,7 +472,12 @@ export function resolveThroughLinks(path: string): string | undefined {
     if (++hops > 40) return undefined;
     const rest = parts.slice(i + 1);
     const base = isAbsolute(target) ? "" : done;
-    parts = [...resolve(`${base || "/"}`, target).split("/").filter(Boolean), ...rest];
+    parts = [
+      ...resolve(`${base || "/"}`, target)
+        .split("/")
+        .filter(Boolean),
+      ...rest,
+    ];
     done = "";
     i = 0;
   }

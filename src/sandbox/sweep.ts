@@ -8,7 +8,7 @@
  * repository, and a repository the command made whose config or hooks would run something.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { closeSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { bytesOf, inside, openFolder, openInside, textOf } from "./descriptors.js";
 import { readGitConfig } from "./git-config.js";
@@ -59,7 +59,11 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
     }
     for (const item of [...now.protected, ...now.gitFiles]) {
       if (held.has(item.path) || baseline.get(item.relative) === identity(item.path)) continue;
-      found.push({ root, relative: item.relative, why: "decides what runs next; commands may not create it" });
+      found.push({
+        root,
+        relative: item.relative,
+        why: "decides what runs next; commands may not create it",
+      });
     }
     for (const dir of now.gitDirs) {
       if (baseline.get(dir.relative) === identity(dir.path)) continue;
@@ -83,7 +87,12 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
     if (moved.some((m) => m.root === item.root && item.relative.startsWith(`${m.relative}/`))) continue;
     try {
       const to = quarantine(item.root, item.relative, stamp);
-      report.moved.push({ root: textOf(item.root), path: textOf(item.relative), to: textOf(to), why: item.why });
+      report.moved.push({
+        root: textOf(item.root),
+        path: textOf(item.relative),
+        to: textOf(to),
+        why: item.why,
+      });
       moved.push(item);
     } catch (error) {
       report.problems.push(
@@ -109,7 +118,9 @@ function watchedWhy(name: string, path: string): string {
   if (name === "rebase-merge" || name === "rebase-apply" || name === "sequencer") {
     let branch = "";
     try {
-      branch = readFileSync(bytesOf(`${path}/head-name`), "utf8").trim().replace(/^refs\/heads\//, "");
+      branch = readFileSync(bytesOf(`${path}/head-name`), "utf8")
+        .trim()
+        .replace(/^refs\/heads\//, "");
     } catch {
       // No branch name recorded.
     }
@@ -181,6 +192,7 @@ function quarantine(root: string, relative: string, stamp: string): string {
   try {
     const destination = `${QUARANTINE}/${stamp}/${dirname(relative) === "." ? "" : dirname(relative)}`;
     const target = makeFolders(root, destination.replace(/\/$/, ""));
+    ignoreQuarantine(root);
     if (target !== undefined) {
       try {
         renameSync(inside(parent, name), inside(target, name));
@@ -196,6 +208,19 @@ function quarantine(root: string, relative: string, stamp: string): string {
     return dirname(relative) === "." ? aside : `${dirname(relative)}/${aside}`;
   } finally {
     closeSync(parent);
+  }
+}
+
+/** A `.gitignore` of `*` in the quarantine folder: `git add -A` never stages what was moved there. */
+function ignoreQuarantine(root: string): void {
+  const folder = openFolder(`${root}/${QUARANTINE}`);
+  if (folder === undefined) return;
+  try {
+    writeFileSync(inside(folder, ".gitignore"), "*\n", { flag: "wx" });
+  } catch {
+    // Already there.
+  } finally {
+    closeSync(folder);
   }
 }
 
@@ -222,4 +247,3 @@ function makeFolders(root: string, relative: string): number | undefined {
   }
   return fd;
 }
-

@@ -10,12 +10,18 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bytesOf, rawOf } from "./descriptors.js";
 import { sandboxSupport } from "./detect.js";
-import { CHECK_FAILED_PREFIX, CHECK_FAILED_STATUS, CHECK_SCRIPT, checkArgs, type Expected } from "./verify.js";
+import {
+  CHECK_FAILED_PREFIX,
+  CHECK_FAILED_STATUS,
+  CHECK_SCRIPT,
+  checkArgs,
+  type Expected,
+} from "./verify.js";
 
 const O_PATH = 0o10000000;
 let base: string;
 let ws: string;
-let fds: number[] = [];
+const fds: number[] = [];
 
 beforeAll(async () => {
   // Outside /tmp: the sandbox's private /tmp would hide it.
@@ -55,7 +61,19 @@ function run(
   return new Promise((resolve) => {
     const child = spawn(
       sandboxSupport().bwrap!,
-      ["--args", "3", "--", "/bin/bash", "-c", CHECK_SCRIPT, shell, ...checkArgs(expected), shell, "-c", command],
+      [
+        "--args",
+        "3",
+        "--",
+        "/bin/bash",
+        "-c",
+        CHECK_SCRIPT,
+        shell,
+        ...checkArgs(expected),
+        shell,
+        "-c",
+        command,
+      ],
       { stdio: ["ignore", "pipe", "pipe", "pipe", ...sources] },
     );
     (child.stdio[3] as NodeJS.WritableStream).end(Buffer.from(args.map((a) => `${a}\0`).join(""), "latin1"));
@@ -134,14 +152,22 @@ describe("the check inside the sandbox", () => {
 
   it("stops the command when its list was cut short", async () => {
     const [config] = open(rawOf(`${ws}/config`));
-    const expected = [{ path: rawOf(`${ws}/config`), writable: false, ref: "/proc/self/fd/4" }];
+    const expected = [{ path: rawOf(`${ws}/config`), writable: false, ref: "/proc/self/fd/3" }];
     const args = checkArgs(expected);
     args[0] = "2";
     const r = await new Promise<{ stderr: string; status: number | null }>((resolve) => {
       const child = spawn(
         sandboxSupport().bwrap!,
-        ["--ro-bind", "/", "/", "--ro-bind", "/proc/self/fd/3", rawOf(`${ws}/config`), "--", "/bin/bash"]
-          .concat(["-c", CHECK_SCRIPT, "bash", ...args, "/bin/bash", "-c", "echo ran"]),
+        [
+          "--ro-bind",
+          "/",
+          "/",
+          "--ro-bind",
+          "/proc/self/fd/3",
+          rawOf(`${ws}/config`),
+          "--",
+          "/bin/bash",
+        ].concat(["-c", CHECK_SCRIPT, "bash", ...args, "/bin/bash", "-c", "echo ran"]),
         { stdio: ["ignore", "pipe", "pipe", config!] },
       );
       let stderr = "";

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import type { ToolgateSettings } from "../config/index.js";
 import type { Logger, Tool } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
-import { flushPlaceholders, type SandboxSettings } from "../sandbox/index.js";
+import { cleanLeftPlaceholders, flushPlaceholders, type SandboxSettings } from "../sandbox/index.js";
 import { userConfigDir, userStateDir } from "../state/index.js";
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";
@@ -61,6 +61,8 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
     maxFileBytes: settings.files.maxFileBytes,
   });
   const processes = new BackgroundProcesses();
+  // Placeholders a killed toolgate left in a workspace (its journal in the user's state folder) go now.
+  cleanLeftPlaceholders(userStateDir());
   // A key left out of the config is undefined here: each tool then uses its own default.
   const web = { allowHosts: settings.web.allowHosts, timeoutMs: settings.web.timeoutMs };
   const env = { ...process.env, ...context.env };

@@ -38,24 +38,32 @@ const WILDCARD = /[*?[\]]/;
 function loadEntries(raw: unknown): readonly ProtectedEntry[] {
   if (!Array.isArray(raw)) throw new Error("protected-paths.json: `protected` must be an array");
   return Object.freeze(
-    raw.map((entry: { pattern?: unknown; why?: unknown; sandbox?: unknown; init?: unknown; home?: unknown }, i) => {
-      if (typeof entry.pattern !== "string" || entry.pattern === "" || typeof entry.why !== "string") {
-        throw new Error(`protected-paths.json: entry ${i} needs a pattern and a why`);
-      }
-      const literal = entry.pattern.replace(/^\*\*\//, "");
-      const sandbox =
-        entry.sandbox === undefined ? (WILDCARD.test(literal) ? [] : [literal]) : (entry.sandbox as string[]);
-      if (!Array.isArray(sandbox) || sandbox.some((p) => typeof p !== "string" || WILDCARD.test(p))) {
-        throw new Error(`protected-paths.json: entry ${i} (${entry.pattern}): sandbox paths must be literal`);
-      }
-      return Object.freeze({
-        pattern: entry.pattern,
-        why: entry.why,
-        sandbox: Object.freeze([...sandbox]),
-        init: entry.init === true,
-        home: entry.home === true,
-      });
-    }),
+    raw.map(
+      (entry: { pattern?: unknown; why?: unknown; sandbox?: unknown; init?: unknown; home?: unknown }, i) => {
+        if (typeof entry.pattern !== "string" || entry.pattern === "" || typeof entry.why !== "string") {
+          throw new Error(`protected-paths.json: entry ${i} needs a pattern and a why`);
+        }
+        const literal = entry.pattern.replace(/^\*\*\//, "");
+        const sandbox =
+          entry.sandbox === undefined
+            ? WILDCARD.test(literal)
+              ? []
+              : [literal]
+            : (entry.sandbox as string[]);
+        if (!Array.isArray(sandbox) || sandbox.some((p) => typeof p !== "string" || WILDCARD.test(p))) {
+          throw new Error(
+            `protected-paths.json: entry ${i} (${entry.pattern}): sandbox paths must be literal`,
+          );
+        }
+        return Object.freeze({
+          pattern: entry.pattern,
+          why: entry.why,
+          sandbox: Object.freeze([...sandbox]),
+          init: entry.init === true,
+          home: entry.home === true,
+        });
+      },
+    ),
   );
 }
 

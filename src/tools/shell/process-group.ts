@@ -25,7 +25,11 @@ export interface GroupOptions {
    * (a text it returns is added to stderr: what the launcher did after the command, e.g. the sandbox's check).
    * `fds` are given to the prefix at fd 3, 4, … in order; `argv` names them by those numbers.
    */
-  launcher?: { argv: readonly string[]; release?: () => string | undefined | void; fds?: readonly LauncherFd[] };
+  launcher?: {
+    argv: readonly string[];
+    release?: () => string | undefined | void;
+    fds?: readonly LauncherFd[];
+  };
 }
 
 /**
@@ -132,13 +136,13 @@ export class ProcessGroup {
     const release = options.launcher?.release;
     if (release) {
       void this.exited.then(() => {
-        let note: string | undefined | void;
+        let note: unknown;
         try {
           note = release();
         } catch (error) {
           note = `[after the command: ${(error as Error).message}]`;
         }
-        if (note) this.stderr.write(Buffer.from(`${note}\n`));
+        if (typeof note === "string" && note) this.stderr.write(Buffer.from(`${note}\n`));
       });
     }
     const closeOf = (s: NodeJS.ReadableStream | null) =>
