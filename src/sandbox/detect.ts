@@ -5,9 +5,12 @@
  * cached; the answer says what to do when it is no.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, closeSync, constants, openSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { bwrapArgs, type SandboxPlan } from "./bwrap-args.js";
+
+/** Linux's O_PATH (see descriptors.ts). */
+const O_PATH = 0o10000000;
 
 /** Whether the sandbox can run here, and if not, why and how to fix it. */
 export interface SandboxSupport {
@@ -56,11 +59,21 @@ function check(bwrapOption: string | undefined): SandboxSupport {
   }
   const version = spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 10_000 }).stdout?.trim();
   // The probe uses the very arguments a command gets (namespaces, dropped capabilities, /proc, private /tmp).
-  const plan: SandboxPlan = { mode: "read-only", network: false, binds: [], covers: [], cwd: "/" };
-  const probe = spawnSync(bwrap, [...bwrapArgs(plan), "--", "/bin/sh", "-c", "exit 0"], {
+  // …and a mount from a descriptor, as every command's sources are passed (a bind of /usr, read-only).
+  const usr = openSync("/usr", O_PATH);
+  const plan: SandboxPlan = {
+    mode: "read-only",
+    network: false,
+    binds: [{ path: "/tmp/probe", source: { slot: 3 }, writable: false }],
+    covers: [],
+    cwd: "/",
+  };
+  const probe = spawnSync(bwrap, [...bwrapArgs(plan), "--", "/bin/sh", "-c", "test -d /tmp/probe/bin"], {
     encoding: "utf8",
     timeout: 10_000,
+    stdio: ["ignore", "pipe", "pipe", usr],
   });
+  closeSync(usr);
   if (probe.status !== 0) {
     const said = (probe.stderr || probe.error?.message || `exit status ${probe.status}`)
       .trim()

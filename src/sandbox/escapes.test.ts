@@ -116,6 +116,11 @@ beforeAll(async () => {
   await writeFile(join(ws, ".gitignore"), ".env*\nkeys/\n*.pem\n*.key\n");
   await run("git", ["init", "-q", ws]);
   await run("git", ["-C", ws, "config", "core.hooksPath", ".githooks"]);
+  // A secret-named file the project commits (a template): staged while older than the index, so git (and
+  // the survey) count it unchanged.
+  await writeFile(join(ws, ".env.example"), "TOKEN=\n");
+  await run("touch", ["-d", "2020-01-01", join(ws, ".env.example")]);
+  await run("git", ["-C", ws, "add", "-f", ".env.example"]);
   // The survey reads the home folder from HOME; this file runs in its own process.
   process.env.HOME = home;
   // A key in toolgate's own environment: the sanitizer must keep it from every process in the sandbox.

@@ -160,22 +160,28 @@ export function flushPlaceholders(): void {
   flushTimer = undefined;
   const free = [...holders].filter(([, n]) => n === 0).map(([path]) => path);
   if (free.length === 0) return;
-  for (const path of free) holders.delete(path);
   const elsewhere = heldElsewhere();
   for (const path of free.sort((a, b) => b.length - a.length)) {
-    if (!elsewhere.has(path)) removeEmptyFolder(path);
+    // Kept on the list when it cannot go yet (another process holds it, or something is inside): tried again.
+    if (!elsewhere.has(path) && removeEmptyFolder(path)) holders.delete(path);
   }
   writeJournal();
 }
 
-/** Removes an empty folder at raw `path`, reached without following links; anything else is left. */
-function removeEmptyFolder(path: string): void {
+/**
+ * Removes an empty folder at raw `path`, reached without following links; anything else is left. True when
+ * nothing is there any more.
+ */
+function removeEmptyFolder(path: string): boolean {
   const parent = openFolder(dirname(path));
-  if (parent === undefined) return;
+  if (parent === undefined) return true;
   try {
     rmdirSync(inside(parent, path.slice(dirname(path).length + 1)));
-  } catch {
-    // Not empty (someone put something there: theirs now), not a folder, or already gone.
+    return true;
+  } catch (error) {
+    // Already gone; or not empty (someone put something there: theirs now, or a placeholder inside is held).
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR";
   } finally {
     closeSync(parent);
   }

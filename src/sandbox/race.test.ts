@@ -81,9 +81,10 @@ it(`a folder swapped for a link to the home folder during ${TRIES} commands neve
     expect(existsSync(join(home, "planted"))).toBe(false);
   }
   const read = await gate.execute({ name: "shell_processes", args: { action: "read", id } });
-  expect((read.data as { status: string }).status, "the swapper ran throughout").toBe("running");
-  await gate.execute({ name: "shell_processes", args: { action: "stop", id } });
   console.log(`race: ${JSON.stringify(outcomes)} of ${TRIES} tries`);
+  const state = read.data as { status: string; stderr: string };
+  expect(state.status, `the swapper ran throughout: ${state.stderr}`).toBe("running");
+  await gate.execute({ name: "shell_processes", args: { action: "stop", id } });
   expect(outcomes.ran + outcomes.stopped + outcomes.refused).toBe(TRIES);
   expect(readdirSync(home).sort()).toEqual([".profile"]);
 }, 1_800_000);

@@ -212,15 +212,13 @@ export function surveySandbox(input: SurveyInput): Layout {
   layout.gitDirs = [...gitProtection.watched];
   if (writing) blockMissingAtRoots(layout, roots, home);
   hideListed(layout, input, home, readableAt);
-  // A placeholder another running command holds looks like an existing protected folder: this command holds
-  // it too, so it is not removed (which would unmount this command's cover) while this command runs.
-  for (const path of heldPlaceholders()) {
-    if (layout.covers.get(path) === "self") {
-      layout.covers.delete(path);
-      block(layout, path);
-    }
-  }
   finish(layout);
+  // A placeholder another command made (still held, or lingering for the next command) looks like an existing
+  // folder: this command holds it too, or it could be removed (which unmounts whatever covers it) meanwhile.
+  const held = heldPlaceholders();
+  for (const path of [...layout.covers.keys(), ...layout.pins]) {
+    if (held.has(path) && !layout.placeholders.includes(path)) layout.placeholders.push(path);
+  }
   return layout;
 }
 

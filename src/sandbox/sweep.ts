@@ -72,6 +72,25 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
     }
   }
   for (const gitDir of layout.gitDirs) {
+    const root = [...layout.baseline.keys()].find((r) => gitDir.startsWith(`${r}/`));
+    // Submodules' git folders and linked worktrees' folders the command added to an existing repository.
+    for (const [sub, judge] of [
+      ["modules", unsafeRepository],
+      ["worktrees", unsafeWorktree],
+    ] as const) {
+      for (const name of safeReaddir(`${gitDir}/${sub}`)) {
+        const path = `${gitDir}/${sub}/${name}`;
+        // There before the command: covered by the survey (a submodule is a watched git folder itself).
+        if (!root || layout.gitDirs.includes(path) || coveredBelow(layout, path)) continue;
+        const why = judge(path);
+        if (why)
+          found.push({
+            root,
+            relative: path.slice(root.length + 1),
+            why: `a ${sub === "modules" ? "submodule" : "worktree"} the command added ${why}`,
+          });
+      }
+    }
     for (const name of WATCHED) {
       const path = `${gitDir}/${name}`;
       if (layout.covers.has(path) || identity(path) === "missing") continue;
@@ -168,6 +187,22 @@ export function unsafeRepository(gitDir: string): string | undefined {
     if (why) return `holds a submodule that ${why}`;
   }
   return undefined;
+}
+
+function coveredBelow(layout: Layout, path: string): boolean {
+  for (const covered of layout.covers.keys()) if (covered.startsWith(`${path}/`)) return true;
+  return false;
+}
+
+/** Why a linked worktree's folder a command made must not stay: a `commondir` elsewhere, a `config.worktree`. */
+function unsafeWorktree(admin: string): string | undefined {
+  try {
+    if (readFileSync(bytesOf(`${admin}/commondir`), "latin1").trim() !== "../..")
+      return "names another common folder";
+  } catch {
+    // No commondir: git does not use the folder as a worktree's.
+  }
+  return identity(`${admin}/config.worktree`) === "missing" ? undefined : "has a config.worktree";
 }
 
 function safeReaddir(path: string): string[] {

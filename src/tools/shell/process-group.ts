@@ -27,7 +27,7 @@ export interface GroupOptions {
    */
   launcher?: {
     argv: readonly string[];
-    release?: () => string | undefined | void;
+    release?: () => unknown;
     fds?: readonly LauncherFd[];
   };
 }
