@@ -2,7 +2,8 @@
  * @module sandbox/descriptors
  * What the survey decided is what bwrap mounts: every source toolgate mounts from the workspace is opened here
  * once, without following a link, and checked to be at the very path that was surveyed (the kernel's own name
- * for the descriptor). bwrap then mounts the descriptor (`/proc/self/fd/N`), never the path again.
+ * for the descriptor). bwrap is given the descriptor (`/proc/self/fd/N`); it still turns it into a path when it
+ * starts, so the check inside the sandbox (verify.ts) compares what got mounted with the descriptor.
  *
  * Paths here are raw: binary strings holding one byte per character, so a file name that is not UTF-8 (which
  * Node would turn into U+FFFD) still names exactly that file. {@link rawOf} and {@link textOf} convert.

@@ -80,6 +80,13 @@ export function openLayout(layout: Layout, firstSlot: number): OpenedLayout {
       binds.push({ path, source: slotOf(path, "dir"), writable: false });
     for (const path of layout.writable) binds.push({ path, source: slotOf(path), writable: true });
     for (const path of layout.pins) binds.push({ path, source: slotOf(path, "dir"), writable: true });
+    // One mount per path: the check inside the sandbox can then tie every mount to a path of its own (a bind a
+    // cover, or a later bind, would sit on is left out: that one is what counts there).
+    const seen = new Set(layout.covers.keys());
+    for (let i = binds.length - 1; i >= 0; i--) {
+      if (seen.has(binds[i]!.path)) binds.splice(i, 1);
+      else seen.add(binds[i]!.path);
+    }
     for (const [path, kind] of layout.covers) {
       const source =
         kind === "null"

@@ -55,6 +55,9 @@ export class PlaceholderRace extends Error {
 export function holdPlaceholders(paths: readonly string[], places: readonly string[]): () => void {
   const made: string[] = [];
   const placeFds = new Map<string, number>();
+  // Journaled before anything is made: a process killed midway leaves nothing the next one does not know of.
+  const toMake = paths.filter((p) => !holders.has(p)).flatMap((p) => missingFolders(p, places));
+  if (toMake.length > 0) writeJournal(toMake);
   try {
     for (const path of paths) {
       // Already there (held, or lingering after a command that ended): one more hold.
@@ -195,10 +198,23 @@ interface JournalFile {
   paths: string[];
 }
 
-function writeJournal(): void {
+/** The folders from a writable place down to `path` that do not exist (raw), shallowest first. */
+function missingFolders(path: string, places: readonly string[]): string[] {
+  const place = places.find((p) => path.startsWith(`${p}/`));
+  if (!place) return [];
+  const names = path.slice(place.length + 1).split("/");
+  const out: string[] = [];
+  for (let i = 1; i <= names.length; i++) {
+    const at = `${place}/${names.slice(0, i).join("/")}`;
+    if (out.length > 0 || lstatSync(bytesOf(at), { throwIfNoEntry: false }) === undefined) out.push(at);
+  }
+  return out;
+}
+
+function writeJournal(pending: readonly string[] = []): void {
   if (!journal) return;
   try {
-    if (holders.size === 0) {
+    if (holders.size === 0 && pending.length === 0) {
       unlinkSync(journal);
       return;
     }
@@ -206,7 +222,7 @@ function writeJournal(): void {
     const data: JournalFile = {
       pid: process.pid,
       started: startTimeOf(process.pid) ?? "",
-      paths: [...holders.keys()].map((p) => bytesOf(p).toString("base64")),
+      paths: [...new Set([...holders.keys(), ...pending])].map((p) => bytesOf(p).toString("base64")),
     };
     const temp = `${journal}.tmp`;
     writeFileSync(temp, JSON.stringify(data));

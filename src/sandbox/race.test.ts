@@ -2,8 +2,8 @@
  * The race between the survey and bwrap's mounts, run for real: a background command (itself sandboxed)
  * swaps a folder the survey pins with a link to the home folder as fast as it can (`renameat2` with
  * RENAME_EXCHANGE, in a loop), while foreground commands try to write the real home folder. Each try either
- * runs with every mount where it was planned, or is stopped (by the check inside the namespace, or by the
- * survey failing closed) — it never writes the home folder. Bounded by the number of tries, not by time.
+ * runs with every mount where it was planned, or is stopped (by the check inside the namespace, by bwrap, or by
+ * the survey failing closed) — it never writes the home folder. Bounded by the number of tries, not by time.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -52,7 +52,7 @@ it(`a folder swapped for a link to the home folder during ${TRIES} commands neve
   const link = relative(ws, home);
   const swapper = [
     "mkdir -p xx/.vscode && echo '{}' > xx/.vscode/tasks.json && ln -s " + link + " yy && echo ready",
-    `exec perl -e 'print "swapping\\n"; $|=1; my $n=0; while (1) { syscall(${RENAMEAT2}, -100, "xx", -100, "yy", 2) == 0 or die "renameat2: $!"; $n++ }'`,
+    `exec perl -e 'print "swapping\\n"; $|=1; my ($x, $y) = ("xx", "yy"); while (1) { syscall(${RENAMEAT2}, -100, $x, -100, $y, 2) == 0 or die "renameat2: $!" }'`,
   ].join(" && ");
   const started = await gate.execute({ name: "shell", args: { command: swapper, background: true } });
   expect(started.ok, started.llmContent).toBe(true);

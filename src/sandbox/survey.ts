@@ -149,7 +149,8 @@ export function surveySandbox(input: SurveyInput): Layout {
     mode: input.mode,
     network: input.network,
     cwd: rawOf(input.cwd),
-    home: homeShown ? undefined : home,
+    // A home folder that does not exist (HOME set elsewhere) has nothing to hide.
+    home: homeShown || kindAt(home) !== "dir" ? undefined : home,
     visible: [],
     writable,
     readOnlyRoots: writing ? [] : roots,

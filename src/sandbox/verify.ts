@@ -33,7 +33,7 @@ export const CHECK_FAILED_PREFIX = "toolgate: the sandbox is not as planned";
  * under `bash -c`), else it is started with `exec`.
  */
 export const CHECK_SCRIPT = `__toolgate_check() {
-  local LC_ALL=C id parent dev root mp opts rest entry mode path key ref fs n=$1 bs='\\'
+  local LC_ALL=C IFS=$' \\t\\n' id parent dev root mp opts rest entry mode path key ref fs n=$1 bs='\\'
   local -A top
   shift
   while read -r id parent dev root mp opts rest; do top[$mp]="$opts \${rest#*- }"; done < /proc/self/mountinfo
