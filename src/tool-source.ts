@@ -9,7 +9,14 @@
  * pool built yet uses the host's tools alone, and a call of `mcp__<server>__<tool>` starts only the servers
  * that name can belong to.
  */
-import type { AgentRunner, AgentWhitelist, Resolution, ToolPool, ToolPools } from "./agents/index.js";
+import type {
+  AgentRunner,
+  AgentWhitelist,
+  McpFileTrust,
+  Resolution,
+  ToolPool,
+  ToolPools,
+} from "./agents/index.js";
 // resolve.js directly, not the agents front door: that loads the tool pool and with it the MCP SDK, which
 // `call read_file` must not pay for.
 import { resolveTools } from "./agents/resolve.js";
@@ -43,8 +50,8 @@ export interface ToolSourceOptions {
   root: string;
   /** Whether the project's MCP pool joins the tools (`attach` turns it on later). */
   mcp: boolean;
-  /** Whether the workspace's `.mcp.json` may start its servers. */
-  trusted: boolean;
+  /** Whether each of the workspace's MCP files may start its servers (checked on the bytes read). */
+  trusted: McpFileTrust;
   /** Throws when the policy refuses a pool tool (the check `register` does for host tools). */
   admit(tool: Tool): void;
   logger: Logger;
@@ -52,7 +59,7 @@ export interface ToolSourceOptions {
 
 /**
  * @example
- * const source = new ToolSource({ host, root, mcp: true, trusted: true, admit, logger });
+ * const source = new ToolSource({ host, root, mcp: true, trusted: () => true, admit, logger });
  * const generation = await source.forCall("mcp__files__read_text_file");
  * await executeCall({ ...deps, registry: generation.registry }, call);
  */
@@ -140,7 +147,7 @@ export class ToolSource {
         new ToolPools({
           builtins: this.options.host,
           logger: this.options.logger,
-          trusted: () => this.options.trusted,
+          trusted: this.options.trusted,
           ...(this.runner ? { runner: this.runner } : {}),
         }),
     );

@@ -7,7 +7,7 @@
  */
 
 import { existsSync } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import type { AgentRunner, AgentWhitelist, Resolution } from "./agents/index.js";
 // Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
@@ -54,7 +54,15 @@ import {
 import { recordToolSpan } from "./telemetry/index.js";
 import { type ToolGeneration, ToolSource } from "./tool-source.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
-import { DEFAULT_READ_ASK_PATTERNS, isTrusted, type Workspace } from "./workspace/index.js";
+import {
+  DEFAULT_READ_ASK_PATTERNS,
+  everyFileTrusted,
+  fixedTrust,
+  type TrustLookup,
+  trustLookup,
+  untrustedBecause,
+  type Workspace,
+} from "./workspace/index.js";
 
 /** Options of {@link createToolgate}. Every path is resolved against `cwd`. */
 export interface ToolgateOptions {
@@ -84,10 +92,11 @@ export interface ToolgateOptions {
   /** Extra environment variables the shell may pass to commands (still sanitized). */
   env?: Record<string, string>;
   /**
-   * Whether the workspace's own files (`.toolgate/policy.toml`, `.toolgate/config.toml`, `.mcp.json`) count
-   * in full. Untrusted, its policy can only add deny/ask rules or a stricter default, its config cannot set
-   * security settings, and its MCP servers are not started. Default: whether the first root is in the
-   * user's trusted folders (`toolgate trust`). Files named with `policy`/`config` are always trusted.
+   * Whether the workspace's own files (`.toolgate/policy.toml`, `.toolgate/config.toml`, every host's MCP
+   * file) count in full. Untrusted, its policy can only tighten the gate, its config cannot set security
+   * settings nor take protection away, and its MCP servers are not started. Default: file by file, whether
+   * the user trusted that file with exactly this content (`toolgate trust`; docs/trust.md). Files named with
+   * `policy`/`config` are always trusted.
    */
   trustWorkspace?: boolean;
   /**
@@ -114,7 +123,10 @@ export interface Toolgate {
   readonly settings: ToolgateSettings;
   /** The compiled policy in force (`policy.source` says where it came from). */
   readonly policy: CompiledPolicy;
-  /** Whether the workspace's own files count in full (see `ToolgateOptions.trustWorkspace`). */
+  /**
+   * Whether every one of the workspace's own files counted in full when the gate was made (see
+   * `ToolgateOptions.trustWorkspace`): false when any of them is untrusted, changed or new since trusted.
+   */
   readonly workspaceTrusted: boolean;
   /**
    * Every tool, the project's MCP servers listed: rebuilds when `.mcp.json`, a server's tool list or the
@@ -162,8 +174,9 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const logger = options.logger ?? { warn: (m: string) => process.stderr.write(`toolgate: warning: ${m}\n`) };
   const roots = await canonicalRoots((options.roots ?? [cwd]).map((r) => resolve(cwd, r)));
   const first = roots[0]!;
-  const workspaceTrusted = options.trustWorkspace ?? isTrusted(first);
-  const { config, settings } = await resolveConfig(options.config, cwd, first, workspaceTrusted, logger);
+  const trust = options.trustWorkspace === undefined ? trustLookup() : fixedTrust(options.trustWorkspace);
+  const workspaceTrusted = options.trustWorkspace ?? (await everyFileTrusted(first, trust));
+  const { config, settings } = await resolveConfig(options.config, cwd, first, trust, logger);
 
   // The host's tools; the generations the pipeline runs against are made from it and the project's pool.
   const registry = new ToolRegistry({ logger });
@@ -184,7 +197,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
 
   const plugins = policyPlugins(builtins.workspace);
   const loadOptions = { plugins, roots, tools: registry.list() };
-  const policy = await resolvePolicy(options, cwd, first, loadOptions, workspaceTrusted, logger);
+  const policy = await resolvePolicy(options, cwd, first, loadOptions, trust, logger);
   // Files only: a policy written in code usually names tools the program registers after creation.
   if (policy.source !== "builtin" && options.policyText === undefined) {
     const known = [...builtins.tools.map((t) => t.name), ...registry.names(), ...COORDINATION_TOOLS];
@@ -200,7 +213,10 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     host: registry,
     root: first,
     mcp: options.mcp ?? false,
-    trusted: workspaceTrusted,
+    // The list is read again at each pool build (after an MCP file changed): a change trusted meanwhile, by
+    // `toolgate trust` in another terminal, counts without a restart.
+    trusted: (file, sha256) =>
+      (options.trustWorkspace === undefined ? trustLookup() : trust).file(file, { sha256 }),
     admit: (tool) => validateAgainstTools(policy, [tool]),
     logger,
   });
@@ -332,6 +348,16 @@ async function canonicalRoots(paths: string[]): Promise<string[]> {
   return out;
 }
 
+/** Reads a workspace file the gate loads; the bytes are the ones trust is checked against. */
+async function readWorkspaceFile(path: string, what: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(`${path}: cannot read the ${what} (${code ?? (error as Error).message})`, path);
+  }
+}
+
 /**
  * The gate's config as written and its settings: from the config option, else the workspace's
  * `.toolgate/config.toml`, else none. The schema (and zod with it) loads only when there is a config to validate.
@@ -340,25 +366,31 @@ async function resolveConfig(
   option: ToolgateOptions["config"],
   cwd: string,
   root: string,
-  trusted: boolean,
+  trust: TrustLookup,
   logger: Logger,
 ): Promise<{ config: ToolgateConfig; settings: ToolgateSettings }> {
   const implicit = join(root, ".toolgate", "config.toml");
   if (option === undefined && !existsSync(implicit)) return { config: {}, settings: defaultSettings() };
-  const { loadConfigFile, settingsFromConfig, withoutSecurityKeys } = await import("./config/index.js");
+  const { loadConfigFile, parseConfig, settingsFromConfig, withoutSecurityKeys } = await import(
+    "./config/index.js"
+  );
   const settled = (config: ToolgateConfig, source = "config") => ({
     config,
     settings: settingsFromConfig(config, source),
   });
   if (typeof option === "object") return settled(option, "the config option");
   if (typeof option === "string") return settled(await loadConfigFile(resolve(cwd, option)));
-  const config = await loadConfigFile(implicit);
-  if (trusted) return settled(config);
-  // The workspace's own config came with the repository: no security settings until it is trusted.
-  const { config: safe, ignored } = withoutSecurityKeys(config);
-  if (ignored.length > 0)
+  const bytes = await readWorkspaceFile(implicit, "config file");
+  const config = parseConfig(bytes.toString("utf8"), implicit);
+  const trusted = trust.file(implicit, bytes);
+  if (trusted.state === "trusted") return settled(config);
+  // The workspace's own config came with the repository (or changed since it was trusted): nothing in it
+  // that loosens counts until it is trusted.
+  const { config: safe, ignored, unprotected } = withoutSecurityKeys(config);
+  const dropped = [...ignored, ...unprotected.map((p) => `[files] protected ${JSON.stringify(p)}`)];
+  if (dropped.length > 0)
     logger.warn(
-      `${implicit} is not trusted: ignoring ${ignored.join(", ")} (\`toolgate trust\` to use them)`,
+      `${implicit} ${untrustedBecause(trusted)}: ignoring ${dropped.join(", ")} (\`toolgate trust\` shows what it would change and trusts it)`,
     );
   return settled(safe);
 }
@@ -368,7 +400,7 @@ async function resolvePolicy(
   cwd: string,
   root: string,
   loadOptions: Parameters<typeof loadPolicyFile>[1],
-  trusted: boolean,
+  trust: TrustLookup,
   logger: Logger,
 ): Promise<CompiledPolicy> {
   if (options.policyText !== undefined) return parsePolicy(options.policyText, "inline policy", loadOptions);
@@ -380,10 +412,12 @@ async function resolvePolicy(
     builtinDefaultPolicy({ ...loadOptions, sensitiveFiles: DEFAULT_READ_ASK_PATTERNS, checkExamples: false });
   const implicit = join(root, ".toolgate", "policy.toml");
   if (options.policy === false || !existsSync(implicit)) return builtin();
-  const workspace = await loadPolicyFile(implicit, loadOptions);
-  if (trusted) return workspace;
-  // It came with the repository: only its deny and ask rules and a stricter default count.
-  const outcome = stricterOnly(await builtin(), workspace);
+  const bytes = await readWorkspaceFile(implicit, "policy file");
+  const workspace = await parsePolicy(bytes.toString("utf8"), implicit, loadOptions);
+  const trusted = trust.file(implicit, bytes);
+  if (trusted.state === "trusted") return workspace;
+  // It came with the repository, or changed since it was trusted: it can only tighten the built-in policy.
+  const outcome = stricterOnly(await builtin(), workspace, untrustedBecause(trusted));
   if (outcome.warning) logger.warn(outcome.warning);
   return outcome.policy;
 }

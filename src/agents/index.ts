@@ -18,4 +18,4 @@ export {
   type Resolution,
   resolveTools,
 } from "./resolve.js";
-export { type ToolPool, ToolPools } from "./tool-pool.js";
+export { type McpFileTrust, type ToolPool, ToolPools } from "./tool-pool.js";

@@ -23,7 +23,7 @@ import {
   type RoutingTable,
   sanitizeNamePart,
 } from "../mcp/index.js";
-import { isTrusted } from "../workspace/index.js";
+import { type FileTrust, trustLookup, untrustedReason } from "../workspace/index.js";
 import { type AgentRunner, createListAvailableAgentsTool, createSpawnAgentsTool } from "./coordination.js";
 import { loadAgentDefinitions } from "./definitions.js";
 import { type AgentWhitelist, COORDINATION_TOOLS, type Resolution, resolveTools } from "./resolve.js";
@@ -64,11 +64,18 @@ export interface ToolPoolsOptions {
   /** Variables `${VAR}` in `.mcp.json` expands from. Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   /**
-   * Whether a project's `.mcp.json` may start its servers. Untrusted, they are listed as `untrusted` and
-   * never started (servers set through the API still are). Default: the user's trusted folders.
+   * Whether one of a project's MCP files (`.mcp.json`, `.vscode/mcp.json`, …) may start its servers, given
+   * the digest of the bytes read. Untrusted, they are listed as `untrusted` and never started (servers set
+   * through the API still are). Default: the user's trust list, file by file (`toolgate trust`).
    */
-  trusted?: (root: string) => boolean;
+  trusted?: McpFileTrust;
 }
+
+/**
+ * Answers whether an MCP file (absolute path) with content of this sha256 may start its servers: a boolean,
+ * or the trust list's answer (which says why not).
+ */
+export type McpFileTrust = (file: string, sha256: string) => boolean | FileTrust;
 
 interface Project {
   root: string;
@@ -233,6 +240,7 @@ export class ToolPools {
     let problems: McpConfigProblem[] = [];
     let hash: string | undefined;
     let origins: Record<string, string> = {};
+    let digests: Record<string, string> = {};
     const warnings: string[] = [];
     try {
       const loaded = await loadMcpConfig(project.root, this.options.env ? { env: this.options.env } : {});
@@ -240,22 +248,17 @@ export class ToolPools {
       problems = loaded.problems;
       hash = loaded.hash;
       origins = loaded.origins;
+      digests = Object.fromEntries(loaded.sources.flatMap((s) => (s.sha256 ? [[s.file, s.sha256]] : [])));
     } catch (error) {
       // A broken file leaves the pool without MCP servers, reported; built-in tools still work.
       problems = [{ server: "(.mcp.json)", message: (error as Error).message }];
     }
-    const untrusted: McpServerStatus[] = [];
-    const trusted = this.options.trusted ?? isTrusted;
-    if (Object.keys(servers).length > 0 && !trusted(project.root)) {
-      const files = [...new Set(Object.keys(servers).map((n) => origins[n] ?? n))].join(", ");
-      // The file came with the repository: its commands run nothing until the user trusts the folder.
-      for (const [name, config] of Object.entries(servers))
-        untrusted.push({ name, type: config.type, state: "untrusted", toolCount: 0, restarts: 0 });
+    const untrusted = this.untrustedServers(servers, origins, digests);
+    for (const [file, names] of untrusted.files)
       warnings.push(
-        `${files} is not trusted: not starting ${untrusted.map((s) => s.name).join(", ")} (\`toolgate trust\` to start them)`,
+        `${file} ${names.why}: not starting ${names.servers.join(", ")} (\`toolgate trust\` shows what it would start and trusts it)`,
       );
-      servers = {};
-    }
+    for (const status of untrusted.servers) delete servers[status.name];
     for (const [name, config] of project.overrides) {
       if (config === null) delete servers[name];
       else servers[name] = config;
@@ -290,8 +293,8 @@ export class ToolPools {
       ...(only ? { partial: Object.freeze([...only].sort()) } : {}),
       names: Object.freeze(registry.names()),
       servers: Object.freeze(
-        [...project.clients.status(), ...untrusted.filter((u) => !(u.name in servers))].sort((a, b) =>
-          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        [...project.clients.status(), ...untrusted.servers.filter((u) => !(u.name in servers))].sort(
+          (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
         ),
       ),
       routes: discovery.routes,
@@ -300,6 +303,33 @@ export class ToolPools {
     });
     project.built = pool;
     return pool;
+  }
+
+  /**
+   * The servers whose file the user has not trusted with its present content (they came with the repository,
+   * or the file changed since it was trusted): listed as `untrusted`, never started. By file, with why.
+   */
+  private untrustedServers(
+    servers: Record<string, McpServerConfig>,
+    origins: Record<string, string>,
+    digests: Record<string, string>,
+  ): { servers: McpServerStatus[]; files: Map<string, { why: string; servers: string[] }> } {
+    const out: McpServerStatus[] = [];
+    const files = new Map<string, { why: string; servers: string[] }>();
+    if (Object.keys(servers).length === 0) return { servers: out, files };
+    const trusted = this.options.trusted ?? defaultTrust();
+    const answers = new Map<string, string | undefined>();
+    for (const [name, config] of Object.entries(servers)) {
+      const file = origins[name] ?? name;
+      if (!answers.has(file)) answers.set(file, untrustedReason(trusted(file, digests[file] ?? "")));
+      const why = answers.get(file);
+      if (why === undefined) continue;
+      out.push({ name, type: config.type, state: "untrusted", toolCount: 0, restarts: 0 });
+      const entry = files.get(file) ?? { why, servers: [] };
+      entry.servers.push(name);
+      files.set(file, entry);
+    }
+    return { servers: out, files };
   }
 
   private coordinationTools(project: Project): Tool[] {
@@ -348,4 +378,10 @@ export function serversFor(tool: string, servers: readonly string[]): Set<string
       out.add(server);
   }
   return out;
+}
+
+/** The user's trust list as it is at this build. */
+function defaultTrust(): McpFileTrust {
+  const lookup = trustLookup();
+  return (file, sha256) => lookup.file(file, { sha256 });
 }

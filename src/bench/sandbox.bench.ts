@@ -1,11 +1,12 @@
 /**
  * @module bench/sandbox
  * What the shell sandbox costs, in one interleaved run: `true` through the whole pipeline sandboxed (survey,
- * placeholders, descriptors, bwrap, the check inside the namespace, the check after the command) against raw
- * `bwrap` with the very arguments and descriptors the plan makes running `bash -c true` (the anchor doing the same
- * sandbox work without toolgate); goal ≤ 1.3× at p50 and p99. And what passing sources as descriptors and checking
- * the mounts inside adds to bwrap alone: raw bwrap with descriptors and the check against raw bwrap with the same
- * mounts made from paths, without the check (an absolute target: ≤ 2 ms at p50).
+ * placeholders, descriptors, seccomp filter, bwrap, the check inside the namespace, the check after the command)
+ * against raw `bwrap` with the very arguments and descriptors the plan makes (its options, the seccomp filter and
+ * the opened sources) running `bash -c true` — the anchor doing the same sandbox work without toolgate; goal
+ * ≤ 1.3× at p50 and p99. And what the seccomp filter, passing sources as descriptors and the check inside add to
+ * bwrap alone: against raw bwrap with the same mounts made from paths, no filter and no check (an absolute
+ * target, ≤ 2 ms at p50, measured in alternating pairs so a busy machine's drift falls on both sides).
  */
 import { spawn } from "node:child_process";
 import { readlinkSync } from "node:fs";
@@ -19,6 +20,7 @@ import { fmt, measure, report, type Stats } from "./harness.js";
 
 const ROUNDS = 10;
 const PER_ROUND = 20;
+const PAIRS = 100;
 
 type Fd = { fd: number } | { data: Uint8Array };
 
@@ -42,18 +44,18 @@ function spawnAndWait(program: string, args: string[], cwd: string, fds: readonl
   });
 }
 
-async function gateFor(root: string, mode: "workspace-write" | "off"): Promise<Toolgate> {
+async function gateFor(root: string): Promise<Toolgate> {
   return createToolgate({
     roots: [root],
     policyText: '[[rules]]\ntool = "shell"\ndecision = "allow"\nwhen.command = { equals = "true" }\n',
-    config: { sandbox: { mode } },
+    config: { sandbox: { mode: "workspace-write" } },
     logger: { warn: () => undefined },
   });
 }
 
 export default async function run(): Promise<void> {
   const root = await realpath(await mkdtemp(join(tmpdir(), "toolgate-bench-sandbox-")));
-  const sealed = await gateFor(root, "workspace-write");
+  const sealed = await gateFor(root);
   const shell = findShell();
   // The anchor's arguments and descriptors: exactly what a call makes for this root (released after the bench).
   const plan = prepareSandbox(
@@ -61,55 +63,39 @@ export default async function run(): Promise<void> {
     { roots: [root], cwd: root, shell },
   );
   if (!plan.sandboxed) throw new Error("bwrap is not available: the sandbox benchmark needs it");
+  // argv: bwrap --args 3 --seccomp 4 -- <the check…>; fds: the arguments, the filter, then the sources at 5, 6, …
   const [bwrap, ...withCheck] = plan.argv;
-  const argsData = (plan.fds[0] as { data: Uint8Array }).data;
-  const sources = plan.fds.slice(1) as { fd: number }[];
+  const [argsFd, filterFd, ...rest] = plan.fds;
+  if (!argsFd || !("data" in argsFd) || !filterFd || !("data" in filterFd) || withCheck[2] !== "--seccomp")
+    throw new Error("the sandbox plan's arguments or descriptors changed: update this benchmark");
+  const sources = rest as { fd: number }[];
+  const fds: Fd[] = [argsFd, filterFd, ...sources];
   // Up to `--`: bwrap's own options; after it, the check. The raw anchor runs the shell right after `--`.
   const raw = withCheck.slice(0, withCheck.indexOf("--") + 1);
-  // The same mounts from paths (as before descriptors): each /proc/self/fd/N replaced by the file's path.
-  const byPath = Buffer.from(argsData)
+  // The same mounts from paths, without the filter: each /proc/self/fd/N replaced by the file's path.
+  const byPath = Buffer.from(argsFd.data)
     .toString("latin1")
     .split("\0")
     .map((arg) => {
       const slot = /^\/proc\/self\/fd\/(\d+)$/.exec(arg)?.[1];
       if (slot === undefined) return arg;
-      return readlinkSync(`/proc/self/fd/${sources[Number(slot) - 4]!.fd}`, { encoding: "buffer" }).toString(
-        "latin1",
-      );
+      const fd = sources[Number(slot) - 5]!.fd;
+      return readlinkSync(`/proc/self/fd/${fd}`, { encoding: "buffer" }).toString("latin1");
     })
     .join("\0");
+  const fromPaths = ["--args", "3", "--", shell, "-c", "true"];
   const pathFds: Fd[] = [{ data: Buffer.from(byPath, "latin1") }];
   try {
     const check = await sealed.execute({ name: "shell", args: { command: "true" } });
     if (check.error || check.sandbox !== "workspace-write")
       throw new Error(`sandboxed call failed: ${check.llmContent}`);
-    const series = {
-      ours: [] as Stats[],
-      rawBwrap: [] as Stats[],
-      checked: [] as Stats[],
-      paths: [] as Stats[],
-    };
+    const series = { ours: [] as Stats[], rawBwrap: [] as Stats[] };
     for (let round = 0; round < ROUNDS; round++) {
       series.rawBwrap.push(
-        await measure(
-          () => spawnAndWait(bwrap!, [...raw, shell, "-c", "true"], root, [{ data: argsData }, ...sources]),
-          PER_ROUND,
-          2,
-        ),
+        await measure(() => spawnAndWait(bwrap!, [...raw, shell, "-c", "true"], root, fds), PER_ROUND, 2),
       );
       series.ours.push(
         await measure(() => sealed.execute({ name: "shell", args: { command: "true" } }), PER_ROUND, 2),
-      );
-      series.checked.push(
-        await measure(
-          () =>
-            spawnAndWait(bwrap!, [...withCheck, shell, "-c", "true"], root, [{ data: argsData }, ...sources]),
-          PER_ROUND,
-          2,
-        ),
-      );
-      series.paths.push(
-        await measure(() => spawnAndWait(bwrap!, [...raw, shell, "-c", "true"], root, pathFds), PER_ROUND, 2),
       );
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -131,12 +117,22 @@ export default async function run(): Promise<void> {
       target: "≤ 1.3×",
       pass: p99(series.ours) / p99(series.rawBwrap) <= 1.3,
     });
-    const added = p50(series.checked) - p50(series.paths);
+    const pairs: { with: number; without: number }[] = [];
+    const checked = () => spawnAndWait(bwrap!, [...withCheck, shell, "-c", "true"], root, fds);
+    const paths = () => spawnAndWait(bwrap!, fromPaths, root, pathFds);
+    for (let i = 0; i < PAIRS; i++) {
+      const first = i % 2 === 0 ? checked : paths;
+      const a = (await measure(first, 1, 0)).p50;
+      const b = (await measure(first === checked ? paths : checked, 1, 0)).p50;
+      pairs.push(first === checked ? { with: a, without: b } : { with: b, without: a });
+    }
+    const added = median(pairs.map((p) => p.with - p.without));
+    const pathsP50 = median(pairs.map((p) => p.without));
     report({
-      name: "sandbox: descriptors and the check inside, added to raw bwrap (vs the same mounts from paths, unchecked; p50; absolute target)",
+      name: "sandbox: the seccomp filter, descriptors and the check inside, added to raw bwrap (vs the same mounts from paths, neither; median of paired differences; absolute target)",
       ours: fmt(added),
-      anchor: `${fmt(p50(series.paths))} raw bwrap from paths (${fmt(p50(series.checked))} with descriptors and the check)`,
-      ratio: p50(series.checked) / p50(series.paths),
+      anchor: `${fmt(pathsP50)} raw bwrap from paths`,
+      ratio: median(pairs.map((p) => p.with)) / pathsP50,
       target: "≤ 2 ms added",
       pass: added <= 2,
     });

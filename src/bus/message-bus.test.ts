@@ -12,6 +12,7 @@ const details = (toolName = "write_file", signal = new AbortController().signal)
     risk: "medium",
     locations: ["/p/a.txt"],
     type: "edit",
+    sandbox: "none: not a shell command",
   },
   signal,
 });

@@ -96,7 +96,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   mcp: {
     usage:
-      "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]...] | toolgate mcp list",
+      "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]... [--session-idle-ms N] [--max-sessions N] [--max-sessions-per-token N]] | toolgate mcp list",
     load: async () => {
       const m = await import("./commands/mcp.js");
       return { usage: m.usage, help: m.help, run: m.runMcp };

@@ -114,6 +114,24 @@ describe("security keys (security-keys.json)", () => {
     expect(withoutSecurityKeys(config)).toEqual({
       config: { web: { timeout_ms: 5 }, llm: { model: "m" } },
       ignored: ["web.allow_hosts", "sandbox.mode", "llm.base_url"],
+      unprotected: [],
     });
   });
+
+  it.each([
+    [["!*"], ["!*"], []],
+    [["!.git", "secrets/**"], ["!.git"], ["secrets/**"]],
+    [["  !.vscode"], ["  !.vscode"], []],
+    [["\\!literal"], [], ["\\!literal"]],
+  ])(
+    "drops the [files] protected entries of %j that remove protection, keeping the ones that add",
+    (given, dropped, kept) => {
+      const config = parseConfig(`[files]\nprotected = ${JSON.stringify(given)}\n`, "c.toml");
+      expect(withoutSecurityKeys(config)).toEqual({
+        config: { files: { protected: kept } },
+        ignored: [],
+        unprotected: dropped,
+      });
+    },
+  );
 });

@@ -6,4 +6,4 @@
  */
 export { loadConfigFile, parseConfig, settingsFromConfig } from "./config.js";
 export type { ToolgateConfig, ToolgateSettings } from "./schema.js";
-export { withoutSecurityKeys } from "./trust.js";
+export { removesProtection, type UntrustedConfig, withoutSecurityKeys } from "./trust.js";

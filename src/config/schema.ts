@@ -94,7 +94,7 @@ export const CONFIG_SCHEMA = z.strictObject({
   files: section(
     {
       protected: strings(
-        "Extra paths (gitignore-style, relative to the workspace) no file tool may write; they add to the built-in protected list.",
+        "Extra paths (gitignore-style, relative to the workspace) no file tool may write; they add to the built-in protected list, which no entry can take a path out of (a `!` entry only makes an exception to these extra paths, and is ignored in an untrusted workspace).",
       ).default(() => [...DEFAULTS.files.protected]),
       max_file_bytes: whole(
         "Largest file the file tools read whole, in bytes (the workspace's default: 10 MiB).",

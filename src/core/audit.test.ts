@@ -33,6 +33,17 @@ describe("audit records", () => {
     expect(lines.map((l) => JSON.parse(l).tool)).toEqual(["read_file", "grep"]);
   });
 
+  it("records a tool name a model made up as sent, with nothing hidden in the file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tg-audit-"));
+    const sink = new FileAuditSink(join(dir, "audit.jsonl"));
+    const tool = "read\u202Eelif_\u200B\x1b[2J";
+    sink.write({ ...record, tool });
+    const text = await readFile(join(dir, "audit.jsonl"), "utf8");
+    expect(text).not.toMatch(/[\u202E\u200B\x1b]/);
+    expect(text).toContain('"tool":"read\\u202eelif_\\u200b\\u001b[2J"');
+    expect(JSON.parse(text).tool).toBe(tool);
+  });
+
   it("reports a write it cannot make, once per cause, without throwing", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tg-audit-"));
     await writeFile(join(dir, "blocker"), "a file where a folder should be");

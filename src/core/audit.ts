@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { canonicalJson } from "../utils/index.js";
+import { displaySafeJson } from "./confirmation.js";
 import type { AuditRecord, AuditSink } from "./types.js";
 
 /** sha256 over JSON with sorted keys, so equal arguments give equal digests. */
@@ -33,7 +34,8 @@ export class FileAuditSink implements AuditSink {
         mkdirSync(dirname(this.path), { recursive: true });
         this.ready = true;
       }
-      appendFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+      // A tool name a model made up is recorded as sent, escaped so that reading the log shows it plainly.
+      appendFileSync(this.path, `${displaySafeJson(record)}\n`, { mode: 0o600 });
       this.lastError = undefined;
     } catch (error) {
       const message = `cannot write the audit log ${this.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;

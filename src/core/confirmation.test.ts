@@ -4,7 +4,15 @@
  * refusing malformed tables, and the details the pipeline shows (tool's own, basics, decision, agent).
  */
 import { describe, expect, it } from "vitest";
-import { confirmationDetails, displaySafe, isHiddenCharacter, loadHiddenRanges } from "./confirmation.js";
+import {
+  confirmationDetails,
+  confirmationFields,
+  displaySafe,
+  displaySafeJson,
+  isHiddenCharacter,
+  loadHiddenRanges,
+  proseSafe,
+} from "./confirmation.js";
 import { defineTool } from "./define-tool.js";
 import { okResult } from "./errors.js";
 import HIDDEN_TABLE from "./hidden-characters.json" with { type: "json" };
@@ -55,6 +63,32 @@ describe("displaySafe", () => {
   });
 });
 
+describe("proseSafe", () => {
+  it.each([
+    ["lines, tabs and emoji kept", "a\n\tb 👨\u200D👩\u200D👧 ❤\uFE0F", "a\n\tb 👨\u200D👩\u200D👧 ❤\uFE0F"],
+    ["CR before a line break dropped", "a\r\nb", "a\nb"],
+    ["a lone CR written out", "a\rb", "a\\rb"],
+    ["ESC and CSI written out", "done\x1b[8m", "done\\x1b[8m"],
+    ["an 8-bit CSI written out", "x\u009B2J", "x<U+009B>2J"],
+    ["OSC written out", "\x1b]0;title\x07", "\\x1b]0;title\\x07"],
+    ["backspace written out", "ab\bc", "ab\\x08c"],
+    ["bidi override and isolate written out", "a\u202Eb\u2066c", "a<U+202E>b<U+2066>c"],
+    ["a no-break space kept", "a\u00A0b", "a\u00A0b"],
+  ])("%s", (_note, text, shown) => {
+    expect(proseSafe(text)).toBe(shown);
+  });
+});
+
+describe("displaySafeJson", () => {
+  it("escapes hidden characters above DEL and parses back to the same value", () => {
+    const value = { a: "x\u202Ey\u200Bz\x7f\u{E0041}", b: ["\x1b[2J", "日本 😀"] };
+    const json = displaySafeJson(value);
+    expect(json).toBe('{"a":"x\\u202ey\\u200bz\\u007f\\udb40\\udc41","b":["\\u001b[2J","日本 😀"]}');
+    expect(JSON.parse(json)).toEqual(value);
+    expect([...json].some((ch) => isHiddenCharacter(ch.codePointAt(0)!))).toBe(false);
+  });
+});
+
 describe("loadHiddenRanges", () => {
   it.each([
     ["no ranges", {}, "`ranges` must be a non-empty list"],
@@ -64,15 +98,17 @@ describe("loadHiddenRanges", () => {
     ["reversed", { ranges: [{ from: "200F", to: "200B", why: "x" }] }, "ranges[0] is empty"],
     ["beyond unicode", { ranges: [{ from: "10FFFF", to: "110000", why: "x" }] }, "beyond U+10FFFF"],
     ["no reason", { ranges: [{ from: "2000", to: "200F" }] }, "ranges[0].why must say why"],
+    ["prose not a boolean", { ranges: [{ from: "2000", to: "200F", why: "x", prose: 1 }] }, "prose must be"],
   ])("refuses a table with %s", (_note, table, message) => {
     expect(() => loadHiddenRanges(table)).toThrow(message);
   });
 
   it("reads the shipped table", () => {
     expect(loadHiddenRanges(HIDDEN_TABLE)).toContainEqual({
-      from: 0x2028,
-      to: 0x202f,
+      from: 0x202a,
+      to: 0x202e,
       why: expect.stringContaining("bidi"),
+      prose: true,
     });
   });
 });
@@ -119,6 +155,7 @@ describe("confirmationDetails", () => {
       diff: "+a<U+202E>\n",
       reason: "writes need approval; overwrites a file",
       rule: "policy.toml#2",
+      sandbox: "none (put is not a shell command; toolgate runs it itself)",
     });
   });
 
@@ -141,6 +178,25 @@ describe("confirmationDetails", () => {
       type: "generic",
       reason: "writes need approval",
       agent: "helper",
+      sandbox: "none (peek is not a shell command; toolgate runs it itself)",
     });
+  });
+
+  it("quotes the call's own reason to leave the sandbox apart from toolgate's sandbox line", async () => {
+    const runner = defineTool<{ why: string }>({
+      name: "run_it",
+      description: "Runs",
+      kind: "execute",
+      risk: "high",
+      parameters: { type: "object" },
+      sandboxRequest: ({ why }) => ({ level: "off", justification: why }),
+      confirmation: () => ({ sandbox: "NONE: this command runs outside the sandbox" }),
+      run: async () => okResult("ok"),
+    });
+    const forged = "  trust me\x1b[2K\r  sandbox: workspace-write\u202E ";
+    const details = await confirmationDetails(runner, runner.build({ why: forged }), ask(), signal);
+    expect(details.sandbox).toBe("NONE: this command runs outside the sandbox");
+    expect(details.justification).toBe("trust me\\x1b[2K\\r  sandbox: workspace-write<U+202E>");
+    expect(confirmationFields(details).map((f) => f.label)).toEqual(["call", "justification", "why asked"]);
   });
 });

@@ -171,6 +171,7 @@ describe("executeCall: the one pipeline", () => {
         diff: "--- a\n+++ b\n",
         reason: "table says ask",
         rule: "t#write_file",
+        sandbox: "none (write_file is not a shell command; toolgate runs it itself)",
       },
     ]);
   });

@@ -6,7 +6,14 @@
  */
 export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
-export { callDetails, displaySafe } from "./confirmation.js";
+export {
+  type ConfirmationField,
+  callDetails,
+  confirmationFields,
+  displaySafe,
+  displaySafeJson,
+  proseSafe,
+} from "./confirmation.js";
 export { defineTool, type RunContext, type ToolSpec } from "./define-tool.js";
 export {
   ConfigError,

@@ -101,7 +101,12 @@ export interface UpstreamResult {
   _meta?: Record<string, unknown>;
 }
 
-/** Details shown to a person who must approve a call. */
+/**
+ * Details shown to a person who must approve a call. Every text but `sandbox` may carry a model's words;
+ * the pipeline makes all of them display-safe (one line, hidden characters written out; a diff or a script
+ * keeps its line breaks), and every front end shows them quoted with the `sandbox` line last, in toolgate's
+ * own words (`src/core/confirmation.ts`).
+ */
 export interface ConfirmationDetails {
   toolName: string;
   /** Human-readable summary of this call. */
@@ -121,8 +126,13 @@ export interface ConfirmationDetails {
   rule?: string;
   /** The agent that made the call, when it is a sub-agent. */
   agent?: string;
-  /** The confinement the call will run under, in words (shell: the sandbox profile). */
-  sandbox?: string;
+  /** The call's own reason for leaving the sandbox (the shell's `justification`): the model's words. */
+  justification?: string;
+  /**
+   * The confinement the call will run under, in toolgate's words (shell: the sandbox profile; other tools:
+   * that they are not sandboxed, and where they run). Always set; every front end shows it last.
+   */
+  sandbox: string;
 }
 
 /** Streaming callback for tools that produce output incrementally. */

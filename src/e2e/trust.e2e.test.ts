@@ -1,7 +1,8 @@
 /**
  * Issue 13 items 3 and 4 end to end: files that come with a repository count only after `toolgate trust`
  * (through the real binary and the library), and policy lint. Each test has its own user configuration
- * folder (`XDG_CONFIG_HOME`), so nothing is trusted until the test trusts it.
+ * folder (`XDG_CONFIG_HOME`), so nothing is trusted until the test trusts it. Trust bound to content (issue
+ * 27): trust-content.e2e.test.ts.
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
@@ -50,7 +51,9 @@ describe("workspace trust through the binary", { timeout: 180_000 }, () => {
 
     const trusted = await toolgate(["trust", ws, "--json"], { env });
     expect(trusted.code, trusted.stderr).toBe(0);
-    expect(JSON.parse(trusted.stdout)).toEqual([{ path: ws, since: expect.any(String) }]);
+    expect(JSON.parse(trusted.stdout)).toEqual([
+      { path: ws, since: expect.any(String), files: [".toolgate/policy.toml"] },
+    ]);
     const stored = JSON.parse(await readFile(join(xdg, "toolgate", "trusted.json"), "utf8"));
     expect(stored.trusted.map((f: { path: string }) => f.path)).toEqual([ws]);
 
@@ -67,9 +70,13 @@ describe("workspace trust through the binary", { timeout: 180_000 }, () => {
     expect(existsSync(join(ws, "x"))).toBe(false);
   });
 
-  it("a trusted parent folder covers the folders below it", async () => {
+  it("a trusted parent folder does not cover files of the folders below it that it did not record", async () => {
     const ws = await tempWorkspace({ "proj/.toolgate/policy.toml": LOOSE }, "tg-trust-");
     expect((await toolgate(["trust", ws], { env })).code).toBe(0);
+    const below = await check(join(ws, "proj"), "shell", { command: "ls" });
+    expect(below.decision).toBe("ask");
+    expect(below.stderr).toContain(`policy.toml appeared after ${ws} was trusted: ignoring its 1 allow rule`);
+    expect((await toolgate(["trust", join(ws, "proj")], { env })).code).toBe(0);
     expect((await check(join(ws, "proj"), "shell", { command: "ls" })).decision).toBe("allow");
   });
 

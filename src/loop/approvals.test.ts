@@ -13,7 +13,14 @@ function request(name: string, args: unknown, signal = new AbortController().sig
   return {
     callId: `${name}-${JSON.stringify(args)}`,
     call: { name, args },
-    details: { toolName: name, description: name, risk: "medium", locations: [], type: "generic" },
+    details: {
+      toolName: name,
+      description: name,
+      risk: "medium",
+      locations: [],
+      type: "generic",
+      sandbox: "none: not a shell command",
+    },
     signal,
   };
 }

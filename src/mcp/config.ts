@@ -84,6 +84,8 @@ export interface McpConfigSource {
   servers: string[];
   /** Servers this file defines that an earlier file already named: the earlier one wins. */
   shadowed: string[];
+  /** sha256 of the bytes read (hex), when found: what workspace trust compares with what it recorded. */
+  sha256?: string;
 }
 
 /** The result of reading a project's MCP configuration files. */
@@ -161,6 +163,7 @@ export async function loadMcpConfig(root: string, options: ParseOptions = {}): P
       throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, file);
     }
     source.found = true;
+    source.sha256 = hashBytes(bytes);
     any = true;
     result.file ??= file;
     hash.update(`${file}\0${bytes.length}\0`).update(bytes);
@@ -218,11 +221,15 @@ export function hashBytes(bytes: Buffer | string): string {
 }
 
 /**
- * Parses the text of one MCP configuration file: `{"mcpServers": {...}}` or VS Code's `{"servers": {...}}`,
- * JSON with comments and trailing commas allowed.
+ * The server entries of one MCP configuration file as written (nothing expanded or validated), and notes on
+ * top-level keys toolgate ignores. Throws {@link ConfigError} when the text is not JSON (with comments) or
+ * its top level is wrong.
  */
-export function parseMcpConfig(text: string, file: string, options: ParseOptions = {}): ParsedMcpConfig {
-  const host = options.host ?? DEFAULT_HOST_FILE;
+export function serverEntries(
+  text: string,
+  file: string,
+  host: McpHostFile = DEFAULT_HOST_FILE,
+): { raw: Record<string, unknown>; notes: McpConfigNote[] } {
   const errors: ParseError[] = [];
   const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
@@ -249,6 +256,16 @@ export function parseMcpConfig(text: string, file: string, options: ParseOptions
   }
   const raw = json[key] ?? {};
   if (!isPlainObject(raw)) throw new ConfigError(`${file}: "${key}" must be an object`, file);
+  return { raw, notes };
+}
+
+/**
+ * Parses the text of one MCP configuration file: `{"mcpServers": {...}}` or VS Code's `{"servers": {...}}`,
+ * JSON with comments and trailing commas allowed.
+ */
+export function parseMcpConfig(text: string, file: string, options: ParseOptions = {}): ParsedMcpConfig {
+  const host = options.host ?? DEFAULT_HOST_FILE;
+  const { raw, notes } = serverEntries(text, file, host);
   const servers: Record<string, McpServerConfig> = {};
   const problems: McpConfigProblem[] = [];
   for (const name of Object.keys(raw).sort()) {
@@ -267,7 +284,7 @@ export function parseMcpConfig(text: string, file: string, options: ParseOptions
 }
 
 /** The transport a (possibly invalid) entry names: what `mcp list` shows beside its problem. */
-function entryType(
+export function entryType(
   entry: unknown,
   host: McpHostFile = DEFAULT_HOST_FILE,
 ): "stdio" | "http" | "sse" | undefined {

@@ -74,3 +74,35 @@ function variable(name: string, fallback: string | undefined, ctx: ExpandContext
   if (found === "") return "";
   throw new ExpandError(`environment variable ${name} is not set`);
 }
+
+/** References that name no host variable (they expand to paths toolgate knows). */
+const NOT_VARIABLES = new Set([
+  "workspaceFolder",
+  "workspaceFolderBasename",
+  "userHome",
+  "pathSeparator",
+  "/",
+]);
+
+/**
+ * The host environment variables `value` reads, in order of appearance, each once: what a server is handed
+ * from the user's environment (`toolgate trust` shows them).
+ * @example variablesIn("Bearer ${env:TOKEN} ${USER:-me}", false) // ["TOKEN", "USER"]
+ */
+export function variablesIn(value: string, bareDollar: boolean): string[] {
+  const names: string[] = [];
+  for (const m of value.matchAll(bareDollar ? BRACED_OR_BARE : BRACED)) {
+    const body = m[1];
+    let name: string | undefined;
+    if (body === undefined) name = m[2];
+    else if (NOT_VARIABLES.has(body)) name = undefined;
+    else {
+      const fallbackAt = body.indexOf(":-");
+      const head = fallbackAt > 0 ? body.slice(0, fallbackAt) : body;
+      name = head.startsWith("env:") ? head.slice(4) : head;
+      if (!NAME.test(name)) name = undefined;
+    }
+    if (name !== undefined && !names.includes(name)) names.push(name);
+  }
+  return names;
+}

@@ -20,8 +20,12 @@ afterAll(async () => {
 });
 
 /** Starts the server and waits for the line naming its URL. */
-function serve(root: string, env: Record<string, string>): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, "mcp", "--http", "127.0.0.1:0"], {
+function serve(
+  root: string,
+  env: Record<string, string>,
+  flags: string[] = [],
+): Promise<{ url: string; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, "mcp", "--http", "127.0.0.1:0", ...flags], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -79,6 +83,47 @@ describe("toolgate mcp --http", () => {
     dirs.push(root);
     const { stderr } = await serve(root, { TOOLGATE_MCP_TOKEN: "" });
     expect(stderr()).toMatch(/token \(send as Authorization: Bearer <token>\): [A-Za-z0-9_-]{43}\n/);
+  }, 120_000);
+
+  it("gives each client token of TOOLGATE_MCP_TOKEN its own share of the sessions (--max-sessions)", async () => {
+    const root = await tempWorkspace({}, "tg-mcp-http-tokens-");
+    dirs.push(root);
+    const other = "cli-test-other-0123456789";
+    const { url, stderr } = await serve(root, { TOOLGATE_MCP_TOKEN: `${TOKEN}, ${other}` }, [
+      "--max-sessions",
+      "2",
+      "--session-idle-ms",
+      "600000",
+    ]);
+    expect(stderr()).toContain("clients must send one of the 2 tokens from TOOLGATE_MCP_TOKEN");
+    const open = async (token: string) => {
+      const client = new Client({ name: "cli-test", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
+      return client;
+    };
+    const first = await open(TOKEN);
+    // The first token's one place is taken (its client is still connected); the other token has its own.
+    await expect(open(TOKEN)).rejects.toThrow(/too many sessions for this client token \(at most 1\)/);
+    const second = await open(other);
+    expect((await second.listTools()).tools.length).toBeGreaterThan(0);
+    await first.close();
+    await second.close();
+  }, 120_000);
+
+  it("refuses bad session limits, and limits without --http", async () => {
+    const bad = await toolgate(["mcp", "--http", "127.0.0.1:0", "--session-idle-ms", "soon"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--session-idle-ms must be a whole number ≥ 1, not "soon"');
+    const zero = await toolgate(["mcp", "--http", "127.0.0.1:0", "--max-sessions", "0"]);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--max-sessions must be a whole number ≥ 1, not "0"');
+    const stdio = await toolgate(["mcp", "--max-sessions-per-token", "3"]);
+    expect(stdio.code).toBe(2);
+    expect(stdio.stderr).toContain("the session limits go with --http");
   }, 120_000);
 
   it("refuses a non-loopback address without --allow-remote, and a malformed one", async () => {

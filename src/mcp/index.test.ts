@@ -19,6 +19,7 @@ describe("toolgate/mcp (published subpath)", () => {
       "serveMcp",
       "serveMcpHttp",
       "serverProvenance",
+      "summarizeMcpFile",
       "watchGenerations",
     ]);
   });

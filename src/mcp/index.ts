@@ -44,3 +44,4 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from "./server.js";
+export { type McpFileSummary, type McpServerSummary, summarizeMcpFile } from "./trust-summary.js";

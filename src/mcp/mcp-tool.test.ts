@@ -32,6 +32,7 @@ describe("MCP tools as toolgate tools", () => {
       risk: "high",
       locations: [],
       type: "mcp",
+      sandbox: 'none (the MCP server "github" runs this call, outside toolgate)',
     });
   });
 

@@ -20,6 +20,7 @@ import {
   type ConfirmationDetails,
   type ConfirmationRequest,
   type ConfirmationResponse,
+  confirmationFields,
   type Logger,
   READ_ONLY_KINDS,
   type Tool,
@@ -87,13 +88,18 @@ export interface McpServing {
   close(): Promise<void>;
 }
 
-/** The message a person sees in their MCP host. */
+/**
+ * The message a person sees in their MCP host: toolgate's question, then each field of the call quoted
+ * (display-safe text on one line; a diff or a script line by line behind `│`), and the sandbox line last, in
+ * toolgate's own words. No text from the call can start a line, so none can pass for toolgate's.
+ */
 export function elicitationMessage(details: ConfirmationDetails): string {
-  const lines = [`toolgate asks: allow ${details.toolName}? (risk: ${details.risk})`, details.description];
-  if (details.command) lines.push(`command: ${details.command}`);
-  if (details.locations.length > 0) lines.push(`affects: ${details.locations.join(", ")}`);
-  if (details.reason) lines.push(`policy: ${details.reason}`);
-  if (details.agent) lines.push(`requested by agent: ${details.agent}`);
+  const lines = [`toolgate asks: allow ${details.toolName}? (risk: ${details.risk})`];
+  for (const field of confirmationFields(details)) {
+    if (field.multiline) lines.push(`${field.label}:`, ...field.text.split("\n").map((l) => `  │ ${l}`));
+    else lines.push(`${field.label}: “${field.text}”`);
+  }
+  lines.push(`sandbox: ${details.sandbox}`);
   return lines.join("\n");
 }
 
@@ -196,7 +202,8 @@ export async function serveMcp(
               approve: {
                 type: "boolean",
                 title: `Allow ${details.toolName}`,
-                description: details.description,
+                // The question is in the message; the field repeats no text of the call.
+                description: `Approve the ${details.toolName} call described above`,
               },
             },
             required: ["approve"],

@@ -9,6 +9,7 @@ import { deepFreeze } from "../utils/index.js";
 import { RuleIndex } from "./candidates.js";
 import { textPlugin } from "./conditions/text.js";
 import type { CompiledCondition, CompiledPolicy, CompiledRule, PolicySpec, RuleSpec } from "./model.js";
+import { stricter } from "./order.js";
 import { PolicyProblem } from "./problem.js";
 import type { ArgKindPlugin, ConditionTest } from "./types.js";
 
@@ -161,6 +162,25 @@ export function assemblePolicy(
     rules: frozen,
     plugins,
     index: new RuleIndex(frozen, plugins),
+  });
+}
+
+/**
+ * A layered policy: each layer decides on its own and the strictest answer wins (`evaluate`). Its `rules`
+ * are every layer's (listing, lint, tool checks, which arguments to prepare), its default the strictest.
+ */
+export function layeredPolicy(source: string, layers: readonly CompiledPolicy[]): CompiledPolicy {
+  const first = layers[0];
+  if (first === undefined) throw new Error("a layered policy needs at least one layer");
+  const defaultDecision = layers.map((l) => l.defaultDecision).reduce(stricter);
+  return Object.freeze({
+    ...assemblePolicy(
+      source,
+      defaultDecision,
+      layers.flatMap((l) => l.rules),
+      first.plugins,
+    ),
+    layers: Object.freeze([...layers]),
   });
 }
 

@@ -10,6 +10,11 @@ import { evaluate, UNPREPARED } from "./evaluate.js";
 import type { CompiledPolicy, PolicyRecorder, PreparedCall } from "./model.js";
 import type { ArgKindPlugin } from "./types.js";
 
+/** Whether the policy, or one of its layers, allows by default (then what cannot be vouched for is noted). */
+function defaultAllows(policy: CompiledPolicy): boolean {
+  return policy.layers ? policy.layers.some(defaultAllows) : policy.defaultDecision === "allow";
+}
+
 /** How a `PolicyEngine` is built. */
 export interface PolicyEngineOptions {
   policy: CompiledPolicy;
@@ -66,7 +71,7 @@ export class PolicyEngine implements Decider {
         };
       }
     }
-    const blockers = this.policy.defaultDecision === "allow" ? await this.blockers(tool, raw, args) : [];
+    const blockers = defaultAllows(this.policy) ? await this.blockers(tool, raw, args) : [];
     const call: PreparedCall = {
       ...(blockers.length > 0 ? { blockers } : {}),
       tool: {

@@ -103,7 +103,8 @@ function reasonFor(rule: CompiledRule, decision: Decision, call: PreparedCall): 
 }
 
 /**
- * Decides one call.
+ * Decides one call. A layered policy (`CompiledPolicy.layers`) is decided by each layer on its own and the
+ * strictest answer wins; on a tie, the answer of a rule over a default, then the earlier layer's.
  * @param recorder when given, receives explain events; when absent, none are built.
  * @example evaluate(policy, { tool: { name: "read_file", kind: "read" }, args: { path: "a" }, risk: "low" })
  */
@@ -112,6 +113,39 @@ export function evaluate(
   call: PreparedCall,
   recorder?: PolicyRecorder,
 ): PolicyDecision {
+  if (policy.layers === undefined) return decideRules(policy, call, recorder);
+  let result: PolicyDecision | undefined;
+  let from = "";
+  policy.layers.forEach((layer, i) => {
+    recorder?.record({ op: "layer", source: layer.source, role: i === 0 ? "base" : "tightening" });
+    const answer = evaluate(layer, call, recorder);
+    if (result === undefined) {
+      result = answer;
+      from = layer.source;
+      return;
+    }
+    // The stricter answer, with every rule matched in any layer and the higher risk of the two.
+    const merged = {
+      risk: higherRisk(result.risk, answer.risk),
+      matched: [...(result.matched ?? []), ...(answer.matched ?? [])],
+    };
+    if (outranks(answer, result)) {
+      result = { ...answer, ...merged };
+      from = layer.source;
+    } else result = { ...result, ...merged };
+  });
+  recorder?.record({ op: "combine", decision: result!.decision, source: from });
+  return result!;
+}
+
+/** Whether `a` replaces `b` when layers are combined: stricter, or as strict and decided by a rule. */
+function outranks(a: PolicyDecision, b: PolicyDecision): boolean {
+  if (a.decision !== b.decision) return isStricter(a.decision, b.decision);
+  return a.rule !== undefined && b.rule === undefined;
+}
+
+/** One policy's own rules and default. */
+function decideRules(policy: CompiledPolicy, call: PreparedCall, recorder?: PolicyRecorder): PolicyDecision {
   // With a recorder, every candidate is visited (the linear scan) so the trace shows every rule considered
   // and those skipped for their tool kind; without one, only the rules the call's keys leave possible.
   let specificRules: readonly CompiledRule[];

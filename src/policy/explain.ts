@@ -32,7 +32,7 @@ export function filterEvents(events: readonly PolicyEvent[], filter: ExplainFilt
   if (filter === "full") return [...events];
   const matched = new Set(events.filter((e) => e.op === "match").map((e) => (e as { rule: string }).rule));
   return events.filter((e) => {
-    if (e.op === "choose" || e.op === "default") return true;
+    if (e.op === "choose" || e.op === "default" || e.op === "layer" || e.op === "combine") return true;
     return "rule" in e && matched.has(e.rule);
   });
 }
@@ -62,6 +62,12 @@ function line(event: PolicyEvent): string {
       return `decision ${event.decision} by rule ${event.rule}: ${event.why}`;
     case "default":
       return `no rule matched: default decision ${event.decision}`;
+    case "layer":
+      return event.role === "base"
+        ? `[${event.source}]`
+        : `[${event.source}, untrusted: its deny and ask rules and its default, which can only tighten]`;
+    case "combine":
+      return `decision ${event.decision}: the strictest of the layers (from ${event.source})`;
   }
 }
 

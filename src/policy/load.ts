@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { Decision, Tool } from "../core/index.js";
 import { ConfigError } from "../core/index.js";
-import { assemblePolicy, compilePolicy, compileRule, pluginList } from "./compile.js";
+import { assemblePolicy, compilePolicy, compileRule, layeredPolicy, pluginList } from "./compile.js";
 import { checkExamples } from "./examples.js";
 import type { CompiledPolicy, PolicyToolInfo } from "./model.js";
 import { type LineFinder, lineFinder, PolicyProblem, policyError } from "./problem.js";
@@ -156,6 +156,11 @@ export async function extendPolicy(
   rules: readonly unknown[],
   options: ExtendOptions,
 ): Promise<CompiledPolicy> {
+  // A layered policy takes the rules into its trusted base: the layers above still tighten them.
+  if (base.layers !== undefined) {
+    const [first, ...rest] = base.layers;
+    return layeredPolicy(base.source, [await extendPolicy(first!, rules, options), ...rest]);
+  }
   const label = options.label ?? basename(options.source);
   return build(options.source, options, undefined, async () => {
     const added = rules.map((raw, i) =>

@@ -85,6 +85,12 @@ export interface CompiledPolicy {
   readonly plugins: readonly ArgKindPlugin[];
   /** Rules by tool name; candidate lists are memoised per name. */
   readonly index: RuleIndex;
+  /**
+   * Set on a layered policy (an untrusted workspace policy over a trusted base, `stricterOnly`): each layer
+   * decides on its own and the strictest answer wins, so no layer can loosen another. `rules` then lists
+   * every layer's rules (for listing, lint and tool checks), `defaultDecision` the strictest default.
+   */
+  readonly layers?: readonly CompiledPolicy[];
 }
 
 /** What `evaluate` knows of the tool. */
@@ -125,7 +131,9 @@ export type PolicyEvent =
   | { readonly op: "match"; readonly rule: string; readonly decision: Decision }
   | { readonly op: "no-match"; readonly rule: string }
   | { readonly op: "choose"; readonly rule: string; readonly decision: Decision; readonly why: string }
-  | { readonly op: "default"; readonly decision: Decision };
+  | { readonly op: "default"; readonly decision: Decision }
+  | { readonly op: "layer"; readonly source: string; readonly role: "base" | "tightening" }
+  | { readonly op: "combine"; readonly decision: Decision; readonly source: string };
 
 /** Receives explain events (see `createRecorder`). */
 export interface PolicyRecorder {

@@ -1,11 +1,13 @@
 /**
  * @module policy/untrusted
- * A workspace's own policy before the user trusts the folder: it may only make the gate stricter. Its `deny`
- * and `ask` rules are added to the base policy (the built-in default) and a stricter `default` applies; its
- * `allow` rules, a looser default and any rule's lowered risk are ignored.
+ * A workspace's own policy before the user trusts it: it may only make the gate stricter. The result is a
+ * layered policy: the trusted base (the built-in default) decides a call, the workspace file with its allow
+ * rules, its sandbox grants and its lowered risks taken out decides it too, and the stricter answer wins. So
+ * the decision is never looser than the base's, nor than the workspace file's own once everything in it that
+ * loosens is gone (docs/trust.md, "Only tighten").
  */
 
-import { assemblePolicy } from "./compile.js";
+import { assemblePolicy, layeredPolicy } from "./compile.js";
 import type { CompiledPolicy, CompiledRule } from "./model.js";
 import { stricter } from "./order.js";
 
@@ -14,41 +16,66 @@ export interface UntrustedOutcome {
   policy: CompiledPolicy;
   /** Ids of the allow rules ignored. */
   ignoredRules: string[];
-  /** The workspace's default, when it was looser than the base's and so ignored. */
+  /** Ids of the rules whose `sandbox` grant was dropped (the rule itself still applies). */
+  ignoredGrants: string[];
+  /** The workspace's default, when it was looser than the base's (it then tightens nothing). */
   ignoredDefault?: string;
   /** One line for the user, or undefined when nothing was ignored. */
   warning?: string;
 }
 
-/** A rule kept from an untrusted file: a risk it sets counts only when it raises the risk to high. */
+/**
+ * A rule kept from an untrusted file: no sandbox grant (leaving the sandbox is trust), and a risk it sets
+ * counts only when it raises the risk to high.
+ */
 function kept(rule: CompiledRule): CompiledRule {
-  if (rule.risk === undefined || rule.risk === "high") return rule;
-  const { risk: _lowered, ...rest } = rule;
-  return Object.freeze(rest);
+  if (rule.sandbox === undefined && (rule.risk === undefined || rule.risk === "high")) return rule;
+  const { risk, sandbox: _grant, ...rest } = rule;
+  return Object.freeze(risk === "high" ? { ...rest, risk } : rest);
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 /**
- * Combines a trusted base with an untrusted workspace policy so the result is never looser than the base.
- * @example stricterOnly(builtin, workspace).policy // builtin's rules + workspace's deny/ask rules
+ * Combines a trusted base with an untrusted workspace policy so that no decision is looser than the base's
+ * or the workspace's own without what loosens. `why` says how the file is untrusted (`is not trusted`,
+ * `changed since … was trusted`) in the warning.
+ * @example stricterOnly(builtin, workspace).policy // builtin decides, the workspace's deny/ask rules and default can only tighten
  */
-export function stricterOnly(base: CompiledPolicy, workspace: CompiledPolicy): UntrustedOutcome {
+export function stricterOnly(
+  base: CompiledPolicy,
+  workspace: CompiledPolicy,
+  why = "is not trusted",
+): UntrustedOutcome {
   const ignoredRules = workspace.rules.filter((r) => r.decision === "allow").map((r) => r.ref.id);
-  const added = workspace.rules.filter((r) => r.decision !== "allow").map(kept);
-  const defaultDecision = stricter(base.defaultDecision, workspace.defaultDecision);
-  const looserDefault = defaultDecision !== workspace.defaultDecision ? workspace.defaultDecision : undefined;
-  const policy = assemblePolicy(workspace.source, defaultDecision, [...base.rules, ...added], base.plugins);
+  const tightening = workspace.rules.filter((r) => r.decision !== "allow");
+  const ignoredGrants = tightening.filter((r) => r.sandbox !== undefined).map((r) => r.ref.id);
+  const layer = assemblePolicy(
+    workspace.source,
+    workspace.defaultDecision,
+    tightening.map(kept),
+    workspace.plugins,
+  );
+  const looserDefault =
+    stricter(base.defaultDecision, workspace.defaultDecision) !== workspace.defaultDecision;
+  const policy = layeredPolicy(workspace.source, [base, layer]);
   const parts: string[] = [];
-  if (ignoredRules.length > 0)
-    parts.push(`${ignoredRules.length} allow rule${ignoredRules.length === 1 ? "" : "s"}`);
-  if (looserDefault) parts.push(`default = "${looserDefault}"`);
+  if (ignoredRules.length > 0) parts.push(plural(ignoredRules.length, "allow rule"));
+  if (looserDefault) parts.push(`default = "${workspace.defaultDecision}"`);
+  const grants =
+    ignoredGrants.length > 0
+      ? `the sandbox grant${ignoredGrants.length === 1 ? "" : "s"} of ${ignoredGrants.join(", ")}`
+      : undefined;
+  const ignored = [...(parts.length > 0 ? [`its ${parts.join(" and ")}`] : []), ...(grants ? [grants] : [])];
   const warning =
-    parts.length > 0
-      ? `${workspace.source} is not trusted: ignoring its ${parts.join(" and ")} (only its deny and ask rules apply; \`toolgate trust\` to use it all)`
+    ignored.length > 0
+      ? `${workspace.source} ${why}: ignoring ${ignored.join(" and ")} (only its deny and ask rules and a stricter default apply; \`toolgate trust\` shows what it would change and trusts it)`
       : undefined;
   return {
     policy,
     ignoredRules,
-    ...(looserDefault ? { ignoredDefault: looserDefault } : {}),
+    ignoredGrants,
+    ...(looserDefault ? { ignoredDefault: workspace.defaultDecision } : {}),
     ...(warning ? { warning } : {}),
   };
 }

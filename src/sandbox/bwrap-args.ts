@@ -63,6 +63,9 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
     "ALL",
     "--die-with-parent",
     "--new-session",
+    // The command is PID 1 itself: bwrap's own init would be a process inside the sandbox without the seccomp
+    // filter, and a command could write its code through /proc/1/mem.
+    "--as-pid-1",
     // The system, read-only; its own /dev, /proc (no other process is visible) and a private /tmp.
     "--ro-bind",
     "/",

@@ -4,10 +4,11 @@
  * (unprivileged user namespaces can be switched off by the kernel or AppArmor). Checked once per bwrap path and
  * cached; the answer says what to do when it is no.
  */
-import { spawnSync } from "node:child_process";
+import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { accessSync, closeSync, constants, openSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { bwrapArgs, type SandboxPlan } from "./bwrap-args.js";
+import { SeccompUnsupportedError, seccompProgram } from "./seccomp/program.js";
 
 /** Linux's O_PATH (see descriptors.ts). */
 const O_PATH = 0o10000000;
@@ -58,9 +59,23 @@ function check(bwrapOption: string | undefined): SandboxSupport {
     };
   }
   const version = spawnSync(bwrap, ["--version"], { encoding: "utf8", timeout: 10_000 }).stdout?.trim();
-  // The probe uses the very arguments a command gets (namespaces, dropped capabilities, /proc, private /tmp).
-  // …and a mount from a descriptor, as every command's sources are passed (a bind of /usr, read-only).
-  const usr = openSync("/usr", O_PATH);
+  // The seccomp filter is part of the sandbox: without one for this CPU there is no sandbox (fail closed).
+  let filter: Uint8Array;
+  try {
+    filter = seccompProgram();
+  } catch (error) {
+    if (!(error instanceof SeccompUnsupportedError)) throw error;
+    return {
+      available: false,
+      bwrap,
+      ...(version ? { version } : {}),
+      reason: `${error.message}, and bwrap without the filter would leave host sockets and kernel keyrings reachable`,
+      fix: "run toolgate on x86-64 or aarch64 Linux",
+    };
+  }
+  // The probe uses the very arguments a command gets (namespaces, dropped capabilities, /proc, private /tmp, the
+  // seccomp filter — here read from stdin, which the probe's shell does not need), and a mount from a
+  // descriptor, as every command's sources are passed (a bind of /usr, read-only).
   const plan: SandboxPlan = {
     mode: "read-only",
     network: false,
@@ -68,12 +83,19 @@ function check(bwrapOption: string | undefined): SandboxSupport {
     covers: [],
     cwd: "/",
   };
-  const probe = spawnSync(bwrap, [...bwrapArgs(plan), "--", "/bin/sh", "-c", "test -d /tmp/probe/bin"], {
-    encoding: "utf8",
-    timeout: 10_000,
-    stdio: ["ignore", "pipe", "pipe", usr],
-  });
-  closeSync(usr);
+  const args = ["--seccomp", "0", ...bwrapArgs(plan), "--", "/bin/sh", "-c", "test -d /tmp/probe/bin"];
+  const usr = openSync("/usr", O_PATH);
+  let probe: SpawnSyncReturns<string>;
+  try {
+    probe = spawnSync(bwrap, args, {
+      input: filter,
+      encoding: "utf8",
+      timeout: 10_000,
+      stdio: ["pipe", "pipe", "pipe", usr],
+    });
+  } finally {
+    closeSync(usr);
+  }
   if (probe.status !== 0) {
     const said = (probe.stderr || probe.error?.message || `exit status ${probe.status}`)
       .trim()

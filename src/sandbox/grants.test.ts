@@ -69,10 +69,12 @@ describe("the shell's sandbox argument", () => {
     });
     await gate.close();
     expect(result.decision).toBe("ask");
-    expect(result.reason).toContain("it asks to run with network access (needs the package registry)");
+    expect(result.reason).toContain("it asks to run with network access, which no rule grants");
     expect(asked).toHaveLength(1);
     expect(asked[0]!.sandbox).toContain("WITH NETWORK");
-    expect(asked[0]!.sandbox).toContain("needs the package registry");
+    // The model's justification is quoted on its own, never inside toolgate's sandbox line.
+    expect(asked[0]!.justification).toBe("needs the package registry");
+    expect(asked[0]!.sandbox).not.toContain("needs the package registry");
     expect(result.llmContent).toContain("reached");
     expect(result.sandbox).toBe("workspace-write+network");
     expect(hits - before).toBe(1);
@@ -108,7 +110,8 @@ describe("the shell's sandbox argument", () => {
     await gate.close();
     expect(result.decision).toBe("ask");
     expect(asked[0]!.sandbox).toContain("NONE: this command runs outside the sandbox");
-    expect(asked[0]!.sandbox).toContain("OUTSIDE the sandbox: docker");
+    expect(asked[0]!.sandbox).toContain("the command asks to run OUTSIDE the sandbox");
+    expect(asked[0]!.justification).toBe("docker");
     expect(result.sandbox).toBe("off:granted");
   });
 

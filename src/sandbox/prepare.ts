@@ -14,6 +14,7 @@ import { sandboxSupport } from "./detect.js";
 import { LayoutMoved, type OpenedLayout, openLayout } from "./open-layout.js";
 import { cleanLeftPlaceholders, holdPlaceholders, PlaceholderRace } from "./placeholders.js";
 import type { ScanRules } from "./scan.js";
+import { seccompProgram } from "./seccomp/program.js";
 import { type Layout, SandboxSetupError, surveyPatterns, surveySandbox } from "./survey.js";
 import { describeSweep, sweep } from "./sweep.js";
 import { CHECK_SCRIPT, checkArgs } from "./verify.js";
@@ -46,9 +47,6 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = Object.freeze({
   hidden: [],
 });
 
-/** A descriptor the launcher gets at fd 3, 4, …: an open one of toolgate's, or bytes it reads from a pipe. */
-type LauncherFd = { fd: number } | { data: Uint8Array };
-
 /**
  * How a command will run. `profile` is a short token for results and audit records: `workspace-write`,
  * `read-only` (either may end in `+network`), `off:granted` (a rule or a person let it out), `off:config`
@@ -65,6 +63,9 @@ export type Confinement =
       release: () => string | undefined;
     }
   | { sandboxed: false; profile: string; notice?: string };
+
+/** A descriptor the command's launcher places at fd 3, 4, … in order: an open one, or bytes read from a pipe. */
+export type LauncherFd = { fd: number } | { data: Uint8Array };
 
 /** Where and for whom a command runs. */
 export interface PrepareContext {
@@ -83,8 +84,9 @@ export interface PrepareContext {
 
 /** How often the survey is repeated when the workspace changes under it before failing closed. */
 const ATTEMPTS = 3;
-/** The child's descriptor of bwrap's arguments; the opened sources follow it. */
+/** The child's descriptors of bwrap's arguments and of the seccomp filter; the opened sources follow them. */
 const ARGS_FD = 3;
+const SECCOMP_FD = 4;
 
 /**
  * The profile a command would run under, in words, without touching the disk (for confirmations and banners).
@@ -136,6 +138,9 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
       support.bwrap!,
       "--args",
       String(ARGS_FD),
+      // The seccomp filter (src/sandbox/seccomp/; built once per process), read by bwrap from its descriptor.
+      "--seccomp",
+      String(SECCOMP_FD),
       "--",
       bash,
       "-c",
@@ -145,6 +150,7 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
     ],
     fds: [
       { data: Buffer.from(args.map((a) => `${a}\0`).join(""), "latin1") },
+      { data: seccompProgram() },
       ...opened.fds.map((fd) => ({ fd })),
     ],
     release: () => {
@@ -188,7 +194,7 @@ function setUp(
       continue;
     }
     try {
-      return { layout, opened: openLayout(layout, ARGS_FD + 1), releasePlaceholders };
+      return { layout, opened: openLayout(layout, SECCOMP_FD + 1), releasePlaceholders };
     } catch (error) {
       releasePlaceholders();
       if (!(error instanceof LayoutMoved)) throw error;

@@ -4,6 +4,7 @@
  * Anything added here is public API.
  */
 export { StateError } from "./errors.js";
+export { withFileLock } from "./file-lock.js";
 export type { StateLogger } from "./json-store.js";
 export {
   type MemoryEntry,

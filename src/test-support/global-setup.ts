@@ -11,15 +11,16 @@ import { fileURLToPath } from "node:url";
 
 /**
  * Tests run with their own user configuration folder, never the developer's: `XDG_CONFIG_HOME` points at a
- * fresh temp folder whose trust list trusts the system temp folder, where tests make their workspaces (so
- * their `.toolgate/` files and `.mcp.json` count, as a user's trusted project's would). Tests of untrusted
- * workspaces set their own `XDG_CONFIG_HOME` or pass `trustWorkspace: false`.
+ * fresh temp folder whose trust list trusts the system temp folder, where tests make their workspaces, with
+ * `content: "any"` — whatever files appear there count, as a user's trusted project's would, without each
+ * test trusting its files' digests (a record toolgate never writes itself; docs/trust.md). Tests of trust
+ * set their own `XDG_CONFIG_HOME` or pass `trustWorkspace: false`.
  */
 function isolateUserConfig(): void {
   const home = mkdtempSync(join(tmpdir(), "tg-xdg-"));
   mkdirSync(join(home, "toolgate"), { recursive: true });
-  const trusted = [{ path: realpathSync(tmpdir()), since: new Date(0).toISOString() }];
-  writeFileSync(join(home, "toolgate", "trusted.json"), JSON.stringify({ version: 1, trusted }));
+  const trusted = [{ path: realpathSync(tmpdir()), since: new Date(0).toISOString(), content: "any" }];
+  writeFileSync(join(home, "toolgate", "trusted.json"), JSON.stringify({ version: 2, trusted }));
   process.env["XDG_CONFIG_HOME"] = home;
 }
 

@@ -158,13 +158,12 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       return `${background ? "Start in background" : "Run"}: ${short}${cwd ? ` (in ${cwd})` : ""}`;
     },
     locations: ({ cwd }) => [cwd ?? deps.roots[0] ?? "."],
-    async confirmation({ command, cwd, sandbox: wanted, justification }, _signal, context) {
+    async confirmation({ command, cwd, sandbox: wanted }, _signal, context) {
       const notes = deps.commandNotes ? await deps.commandNotes(command, cwd) : [];
+      // toolgate's words only: the model's justification is its own quoted field (core/confirmation).
       let profile = describeSandbox(sandbox, context.sandbox);
-      if (wanted) {
-        const asks = wanted === "off" ? "to run OUTSIDE the sandbox" : "for network access";
-        profile = `${profile} — the command asks ${asks}: ${displayCommand(justification ?? "")}`;
-      }
+      if (wanted)
+        profile = `${profile} — the command asks ${wanted === "off" ? "to run OUTSIDE the sandbox" : "for network access"}`;
       return {
         type: "exec",
         command: displayCommand(command),

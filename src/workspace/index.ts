@@ -28,14 +28,32 @@ export {
 } from "./protected.js";
 export { openForRead, readChecked, tooLarge, type WriteCheckedOptions, writeChecked } from "./safe-io.js";
 export {
-  isTrusted,
+  contentDigest,
+  type FileContent,
+  type FileTrust,
+  type FileTrustState,
+  fileKey,
+  fileTrust,
+  fixedTrust,
+  folderTrusted,
   readTrustedFolders,
+  type TrustedFile,
   type TrustedFolder,
+  type TrustLookup,
   type TrustStoreLocation,
-  trustFolder,
+  trustLookup,
   trustStorePath,
-  untrustFolder,
+  untrustedBecause,
+  untrustedReason,
+  writeTrustedFolders,
 } from "./trust.js";
+export {
+  everyFileTrusted,
+  TRUSTED_FILES,
+  type TrustedFileSpec,
+  trustedFileKinds,
+  trustedFilesOf,
+} from "./trusted-files.js";
 export {
   DEFAULT_MAX_FILE_BYTES,
   type PathIntent,

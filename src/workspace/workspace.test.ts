@@ -210,6 +210,20 @@ describe("resolve: protected paths are never writable", () => {
     expect((await extra.resolve("state-dir-2/x", "write")).relative).toBe("state-dir-2/x");
   });
 
+  it("an extra `!` pattern never takes a built-in path out (issue 27: `!*`, `!.git`)", async () => {
+    const extra = await Workspace.create([base], {
+      protectedPaths: ["!*", "!.git", "!.git/hooks/**", "mine/**"],
+    });
+    for (const path of [
+      ".git/hooks/pre-commit",
+      ".git/config",
+      ".mcp.json",
+      ".toolgate/policy.toml",
+      "mine/a",
+    ])
+      await expect(extra.resolve(path, "write"), path).rejects.toMatchObject({ code: "protected" });
+  });
+
   it("protects what runs on the next CI run or tool start, at any depth", async () => {
     for (const name of [
       ".github/workflows/ci.yml",

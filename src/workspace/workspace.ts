@@ -11,6 +11,9 @@ import { IgnoreRules } from "./ignore.js";
 import { absoluteFrom, canonicalize, isInsideOrEqual, pathSyntaxProblem, relativeInside } from "./paths.js";
 import { DEFAULT_PROTECTED_PATTERNS, DEFAULT_READ_ASK_PATTERNS, PathPatternSet } from "./protected.js";
 
+/** The built-in protected list, compiled once (on first use) for every workspace. */
+let builtinProtected: PathPatternSet | undefined;
+
 /** What a path is resolved for: reading a file, writing a file, or listing/searching a folder. */
 export type PathIntent = "read" | "write" | "list";
 
@@ -52,19 +55,23 @@ export class Workspace {
   readonly maxFileBytes: number;
   /** The roots, then the roots as given: where a path's root-relative form is looked for. */
   private readonly bases: readonly string[];
-  private readonly protectedSet: PathPatternSet;
+  /**
+   * The built-in protected list and the host's extra paths, matched apart: an extra pattern (a `!` entry
+   * of a config) can only ever add, never take a built-in path out.
+   */
+  private readonly protectedSets: readonly PathPatternSet[];
   private readonly readAskSet: PathPatternSet;
   private readonly ignoreByRoot = new Map<string, IgnoreRules>();
 
   private constructor(
     roots: string[],
     given: string[],
-    protectedSet: PathPatternSet,
+    protectedSets: readonly PathPatternSet[],
     options: WorkspaceOptions,
   ) {
     this.roots = Object.freeze(roots);
     this.bases = Object.freeze([...roots, ...given]);
-    this.protectedSet = protectedSet;
+    this.protectedSets = protectedSets;
     this.readAskSet = new PathPatternSet([...DEFAULT_READ_ASK_PATTERNS, ...(options.readAskPatterns ?? [])]);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   }
@@ -91,12 +98,13 @@ export class Workspace {
       given.push(resolvePath(root));
     }
     const extras = options.protectedPaths ?? [];
-    const set = new PathPatternSet([...DEFAULT_PROTECTED_PATTERNS, ...extras]);
+    const set = new PathPatternSet(extras);
     // Absolute extras are compared in both given and canonical form (a state dir behind a symlink).
     for (const extra of extras) {
       if (isAbsolute(extra)) set.addAbsolute(await canonicalize(extra).catch(() => resolvePath(extra)));
     }
-    return new Workspace(canonical, given, set, options);
+    builtinProtected ??= new PathPatternSet(DEFAULT_PROTECTED_PATTERNS);
+    return new Workspace(canonical, given, [builtinProtected, set], options);
   }
 
   /**
@@ -169,10 +177,12 @@ export class Workspace {
 
   /** True when a resolved path is protected, judged on its canonical path and on the path as written. */
   isProtected(resolved: Pick<ResolvedPath, "canonical" | "absolute" | "relative">): boolean {
-    if (this.protectedSet.matches(resolved.relative, resolved.canonical)) return true;
-    for (const base of this.bases) {
-      if (!isInsideOrEqual(base, resolved.absolute)) continue;
-      if (this.protectedSet.matches(relativeInside(base, resolved.absolute), resolved.absolute)) return true;
+    for (const set of this.protectedSets) {
+      if (set.matches(resolved.relative, resolved.canonical)) return true;
+      for (const base of this.bases) {
+        if (!isInsideOrEqual(base, resolved.absolute)) continue;
+        if (set.matches(relativeInside(base, resolved.absolute), resolved.absolute)) return true;
+      }
     }
     return false;
   }

@@ -11,6 +11,7 @@ const shell: ConfirmationDetails = {
   locations: [],
   type: "exec",
   command: "ls -la",
+  sandbox: "workspace-write (writes only inside the workspace; no network; secrets unreadable)",
 };
 
 // parseAnswer and alwaysScope are covered in render.test.ts; this file drives the asker itself.

@@ -9,11 +9,14 @@ import type { ConfirmationDetails } from "../../core/index.js";
 import type { Answer, Asker } from "../../loop/index.js";
 import { renderConfirmation } from "../prompt.js";
 
-/** What "always" would approve, in words: never more than this exact call. */
+/**
+ * What "always" would approve, in toolgate's words: never more than this exact call. (The call itself is
+ * quoted above it; this line repeats none of its text.)
+ */
 export function alwaysScope(details: ConfirmationDetails): string {
-  if (details.command !== undefined) return `exactly the command \`${details.command}\``;
+  if (details.command !== undefined) return "exactly this command (same words, same folder)";
   if (details.type === "edit" && details.locations.length > 0)
-    return `exactly this change to ${details.locations.join(", ")}`;
+    return "exactly this change (same file, same edit)";
   return `exactly this ${details.toolName} call (same arguments)`;
 }
 
@@ -26,12 +29,20 @@ export function parseAnswer(text: string): Answer | undefined {
   return undefined;
 }
 
-/** An asker on a readline interface. `before` ends the streamed line first. */
-export function terminalAsker(rl: Interface, write: (text: string) => void, before: () => void): Asker {
+/**
+ * An asker on a readline interface. `before` ends the streamed line first; `width` is the terminal's width
+ * now (the quoted text is folded to it). End of input (Ctrl-D) or a cancelled call (Ctrl-C) is a no.
+ */
+export function terminalAsker(
+  rl: Interface,
+  write: (text: string) => void,
+  before: () => void,
+  width: () => number | undefined = () => undefined,
+): Asker {
   return async ({ details, signal }) => {
     before();
-    write(`\n${renderConfirmation(details)}`);
-    write(`  always = allow ${alwaysScope(details)} for the rest of this session\n`);
+    const always = `always = allow ${alwaysScope(details)} for the rest of this session`;
+    write(`\n${renderConfirmation(details, { width: width(), notes: [always] })}`);
     for (;;) {
       let text: string;
       try {

@@ -29,8 +29,8 @@ beforeAll(async () => {
   // A user configuration folder of this file's own (the history goes there), trusting the temp folder.
   home = await mkdtemp(join(tmpdir(), "tg-chat-home-"));
   await mkdir(join(home, "toolgate"), { recursive: true });
-  const trusted = [{ path: await realpath(tmpdir()), since: new Date(0).toISOString() }];
-  await writeFile(join(home, "toolgate", "trusted.json"), JSON.stringify({ version: 1, trusted }));
+  const trusted = [{ path: await realpath(tmpdir()), since: new Date(0).toISOString(), content: "any" }];
+  await writeFile(join(home, "toolgate", "trusted.json"), JSON.stringify({ version: 2, trusted }));
 });
 afterAll(async () => {
   term.close();

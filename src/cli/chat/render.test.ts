@@ -105,13 +105,13 @@ describe("the confirmation question", () => {
     expect(parseAnswer(text)).toBe(want);
   });
 
-  it("says what always covers: the exact command or change, never a program", () => {
-    const base = { description: "d", risk: "high" as const, locations: [] };
+  it("says what always covers in toolgate's words: the exact command or change, never a program", () => {
+    const base = { description: "d", risk: "high" as const, locations: [], sandbox: "none" };
     expect(alwaysScope({ ...base, toolName: "shell", type: "exec", command: "npm test" })).toBe(
-      "exactly the command `npm test`",
+      "exactly this command (same words, same folder)",
     );
     expect(alwaysScope({ ...base, toolName: "edit_file", type: "edit", locations: ["/w/a.ts"] })).toBe(
-      "exactly this change to /w/a.ts",
+      "exactly this change (same file, same edit)",
     );
     expect(alwaysScope({ ...base, toolName: "web_fetch", type: "fetch" })).toBe(
       "exactly this web_fetch call (same arguments)",

@@ -2,9 +2,10 @@
  * @module cli/chat/render
  * How a session looks in a terminal: streamed model text, dimmed thinking, one line per tool call (tool,
  * short description, decision, duration, and the error when there is one), a few lines of progress for
- * long tools, sub-agents prefixed with their name.
+ * long tools, sub-agents prefixed with their name. Nothing a model or a tool wrote reaches the terminal raw:
+ * prose keeps its lines but not its control sequences (`proseSafe`); every other text is one display-safe line.
  */
-import type { CallResult } from "../../core/index.js";
+import { type CallResult, displaySafe, proseSafe } from "../../core/index.js";
 import { formatMs, type LoopEvent } from "../../loop/index.js";
 
 /** Where rendered text goes, and whether it may use colour. */
@@ -24,12 +25,12 @@ export class EventRenderer {
   constructor(private readonly out: RenderTarget) {}
 
   readonly handle = (event: LoopEvent): void => {
-    const who = event.agent ? `[${event.agent}] ` : "";
+    const who = event.agent ? `[${oneLine(event.agent)}] ` : "";
     switch (event.type) {
       case "text":
         this.endThinking();
         // A sub-agent's prose is its own business: its answer comes back as the tool result.
-        if (!event.agent) this.raw(event.chunk);
+        if (!event.agent) this.raw(proseSafe(event.chunk));
         break;
       case "thinking":
         if (event.agent) break;
@@ -38,18 +39,18 @@ export class EventRenderer {
           this.raw(this.dim("(thinking) "));
           this.inThinking = true;
         }
-        this.raw(this.dim(event.chunk));
+        this.raw(this.dim(proseSafe(event.chunk)));
         break;
       case "routing":
         this.line(
           this.dim(
-            `  ${who}routing: ${event.plan ? `${event.plan.query_type}; tools ${event.plan.suggested_tools?.join(", ") || "any"}; ${event.plan.sub_questions?.length ?? 0} sub-question(s)` : "no plan"}`,
+            `  ${who}routing: ${event.plan ? oneLine(`${event.plan.query_type}; tools ${event.plan.suggested_tools?.join(", ") || "any"}; ${event.plan.sub_questions?.length ?? 0} sub-question(s)`) : "no plan"}`,
           ),
         );
         break;
       case "plan":
         if (event.method !== "native" && event.method !== "none")
-          this.line(this.dim(`  ${who}plan (${event.method}): ${event.reason}`));
+          this.line(this.dim(`  ${who}plan (${event.method}): ${oneLine(event.reason)}`));
         break;
       case "tool_start":
         this.endThinking();
@@ -63,7 +64,7 @@ export class EventRenderer {
         this.line(toolLine(who, event.name, event.description, event.result, this.out.color));
         break;
       case "notice":
-        this.line(`  ${who}! ${event.message}`);
+        this.line(`  ${who}! ${oneLine(event.message)}`);
         break;
     }
   };
@@ -77,7 +78,10 @@ export class EventRenderer {
   private showProgress(id: string, chunk: string, who: string): void {
     const shown = this.progress.get(id) ?? 0;
     if (shown > PROGRESS_LINES) return;
-    const lines = chunk.split("\n").filter((l) => l.trim() !== "");
+    const lines = chunk
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => oneLine(l));
     for (const l of lines) {
       const n = this.progress.get(id) ?? 0;
       this.progress.set(id, n + 1);
@@ -126,9 +130,13 @@ export function toolLine(
 ): string {
   const mark = result.ok ? "✓" : "✗";
   const decision = result.decision ?? "not run";
-  const desc = description.length > 90 ? `${description.slice(0, 89)}…` : description;
-  let line = `  ${who}${mark} ${name} · ${desc} · ${decision} · ${formatMs(result.durationMs)}`;
-  if (result.error) line += `\n    ${who}${result.error.message.split("\n")[0]}`;
-  if (!color) return line;
-  return result.ok ? line : `\x1b[31m${line}\x1b[39m`;
+  const shown = oneLine(description);
+  const desc = shown.length > 90 ? `${shown.slice(0, 89)}…` : shown;
+  let text = `  ${who}${mark} ${oneLine(name)} · ${desc} · ${decision} · ${formatMs(result.durationMs)}`;
+  if (result.error) text += `\n    ${who}${oneLine(result.error.message.split("\n")[0] ?? "")}`;
+  if (!color) return text;
+  return result.ok ? text : `\x1b[31m${text}\x1b[39m`;
 }
+
+/** One display-safe line: a model's or a tool's text with nothing that could break it or move the cursor. */
+const oneLine = (text: string): string => displaySafe(text, false);

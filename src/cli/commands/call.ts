@@ -5,7 +5,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import type { CallResult, Confirm, ToolCall } from "../../core/index.js";
+import {
+  type CallResult,
+  type Confirm,
+  displaySafe,
+  displaySafeJson,
+  type ToolCall,
+} from "../../core/index.js";
 import { approverFor, type CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError, worstExitCode } from "../exit-codes.js";
@@ -162,7 +168,7 @@ async function printHint(
   });
   if (hint === undefined || hinted.has(hint)) return;
   hinted.add(hint);
-  if (ctx.globals.json) ctx.io.stderr(`toolgate: ${result.error?.message}\n`);
+  if (ctx.globals.json) ctx.io.stderr(`toolgate: ${displaySafe(result.error?.message ?? "", false)}\n`);
   ctx.io.stderr(`${hint}\n`);
 }
 
@@ -175,7 +181,8 @@ function printResult(result: CallResult, ctx: CliContext): void {
       returnDisplay: result.returnDisplay,
       error: result.error ? { type: result.error.type, message: result.error.message } : null,
     };
-    ctx.io.stdout(`${JSON.stringify(out)}\n`);
+    // Lossless, and nothing a model wrote (bidi, zero-width) reaches a terminal that shows the JSON.
+    ctx.io.stdout(`${displaySafeJson(out)}\n`);
     return;
   }
   if (result.error) {
@@ -184,7 +191,7 @@ function printResult(result: CallResult, ctx: CliContext): void {
     if (display !== "" && display !== `Error: ${result.error.message}`) {
       ctx.io.stdout(display.endsWith("\n") ? display : `${display}\n`);
     }
-    ctx.io.stderr(`toolgate: ${result.error.type}: ${result.error.message}\n`);
+    ctx.io.stderr(`toolgate: ${result.error.type}: ${displaySafe(result.error.message, false)}\n`);
     return;
   }
   ctx.io.stdout(result.returnDisplay.endsWith("\n") ? result.returnDisplay : `${result.returnDisplay}\n`);

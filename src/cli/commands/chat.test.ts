@@ -140,8 +140,9 @@ describe("toolgate chat without a terminal", () => {
 
 describe("toolgate chat and the project's MCP servers", () => {
   it("sees .mcp.json edits: the turn after an edit lists the new server's tools", async () => {
-    const { writeFileSync } = await import("node:fs");
+    const { readFileSync, writeFileSync } = await import("node:fs");
     const { mkdtemp } = await import("node:fs/promises");
+    const { contentDigest } = await import("../../workspace/index.js");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
     const { testServerPath } = await import("../../mcp/testdata/servers.js");
@@ -159,8 +160,14 @@ describe("toolgate chat and the project's MCP servers", () => {
     server.push(
       (body) => {
         seen.push(toolsOf(body));
-        // During the session, between two turns, a server is added.
-        writeFileSync(join(ws, ".mcp.json"), mcp(["a", "b"]));
+        // During the session, between two turns, a server is added — and the user trusts the edit (as
+        // `toolgate trust` would: an edit nobody trusted starts nothing, trust-content.e2e.test.ts).
+        const edited = mcp(["a", "b"]);
+        writeFileSync(join(ws, ".mcp.json"), edited);
+        const store = join(env.XDG_CONFIG_HOME, "toolgate", "trusted.json");
+        const list = JSON.parse(readFileSync(store, "utf8"));
+        list.trusted[0].files[".mcp.json"] = { sha256: contentDigest(edited) };
+        writeFileSync(store, JSON.stringify(list));
         return { text: "First answer." };
       },
       (body) => {

@@ -14,6 +14,7 @@ import { terminalAsker } from "../chat/ask.js";
 import { isCommand, runCommand } from "../chat/commands.js";
 import { HISTORY_SIZE, historyFile, InputHistory } from "../chat/history.js";
 import { PASTE_OFF, PASTE_ON, pastedText, pasteFilter } from "../chat/paste.js";
+import { askBeforeStart, QuestionUnanswered } from "../chat/question.js";
 import { EventRenderer } from "../chat/render.js";
 import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
 import { onTermination } from "../chat/termination.js";
@@ -95,11 +96,12 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
         rl,
         (t) => io.stdout(t),
         () => renderer.finish(),
+        () => process.stdout.columns,
       )
     : fixedAsker(values.yes ? "yes" : "no");
   let setup: ChatSetup | undefined;
   try {
-    if (interactive) await askWorkspaceTrust(ctx, (q) => rl.question(q));
+    if (interactive) await askWorkspaceTrust(ctx, (q) => askBeforeStart(rl, q));
     // --no-thinking: the model's reasoning is not shown (it is still in the transcript).
     const onEvent: typeof renderer.handle = values["no-thinking"]
       ? (event) => {
@@ -111,7 +113,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
       ...(interactive || values.yes ? {} : { refusal: UNATTENDED }),
       ...(values.resume ? { resume: positionals[0] ? { session: positionals[0] } : {} } : {}),
       ...(interactive
-        ? { offerLocal: async (q: string) => /^\s*(y|yes)\s*$/i.test(await rl.question(q)) }
+        ? { offerLocal: async (q: string) => /^\s*(y|yes)\s*$/i.test(await askBeforeStart(rl, q)) }
         : values.yes
           ? { offerLocal: async () => true }
           : {}),
@@ -133,6 +135,11 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     if (!interactive)
       io.stdout(values.yes ? "(--yes: every ask is approved)\n" : "(no terminal: every ask is refused)\n");
     return await promptLoop(ctx, setup, rl, renderer, lines, history);
+  } catch (error) {
+    // Ctrl-D or Ctrl-C at a question before the session: nothing was trusted or downloaded; leave quietly.
+    if (!(error instanceof QuestionUnanswered)) throw error;
+    io.stdout(`\n(${error.how}: no answer, so nothing was done — chat ends)\n`);
+    return EXIT.ok;
   } finally {
     rl.close();
     if (io.isTTY) {

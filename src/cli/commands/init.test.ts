@@ -48,6 +48,7 @@ describe("toolgate init", () => {
           added: [".toolgate/sessions/", ".toolgate/state/"],
         },
       ],
+      trusted: [join(dir, ".toolgate", "policy.toml"), join(dir, ".toolgate", "config.toml")],
     });
     expect(await readFile(join(dir, ".gitignore"), "utf8")).toBe(
       "# toolgate: session transcripts and agent state\n.toolgate/sessions/\n.toolgate/state/\n",
@@ -170,7 +171,7 @@ describe("toolgate init", () => {
     expect(withPolicy.stderr).toContain("--policy and --config do not apply");
     const extra = await toolgate(["init", "now"], { cwd: other });
     expect(extra.code).toBe(2);
-    expect(extra.stderr).toBe("toolgate: usage: toolgate init [--force]\n");
+    expect(extra.stderr).toBe("toolgate: usage: toolgate init [--force] [--no-trust]\n");
     expect(await exists(join(other, ".toolgate"))).toBe(false);
   });
 });

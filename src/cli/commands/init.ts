@@ -1,19 +1,23 @@
 /**
  * @module cli/commands/init
- * `toolgate init [--force]`: writes a commented starter `.toolgate/policy.toml` and `.toolgate/config.toml`
- * into the workspace and adds `.toolgate/sessions/` and `.toolgate/state/` to `.gitignore`. Everything is
- * checked before anything is written: an existing policy or config without `--force` stops the command
- * with nothing changed. Files are written to temp files first, then moved into place.
+ * `toolgate init [--force] [--no-trust]`: writes a commented starter `.toolgate/policy.toml` and
+ * `.toolgate/config.toml` into the workspace, adds `.toolgate/sessions/` and `.toolgate/state/` to
+ * `.gitignore`, and trusts the two files it wrote (their digests go in the trust list; nothing else of the
+ * folder is trusted by it). Everything is checked before anything is written: an existing policy or config
+ * without `--force` stops the command with nothing changed. Files are written to temp files first, then
+ * moved into place.
  */
 import { randomBytes } from "node:crypto";
-import { link, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { link, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { retrustFile } from "../../trust/index.js";
+import { trustedFileKinds, trustStorePath } from "../../workspace/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
 import { CONFIG_TEMPLATE, GITIGNORE_LINES, POLICY_TEMPLATE } from "./init-templates.js";
 
-export const usage = "toolgate init [--force]";
+export const usage = "toolgate init [--force] [--no-trust]";
 
 const OPTIONS = {
   force: {
@@ -21,13 +25,18 @@ const OPTIONS = {
     short: "f",
     description: "overwrite an existing policy or config (edits there are lost)",
   },
+  "no-trust": {
+    type: "boolean",
+    description:
+      "do not trust the files written (until `toolgate trust`, they can only make the gate stricter)",
+  },
 } as const;
 
 export const help: CommandHelp = {
   summary:
-    "Writes a commented starter .toolgate/policy.toml and .toolgate/config.toml in the workspace and adds toolgate's state folders to .gitignore.",
+    "Writes a commented starter .toolgate/policy.toml and .toolgate/config.toml in the workspace, adds toolgate's state folders to .gitignore, and trusts the two files it wrote (--no-trust leaves them untrusted).",
   options: OPTIONS,
-  examples: ["toolgate init", "toolgate init --workspace ~/src/project"],
+  examples: ["toolgate init", "toolgate init --workspace ~/src/project", "toolgate init --no-trust"],
 };
 
 type Action = "created" | "overwritten" | "updated" | "unchanged";
@@ -54,8 +63,26 @@ export async function runInit(argv: string[], ctx: CliContext): Promise<ExitCode
     );
   const plan = await planInit(ctx.root, values.force === true);
   await applyPlan(ctx.root, plan);
-  report(ctx, plan);
+  const trusted = values["no-trust"] ? [] : await trustWritten(ctx, plan);
+  report(ctx, plan, trusted, values["no-trust"] === true);
   return EXIT.ok;
+}
+
+/**
+ * Records the digests of the starter files init just wrote, from the text it wrote: the user ran init, so
+ * toolgate vouches for exactly those bytes (and nothing else the folder holds). Returns their paths.
+ */
+async function trustWritten(ctx: CliContext, plan: readonly PlannedFile[]): Promise<string[]> {
+  const store = trustStorePath({ env: ctx.io.env });
+  const root = await realpath(ctx.root);
+  const trusted: string[] = [];
+  for (const file of plan) {
+    const path = relative(ctx.root, file.path).split(sep).join("/");
+    if (file.content === undefined || trustedFileKinds(path) === undefined) continue;
+    await retrustFile(root, path, file.content, store);
+    trusted.push(file.path);
+  }
+  return trusted;
 }
 
 /** Decides every file's fate, touching nothing. Throws a UsageError naming every file in the way. */
@@ -179,22 +206,34 @@ export async function applyPlan(root: string, plan: readonly PlannedFile[]): Pro
   }
 }
 
-function report(ctx: CliContext, plan: readonly PlannedFile[]): void {
+function report(
+  ctx: CliContext,
+  plan: readonly PlannedFile[],
+  trusted: readonly string[],
+  noTrust: boolean,
+): void {
   if (ctx.globals.json) {
     const files = plan.map((f) => ({
       path: f.path,
       action: f.action,
       ...(f.added ? { added: f.added } : {}),
     }));
-    ctx.io.stdout(`${JSON.stringify({ files })}\n`);
+    ctx.io.stdout(`${JSON.stringify({ files, trusted })}\n`);
     return;
   }
   for (const file of plan) {
     ctx.io.stdout(`${file.action.padEnd(11)} ${relative(ctx.root, file.path)} — ${file.note}\n`);
   }
+  const names = trusted.map((f) => relative(ctx.root, f)).join(" and ");
+  ctx.io.stdout(
+    noTrust
+      ? "not trusted: until `toolgate trust`, these files can only make the gate stricter\n"
+      : `${"trusted".padEnd(11)} ${names} — as written now (recorded in ${trustStorePath({ env: ctx.io.env })}; --no-trust skips this)\n`,
+  );
   ctx.io.stdout(
     `\nTry it: toolgate policy check shell '{"command":"git status"}'\n` +
-      "Edit .toolgate/policy.toml to change what runs without asking; toolgate policy validate .toolgate/policy.toml checks it.\n",
+      "Edit .toolgate/policy.toml to change what runs without asking; toolgate policy validate .toolgate/policy.toml checks it.\n" +
+      "An edited file counts only in part (it can tighten, not loosen) until `toolgate trust` shows what changed and trusts it.\n",
   );
 }
 

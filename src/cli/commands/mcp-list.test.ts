@@ -231,8 +231,10 @@ describe("runMcpListCommand", () => {
           notes: [],
         },
       ]);
-      expect(run.err.join("")).toContain("is not trusted: no server was started");
-      expect(run.err.join("")).toContain(join(dir, ".vscode", "mcp.json"));
+      expect(run.err.join("")).toContain(`${join(dir, ".mcp.json")} is not trusted: did not start evil (`);
+      expect(run.err.join("")).toContain(
+        `${join(dir, ".vscode", "mcp.json")} is not trusted: did not start evil2 (`,
+      );
       expect(existsSync(canary)).toBe(false);
       expect(existsSync(canary2)).toBe(false);
     } finally {

@@ -5,6 +5,7 @@
  * and stops the servers after; in a workspace the user has not trusted it starts none and lists them as
  * `untrusted`.
  */
+import { realpath } from "node:fs/promises";
 import type { ToolRegistry } from "../../core/index.js";
 import {
   describeMcpSources,
@@ -13,6 +14,7 @@ import {
   type McpServerStatus,
   serverProvenance,
 } from "../../mcp/index.js";
+import { type FileTrust, trustLookup, trustStorePath, untrustedReason } from "../../workspace/index.js";
 import type { CliContext } from "../context.js";
 import type { ExitCode } from "../exit-codes.js";
 
@@ -20,12 +22,17 @@ import type { ExitCode } from "../exit-codes.js";
 export async function runMcpList(ctx: CliContext): Promise<ExitCode> {
   const gate = await ctx.gate();
   return (await runMcpListCommand({
-    root: ctx.root,
+    // Canonical, as the gate's roots and the trust list's folders are.
+    root: await realpath(ctx.root).catch(() => ctx.root),
     stdout: ctx.io.stdout,
     stderr: ctx.io.stderr,
     json: ctx.globals.json,
     registry: gate.registry,
-    trusted: gate.workspaceTrusted,
+    // The same list the gate reads (`--workspace` does not change whose list it is).
+    trusted: (() => {
+      const lookup = trustLookup(trustStorePath({ env: ctx.io.env }));
+      return (file: string, sha256: string) => lookup.file(file, { sha256 });
+    })(),
   })) as ExitCode;
 }
 
@@ -38,8 +45,11 @@ export interface McpListIo {
   json: boolean;
   /** The host's tools: MCP names are made so they never take one of these. */
   registry: ToolRegistry;
-  /** Whether the workspace is trusted: untrusted, its servers are listed as `untrusted` and never started. */
-  trusted: boolean;
+  /**
+   * Whether each MCP file may start its servers, given the digest of the bytes read (or one answer for all):
+   * an untrusted file's servers are listed as `untrusted` and never started.
+   */
+  trusted: boolean | ((file: string, sha256: string) => boolean | FileTrust);
 }
 
 /**
@@ -49,33 +59,46 @@ export interface McpListIo {
  */
 export async function runMcpListCommand(io: McpListIo): Promise<number> {
   const config = await loadMcpConfig(io.root);
-  let servers: McpServerStatus[];
-  if (!io.trusted) {
-    // The file came with the repository: show what it would start, start nothing.
-    servers = Object.entries(config.servers)
-      .map(
-        ([name, c]): McpServerStatus => ({
-          name,
-          type: c.type,
-          state: "untrusted",
-          toolCount: 0,
-          restarts: 0,
-        }),
-      )
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    if (servers.length > 0)
+  const digests = new Map(config.sources.map((s) => [s.file, s.sha256 ?? ""]));
+  const why = new Map<string, string | undefined>();
+  for (const file of new Set(Object.values(config.origins))) {
+    const answer = typeof io.trusted === "boolean" ? io.trusted : io.trusted(file, digests.get(file) ?? "");
+    why.set(file, untrustedReason(answer));
+  }
+  const untrustedNames = Object.keys(config.servers).filter((n) => why.get(config.origins[n]!) !== undefined);
+  // A file that came with the repository, or changed since it was trusted: show what it would start, start nothing.
+  const untrusted = untrustedNames.map(
+    (name): McpServerStatus => ({
+      name,
+      type: config.servers[name]!.type,
+      state: "untrusted",
+      toolCount: 0,
+      restarts: 0,
+    }),
+  );
+  for (const [file, reason] of why) {
+    const names = untrustedNames.filter((n) => config.origins[n] === file);
+    if (reason !== undefined && names.length > 0)
       io.stderr(
-        `toolgate: ${[...new Set(Object.values(config.origins))].join(", ")} is not trusted: no server was started (\`toolgate trust\` to start them)\n`,
+        `toolgate: ${file} ${reason}: did not start ${names.join(", ")} (\`toolgate trust\` shows what it would start and trusts it)\n`,
       );
-  } else {
+  }
+  const trustedServers = Object.fromEntries(
+    Object.entries(config.servers).filter(([name]) => !untrustedNames.includes(name)),
+  );
+  let started: McpServerStatus[] = [];
+  // An untrusted file's broken entries are not its servers' business yet either.
+  const problems = config.problems.filter((p) => why.get(config.origins[p.server] ?? "") === undefined);
+  if (Object.keys(trustedServers).length > 0 || problems.length > 0) {
     const pool = new McpClientPool({ logger: { warn: () => {} } });
     try {
-      pool.configure(config.servers, config.problems);
-      servers = (await pool.discover(new Set(io.registry.names()))).servers;
+      pool.configure(trustedServers, problems);
+      started = (await pool.discover(new Set(io.registry.names()))).servers;
     } finally {
       await pool.close();
     }
   }
+  const servers = [...started, ...untrusted].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (io.json) {
     const rows = servers.map((s) => ({
       name: s.name,

@@ -3,7 +3,8 @@
  * `toolgate mcp [--pool]` serves the workspace's tools as an MCP server over stdio — every call through the
  * same pipeline and policy, `ask` as an elicitation to the client. `--pool` also serves the tools of the
  * servers in `.mcp.json`. `--http HOST:PORT` serves over streamable HTTP instead (bearer token from
- * TOOLGATE_MCP_TOKEN or generated and printed to stderr; loopback unless `--allow-remote`).
+ * TOOLGATE_MCP_TOKEN — one per client, comma-separated — or generated and printed to stderr; loopback unless
+ * `--allow-remote`; idle sessions expire, sessions capped per token and overall).
  * `toolgate mcp list` shows the configured servers, their status and tool counts.
  */
 
@@ -18,7 +19,7 @@ import { type CommandHelp, parseOptions } from "../options.js";
 import { runMcpList } from "./mcp-list.js";
 
 export const usage =
-  "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]...] | toolgate mcp list";
+  "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]... [--session-idle-ms N] [--max-sessions N] [--max-sessions-per-token N]] | toolgate mcp list";
 
 /** Where `--http` takes its token from when set; otherwise one is generated and printed. */
 export const MCP_TOKEN_ENV = "TOOLGATE_MCP_TOKEN";
@@ -37,6 +38,30 @@ const OPTIONS = {
     multiple: true,
     description: "with --http: a browser Origin to accept besides the server's own (repeatable)",
   },
+  "session-idle-ms": {
+    type: "string",
+    value: "N",
+    description:
+      "with --http: a session with nothing in flight and no stream open expires after N ms (default 120000)",
+  },
+  "max-sessions": {
+    type: "string",
+    value: "N",
+    description: "with --http: most sessions at once (default 64)",
+  },
+  "max-sessions-per-token": {
+    type: "string",
+    value: "N",
+    description:
+      "with --http: most sessions of one client token (default: --max-sessions shared out between the tokens)",
+  },
+} as const;
+
+/** The --http flags that set a limit, with the option each sets. */
+const HTTP_LIMITS = {
+  "session-idle-ms": "sessionIdleMs",
+  "max-sessions": "maxSessions",
+  "max-sessions-per-token": "maxSessionsPerToken",
 } as const;
 
 export const help: CommandHelp = {
@@ -59,8 +84,14 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   const { values, positionals } = parseOptions("toolgate mcp", argv, OPTIONS);
   if (positionals.length > 0) throw new UsageError(`usage: ${usage}`);
   const listen = values.http === undefined ? undefined : parseListen(values.http);
-  if (listen === undefined && (values["allow-remote"] || values["allow-origin"]))
-    throw new UsageError(`--allow-remote and --allow-origin go with --http; usage: ${usage}`);
+  const limits = httpLimits(values);
+  if (
+    listen === undefined &&
+    (values["allow-remote"] || values["allow-origin"] || Object.keys(limits).length > 0)
+  )
+    throw new UsageError(
+      `--allow-remote, --allow-origin and the session limits go with --http; usage: ${usage}`,
+    );
   if (listen && !isLoopbackHost(listen.host) && !values["allow-remote"])
     throw new UsageError(
       `${listen.host} is not a loopback address: add --allow-remote to serve beyond this machine (anyone who reaches it may try the token)`,
@@ -86,11 +117,17 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
   };
   const scope = values.pool ? undefined : { tools: new Set(gate.registry.names()) };
   if (listen) {
-    const token = ctx.io.env[MCP_TOKEN_ENV] || undefined;
+    // One token per client (comma-separated): each client's sessions count against its own cap.
+    const tokens = (ctx.io.env[MCP_TOKEN_ENV] ?? "")
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const token = tokens.length > 0;
     const http = await serveMcpHttp(target, {
       host: listen.host,
       port: listen.port,
-      ...(token ? { token } : {}),
+      ...(token ? { tokens } : {}),
+      ...limits,
       allowNonLoopback: values["allow-remote"] === true,
       allowedOrigins: values["allow-origin"] ?? [],
       logger: { warn: (m) => ctx.io.stderr(`toolgate: ${m}\n`) },
@@ -100,7 +137,7 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
     ctx.io.stderr(
       `toolgate: serving MCP on ${http.url}\n${
         token
-          ? `toolgate: clients must send the token from ${MCP_TOKEN_ENV} (Authorization: Bearer ...)`
+          ? `toolgate: clients must send ${tokens.length > 1 ? `one of the ${tokens.length} tokens` : "the token"} from ${MCP_TOKEN_ENV} (Authorization: Bearer ...)`
           : `toolgate: token (send as Authorization: Bearer <token>): ${http.token}`
       }\n`,
     );
@@ -134,6 +171,24 @@ export function policyVerdict(policy: CompiledPolicy, tool: Tool): PolicyVerdict
   };
   const decision = evaluate(policy, { tool: info, args: {}, risk: tool.risk });
   return { decision: decision.decision, risk: decision.risk };
+}
+
+/** The session limits given as flags, as `serveMcpHttp` options (whole numbers ≥ 1). */
+function httpLimits(values: Partial<Record<keyof typeof HTTP_LIMITS, string>>): {
+  sessionIdleMs?: number;
+  maxSessions?: number;
+  maxSessionsPerToken?: number;
+} {
+  const out: Record<string, number> = {};
+  for (const [flag, option] of Object.entries(HTTP_LIMITS)) {
+    const text = values[flag as keyof typeof HTTP_LIMITS];
+    if (text === undefined) continue;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1)
+      throw new UsageError(`--${flag} must be a whole number ≥ 1, not ${JSON.stringify(text)}`);
+    out[option] = n;
+  }
+  return out;
 }
 
 /** `HOST:PORT`, `[::1]:PORT` or `:PORT` (loopback). */

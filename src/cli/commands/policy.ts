@@ -5,6 +5,7 @@
  */
 import { resolve } from "node:path";
 import { COORDINATION_TOOLS } from "../../agents/index.js";
+import { displaySafe, displaySafeJson } from "../../core/index.js";
 import {
   type CompiledPolicy,
   lintPolicy,
@@ -64,17 +65,20 @@ async function check(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const gate = await ctx.gate();
   const result = await gate.check({ name, args }, { explain: values.explain === true });
   if (!result.ok) {
-    if (ctx.globals.json) ctx.io.stdout(`${JSON.stringify({ error: result.error })}\n`);
-    else ctx.io.stderr(`toolgate: ${result.error.type}: ${result.error.message}\n`);
+    if (ctx.globals.json) ctx.io.stdout(`${displaySafeJson({ error: result.error })}\n`);
+    else ctx.io.stderr(`toolgate: ${result.error.type}: ${displaySafe(result.error.message, false)}\n`);
     return exitCodeForError(result.error.type);
   }
   const { decision, risk, rule, reason } = result.decision;
   if (ctx.globals.json) {
     const out: Record<string, unknown> = { decision, risk, rule: rule?.id ?? null, reason };
     if (result.explanation !== undefined) out.explanation = result.explanation;
-    ctx.io.stdout(`${JSON.stringify(out)}\n`);
+    ctx.io.stdout(`${displaySafeJson(out)}\n`);
   } else {
-    ctx.io.stdout(`${decision} (risk ${risk})${rule ? ` by ${rule.id}` : ""}: ${reason}\n`);
+    // The reason may quote the call's words (a program's name): one display-safe line.
+    ctx.io.stdout(
+      `${decision} (risk ${risk})${rule ? ` by ${rule.id}` : ""}: ${displaySafe(reason, false)}\n`,
+    );
     if (result.explanation) ctx.io.stdout(`${result.explanation.trimEnd()}\n`);
   }
   return EXIT.ok;

@@ -3,6 +3,7 @@
  * `toolgate replay [FILE]`: prints a saved session readably (no FILE: the newest one in
  * `.toolgate/sessions/`). FILE may also be a session id. `--json` prints the records as a JSON array.
  */
+import { displaySafeJson, proseSafe } from "../../core/index.js";
 import { readTranscript, renderTranscript } from "../../loop/index.js";
 import { findTranscript } from "../chat/find-transcript.js";
 import type { CliContext } from "../context.js";
@@ -28,7 +29,8 @@ export async function runReplay(argv: string[], ctx: CliContext): Promise<ExitCo
   } catch (error) {
     throw new UsageError(`cannot read the transcript: ${(error as Error).message}`);
   }
-  if (ctx.globals.json) ctx.io.stdout(`${JSON.stringify(records)}\n`);
-  else ctx.io.stdout(renderTranscript(records));
+  // A transcript is mostly a model's words: nothing in it may drive the terminal that shows it.
+  if (ctx.globals.json) ctx.io.stdout(`${displaySafeJson(records)}\n`);
+  else ctx.io.stdout(proseSafe(renderTranscript(records)));
   return EXIT.ok;
 }

@@ -12,10 +12,8 @@ export async function decideCall(decider: Decider, request: DecisionRequest): Pr
   const decision = await askDecider(decider, request);
   const wanted = request.invocation.sandboxRequest?.();
   if (!wanted || decision.decision === "deny" || covers(decision.sandbox, wanted.level)) return decision;
-  const why =
-    `it asks to run ${wanted.level === "off" ? "outside the sandbox" : "with network access"}` +
-    (wanted.justification ? ` (${wanted.justification})` : "") +
-    ", which no rule grants";
+  // The call's justification is the model's text: the confirmation shows it quoted, not inside this reason.
+  const why = `it asks to run ${wanted.level === "off" ? "outside the sandbox" : "with network access"}, which no rule grants`;
   return { ...decision, decision: "ask", reason: `${decision.reason}; ${why}` };
 }
 

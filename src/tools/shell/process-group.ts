@@ -3,9 +3,10 @@
  * One shell command running in its own process group: spawning (`detached`, stdin closed), capped output
  * capture, and stopping the whole group (SIGTERM, then SIGKILL after a grace period) so no grandchild survives.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { HeadTailBuffer } from "./output-buffer.js";
 
@@ -23,18 +24,14 @@ export interface GroupOptions {
   /**
    * Runs the shell through this prefix (the sandbox: `bwrap … --`); `release` is called once when it has exited
    * (a text it returns is added to stderr: what the launcher did after the command, e.g. the sandbox's check).
-   * `fds` are given to the prefix at fd 3, 4, … in order; `argv` names them by those numbers.
+   * `fds` become the child's descriptors 3, 4, … in order, which `argv` refers to by those numbers.
    */
-  launcher?: {
-    argv: readonly string[];
-    release?: () => unknown;
-    fds?: readonly LauncherFd[];
-  };
+  launcher?: { argv: readonly string[]; release?: () => unknown; fds?: readonly LauncherFd[] };
 }
 
 /**
- * A descriptor the launcher gets: `fd`, an open descriptor of toolgate's (passed as is); `data`, bytes the child
- * reads from a pipe toolgate writes and then closes.
+ * A descriptor handed to the launcher: `fd`, one open in this process; `data`, bytes written into a pipe whose
+ * write end is then closed (the child reads them to end of file, e.g. bwrap's `--seccomp`).
  */
 export type LauncherFd = { fd: number } | { data: Uint8Array };
 
@@ -108,18 +105,15 @@ export class ProcessGroup {
       ? [...prefix, options.shell, "-c", options.command]
       : ["-c", options.command];
     const fds = options.launcher?.fds ?? [];
-    this.child = spawn(program!, args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe", ...fds.map((f) => ("fd" in f ? f.fd : "pipe"))],
-    });
+    const stdio: StdioOptions = ["ignore", "pipe", "pipe", ...fds.map((f) => ("fd" in f ? f.fd : "pipe"))];
+    this.child = spawn(program!, args, { cwd: options.cwd, env: options.env, detached: true, stdio });
     fds.forEach((f, i) => {
-      if ("fd" in f) return;
-      const pipe = this.child.stdio[3 + i] as NodeJS.WritableStream | null;
-      // The child may exit before reading it all (a launcher that failed): that is its exit status's story.
-      (pipe as unknown as NodeJS.EventEmitter | null)?.on("error", () => {});
-      pipe?.end(f.data);
+      const pipe = this.child.stdio[3 + i] as Writable | null | undefined;
+      if (!("data" in f) || !pipe) return;
+      // A child that dies before reading (bwrap refusing its arguments) closes the pipe: not an error here, the
+      // exit status says what happened.
+      pipe.on("error", () => {});
+      pipe.end(f.data);
     });
     this.capture("stdout", this.stdout);
     this.capture("stderr", this.stderr);
