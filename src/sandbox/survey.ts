@@ -383,6 +383,7 @@ function block(layout: Layout, path: string): void {
  * one needs none), and computes the folders to pin: those strictly between a writable place and each cover.
  */
 function finish(layout: Layout): void {
+  closeUnreachable(layout);
   const emptied = [...layout.covers]
     .filter(([, kind]) => kind === "empty")
     .map(([path]) => path)
@@ -404,6 +405,45 @@ function finish(layout: Layout): void {
     }
   }
   layout.pins = [...pins];
+}
+
+/**
+ * A cover below a folder the command's user may not enter (no search permission — toolgate, as root, may
+ * enter it anyway): the shallowest such folder is hidden whole when the user owns it (a command could
+ * `chmod` it back), and nothing below it is mounted otherwise (the command can never reach there). Either way
+ * the check inside the sandbox never has to look at a path it cannot reach.
+ */
+function closeUnreachable(layout: Layout): void {
+  const uid = process.getuid?.() ?? -1;
+  const groups = new Set([process.getgid?.() ?? -1, ...(process.getgroups?.() ?? [])]);
+  const known = new Map<string, { enter: boolean; own: boolean }>();
+  const folder = (path: string) => {
+    let seen = known.get(path);
+    if (!seen) {
+      const stat = lstatSync(bytesOf(path), { throwIfNoEntry: false });
+      const mode = stat?.mode ?? 0o777;
+      const bit = stat?.uid === uid ? 0o100 : stat && groups.has(stat.gid) ? 0o010 : 0o001;
+      seen = { enter: !stat?.isDirectory() || (mode & bit) !== 0, own: stat?.uid === uid };
+      known.set(path, seen);
+    }
+    return seen;
+  };
+  for (const path of [...layout.covers.keys()]) {
+    for (let at = dirname(path), chain: string[] = []; ; at = dirname(at)) {
+      chain.unshift(at);
+      if (at === "/") {
+        const closed = chain.find((c) => !folder(c).enter);
+        if (closed === undefined) break;
+        layout.covers.delete(path);
+        layout.placeholders = layout.placeholders.filter((p) => p !== path);
+        if (folder(closed).own && closed !== "/") {
+          layout.covers.set(closed, "empty");
+          if (!layout.unsurveyed.includes(closed)) layout.unsurveyed.push(closed);
+        }
+        break;
+      }
+    }
+  }
 }
 
 /** Per existing protected path (raw relative): its device, inode and kind, to tell a new one from it after. */

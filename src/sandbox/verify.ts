@@ -3,9 +3,10 @@
  * The check that runs inside the new mount namespace before the command: for every mount the plan made, the
  * topmost mount at exactly that path (the kernel's own `/proc/self/mountinfo`, which names real folders, never
  * links) is there, read-only where planned, and holds the very file the survey opened (`-ef`: same device and
- * inode as the descriptor the survey passed; not for a path behind a folder the sandbox may not enter, which
- * it cannot look at — its mount is still checked). bwrap resolves destinations by path inside the new root, so a folder
- * swapped for a link meanwhile would put a mount somewhere else: the check then stops before the command runs. It
+ * inode as the descriptor the survey passed; the survey plans no mount behind a folder the sandbox may not
+ * enter, so a path the check cannot look at stops the command too). bwrap resolves sources and destinations by
+ * path, so a folder swapped for a link meanwhile could put a mount somewhere else, or another file at its
+ * place: each planned mount needs a mount of its own file at its own path, so the check then stops. It
  * also closes every descriptor above 2 (the survey's — they reach the host's writable mounts — and any that
  * toolgate's own parent leaked), then runs the command in the same bash.
  *
@@ -52,9 +53,6 @@ export const CHECK_SCRIPT = `__toolgate_check() {
     [[ $mode == any || $opts == *",$mode,"* ]] || { __toolgate_why="$path is not read-only"; return 1; }
     if [[ $ref == tmpfs ]]; then
       [[ $fs == tmpfs ]] || { __toolgate_why="$path is not an empty folder"; return 1; }
-    elif [[ ! -e $path && ! -L $path ]]; then
-      # Behind a folder this sandbox may not enter (toolgate, as root, could): its mount is checked above.
-      :
     elif ! [[ $path -ef $ref ]]; then
       __toolgate_why="$path is not what was checked"
       return 1
