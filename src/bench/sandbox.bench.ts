@@ -63,7 +63,8 @@ export default async function run(): Promise<void> {
     { roots: [root], cwd: root, shell },
   );
   if (!plan.sandboxed) throw new Error("bwrap is not available: the sandbox benchmark needs it");
-  // argv: bwrap --args 3 --seccomp 4 -- <the check…>; fds: the arguments, the filter, then the sources at 5, 6, …
+  // argv: bwrap --args 3 --seccomp 4 -- <the check…>; fds: the arguments, the filter, the sources from 5 on, then
+  // the copies bwrap uses up
   const [bwrap, ...withCheck] = plan.argv;
   const [argsFd, filterFd, ...rest] = plan.fds;
   if (!argsFd || !("data" in argsFd) || !filterFd || !("data" in filterFd) || withCheck[2] !== "--seccomp")
@@ -72,19 +73,17 @@ export default async function run(): Promise<void> {
   const fds: Fd[] = [argsFd, filterFd, ...sources];
   // Up to `--`: bwrap's own options; after it, the check. The raw anchor runs the shell right after `--`.
   const raw = withCheck.slice(0, withCheck.indexOf("--") + 1);
-  // The same mounts from paths, without the filter: each /proc/self/fd/N replaced by the file's path.
-  const byPath = Buffer.from(argsFd.data)
-    .toString("latin1")
-    .split("\0")
-    .map((arg) => {
-      const slot = /^\/proc\/self\/fd\/(\d+)$/.exec(arg)?.[1];
-      if (slot === undefined) return arg;
-      const fd = sources[Number(slot) - 5]!.fd;
-      return readlinkSync(`/proc/self/fd/${fd}`, { encoding: "buffer" }).toString("latin1");
-    })
-    .join("\0");
+  // The same mounts from paths, without the filter: each `--bind-fd N` made `--bind <the file's path>`.
+  const byPath = Buffer.from(argsFd.data).toString("latin1").split("\0");
+  for (let i = 0; i < byPath.length; i++) {
+    const fdOption = /^--(ro-)?bind-fd$/.exec(byPath[i]!);
+    if (!fdOption) continue;
+    const fd = (plan.fds[Number(byPath[i + 1]) - 3] as { fd: number }).fd;
+    byPath[i] = fdOption[1] ? "--ro-bind" : "--bind";
+    byPath[i + 1] = readlinkSync(`/proc/self/fd/${fd}`, { encoding: "buffer" }).toString("latin1");
+  }
   const fromPaths = ["--args", "3", "--", shell, "-c", "true"];
-  const pathFds: Fd[] = [{ data: Buffer.from(byPath, "latin1") }];
+  const pathFds: Fd[] = [{ data: Buffer.from(byPath.join("\0"), "latin1") }];
   try {
     const check = await sealed.execute({ name: "shell", args: { command: "true" } });
     if (check.error || check.sandbox !== "workspace-write")

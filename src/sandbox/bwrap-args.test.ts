@@ -41,6 +41,43 @@ describe("bwrapArgs", () => {
     expect(expectedMounts(c.plan)).toEqual(c.expected);
   });
 
+  it("mounts each descriptor source from a copy bwrap uses up (--bind-fd), in mount order, when given one", () => {
+    const plan: SandboxPlan = {
+      mode: "workspace-write",
+      network: false,
+      binds: [
+        { path: "/w/a", source: { slot: 6 }, writable: true },
+        { path: "/w", source: { slot: 5 }, writable: true },
+      ],
+      covers: [
+        { path: "/w/a/.envrc", source: { slot: 7 }, writable: false },
+        { path: "/w/.env", source: { system: "/dev/null" }, writable: false },
+      ],
+      cwd: "/w",
+    };
+    const asked: number[] = [];
+    const args = bwrapArgs(plan, (slot) => {
+      asked.push(slot);
+      return 20 + asked.length;
+    });
+    expect(asked).toEqual([5, 6, 7]);
+    for (const run of [
+      ["--bind-fd", "21", "/w"],
+      ["--bind-fd", "22", "/w/a"],
+      ["--ro-bind-fd", "23", "/w/a/.envrc"],
+      ["--ro-bind", "/dev/null", "/w/.env"],
+    ])
+      expect(indexOfRun(args, run), run.join(" ")).toBeGreaterThanOrEqual(0);
+    expect(args.some((a) => a.startsWith("/proc/self/fd/"))).toBe(false);
+    // The check still compares against the originals.
+    expect(expectedMounts(plan).map((e) => e.ref)).toEqual([
+      "/proc/self/fd/5",
+      "/proc/self/fd/6",
+      "/dev/null",
+      "/proc/self/fd/7",
+    ]);
+  });
+
   it("is pure: the same plan gives the same arguments", () => {
     const plan = cases[3]!.plan;
     expect(bwrapArgs(plan)).toEqual(bwrapArgs(structuredClone(plan)));

@@ -47,10 +47,12 @@ export interface SandboxPlan {
 }
 
 /**
- * bwrap's options for `plan` (raw strings, for `--args`): everything before `--`.
+ * bwrap's options for `plan` (raw strings, for `--args`): everything before `--`. `consumed` gives, per
+ * mount from a descriptor, the slot of the copy bwrap may use up (see {@link mountArgs}); without it the source
+ * is named by its path in `/proc/self/fd`.
  * @example bwrapArgs(plan) // ["--unshare-all", …, "--bind", "/proc/self/fd/5", "/w", …, "--chdir", "/w"]
  */
-export function bwrapArgs(plan: SandboxPlan): string[] {
+export function bwrapArgs(plan: SandboxPlan, consumed?: (slot: number) => number): string[] {
   const args = [
     // Its own user, PID, IPC, UTS, cgroup and (unless allowed) network namespaces; no capabilities, no way to
     // make further user namespaces, a new session (no TIOCSTI into the caller's terminal), and everything
@@ -77,7 +79,7 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
     "--tmpfs",
     "/tmp",
   ];
-  for (const mount of [...byDepth(plan.binds), ...byDepth(plan.covers)]) args.push(...mountArgs(mount));
+  for (const mount of [...byDepth(plan.binds), ...byDepth(plan.covers)]) args.push(...mountArgs(mount, consumed));
   const env = { TMPDIR: "/tmp", GIT_DISCOVERY_ACROSS_FILESYSTEM: "1", ...plan.setenv };
   for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
   args.push("--chdir", plan.cwd);
@@ -95,9 +97,17 @@ export function expectedMounts(plan: SandboxPlan): Expected[] {
   return [...last.values()].map((m) => ({ path: m.path, writable: m.writable, ref: refOf(m.source) }));
 }
 
-function mountArgs(mount: Mount): string[] {
+/**
+ * With `consumed`, a descriptor source is mounted with `--bind-fd`/`--ro-bind-fd` from the slot `consumed` gives
+ * (a copy of the source's descriptor, which bwrap closes after the mount): bwrap then checks, right after that
+ * mount and before the next one makes its mount point, that what it mounted is the descriptor's own file — so a
+ * folder swapped for a link meanwhile cannot have bwrap create mount points in wherever the link leads.
+ */
+function mountArgs(mount: Mount, consumed?: (slot: number) => number): string[] {
   const { path, source, writable } = mount;
   if ("tmpfs" in source) return writable ? ["--tmpfs", path] : ["--tmpfs", path, "--remount-ro", path];
+  if (consumed && "slot" in source)
+    return [writable ? "--bind-fd" : "--ro-bind-fd", String(consumed(source.slot)), path];
   return [writable ? "--bind" : "--ro-bind", refOf(source), path];
 }
 

@@ -26,6 +26,8 @@ interface EscapeCase {
   setup?: string;
   /** write_file must refuse `path` as well. */
   files?: boolean;
+  /** A command run on the host (unsandboxed) after the check, to undo what the setup made for later cases. */
+  cleanup?: string;
 }
 interface EverydayCase {
   note: string;
@@ -54,6 +56,10 @@ let canary: Server;
 /** The same canary on an abstract unix socket and on a unix socket file listed in `[sandbox] hidden`. */
 let abstractCanary: Server;
 let socketCanary: Server;
+/** Unix sockets no list hides: one in a readable folder outside (a terminal multiplexer's, PostgreSQL's), and a
+ * Docker Desktop socket under the home folder. Only the seccomp filter (and, for the second, the emptied home
+ * folder) keeps a command from them. */
+const openSockets: Server[] = [];
 const ABSTRACT = `toolgate-canary-${process.pid}`;
 let port = 0;
 let hits = 0;
@@ -139,6 +145,15 @@ beforeAll(async () => {
   await new Promise<void>((done) => abstractCanary.listen(`\0${ABSTRACT}`, done));
   socketCanary = createServer(count);
   await new Promise<void>((done) => socketCanary.listen(join(out, "host.sock"), done));
+  await mkdir(join(home, ".docker", "run"), { recursive: true });
+  for (const path of [join(out, "open.sock"), join(home, ".docker", "run", "docker.sock")]) {
+    const server = createServer(count);
+    await new Promise<void>((done) => server.listen(path, done));
+    openSockets.push(server);
+  }
+  // A folder where setups add more folders than the survey reads (a .env past its limit).
+  await mkdir(join(ws, "many", "zz", "a"), { recursive: true });
+  await writeFile(join(ws, "many", "zz", "a", ".env"), `TOKEN=${SECRET}\n`);
   victim = spawn("sleep", ["600"], { env: { ...process.env, VICTIM_TOKEN: SECRET }, stdio: "ignore" });
   // The toolgate folders are found from XDG_CONFIG_HOME first: point it at the fake home for this file.
   process.env.XDG_CONFIG_HOME = join(home, ".config");
@@ -162,6 +177,7 @@ afterAll(async () => {
   await new Promise((done) => canary?.close(done));
   await new Promise((done) => abstractCanary?.close(done));
   await new Promise((done) => socketCanary?.close(done));
+  for (const server of openSockets) await new Promise((done) => server.close(done));
   await rm(base, { recursive: true, force: true });
   await rm(hostBase, { recursive: true, force: true });
 });
@@ -230,6 +246,14 @@ async function waitForExit(id: string): Promise<string> {
 }
 
 async function expectContained(c: EscapeCase, output: string, hitsBefore: number): Promise<void> {
+  try {
+    await expectContainedOnce(c, output, hitsBefore);
+  } finally {
+    if (c.cleanup) await run("bash", ["-c", fill(c.cleanup)]);
+  }
+}
+
+async function expectContainedOnce(c: EscapeCase, output: string, hitsBefore: number): Promise<void> {
   const path = c.path ? fill(c.path) : "";
   // Placeholders linger a few seconds for the next command; what the command made must be gone without them.
   flushPlaceholders();

@@ -128,7 +128,14 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
     unchecked: new Set(settings.unchecked ?? []),
   };
   const { layout, opened, releasePlaceholders } = setUp(settings, context, resolved);
-  const args = bwrapArgs(opened.plan);
+  // Each mount from a descriptor gets a copy of it for bwrap to use up (`--bind-fd` closes it); the check inside
+  // compares against the originals, which bwrap leaves open.
+  const copies: number[] = [];
+  const firstCopy = SECCOMP_FD + 1 + opened.fds.length;
+  const args = bwrapArgs(opened.plan, (slot) => {
+    copies.push(opened.fds[slot - SECCOMP_FD - 1]!);
+    return firstCopy + copies.length - 1;
+  });
   const shell0 = context.shell ?? bash;
   let released = false;
   return {
@@ -152,6 +159,7 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
       { data: Buffer.from(args.map((a) => `${a}\0`).join(""), "latin1") },
       { data: seccompProgram() },
       ...opened.fds.map((fd) => ({ fd })),
+      ...copies.map((fd) => ({ fd })),
     ],
     release: () => {
       if (released) return undefined;
