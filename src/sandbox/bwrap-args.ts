@@ -79,7 +79,8 @@ export function bwrapArgs(plan: SandboxPlan, consumed?: (slot: number) => number
     "--tmpfs",
     "/tmp",
   ];
-  for (const mount of [...byDepth(plan.binds), ...byDepth(plan.covers)]) args.push(...mountArgs(mount, consumed));
+  for (const mount of [...byDepth(plan.binds), ...byDepth(plan.covers)])
+    args.push(...mountArgs(mount, consumed));
   const env = { TMPDIR: "/tmp", GIT_DISCOVERY_ACROSS_FILESYSTEM: "1", ...plan.setenv };
   for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
   args.push("--chdir", plan.cwd);

@@ -83,7 +83,15 @@ function check(bwrapOption: string | undefined): SandboxSupport {
     covers: [],
     cwd: "/",
   };
-  const args = ["--seccomp", "0", ...bwrapArgs(plan, (slot) => slot), "--", "/bin/sh", "-c", "test -d /tmp/probe/bin"];
+  const args = [
+    "--seccomp",
+    "0",
+    ...bwrapArgs(plan, (slot) => slot),
+    "--",
+    "/bin/sh",
+    "-c",
+    "test -d /tmp/probe/bin",
+  ];
   const usr = openSync("/usr", O_PATH);
   let probe: SpawnSyncReturns<string>;
   try {
