@@ -154,7 +154,9 @@ beforeAll(async () => {
   // A folder where setups add more folders than the survey reads (a .env past its limit).
   await mkdir(join(ws, "many", "zz", "a"), { recursive: true });
   await writeFile(join(ws, "many", "zz", "a", ".env"), `TOKEN=${SECRET}\n`);
-  victim = spawn("sleep", ["600"], { env: { ...process.env, VICTIM_TOKEN: SECRET }, stdio: "ignore" });
+  // Outlives the whole file however slow the machine (killed in afterAll): a victim that ends by itself would fail
+  // the "victim" cases.
+  victim = spawn("sleep", ["86400"], { env: { ...process.env, VICTIM_TOKEN: SECRET }, stdio: "ignore" });
   // The toolgate folders are found from XDG_CONFIG_HOME first: point it at the fake home for this file.
   process.env.XDG_CONFIG_HOME = join(home, ".config");
   gate = await createToolgate({
