@@ -2,8 +2,8 @@
  * @module toolgate
  * `createToolgate(options)`: wires the parts into one gate — roots, settings, the tool source (built-in and
  * registered tools plus the project's MCP pool, as generations), policy (file or built-in default) with its
- * argument plug-ins, message bus, audit — and exposes the one pipeline. Everything is validated here, at
- * creation, never at first use.
+ * argument plug-ins, state backend, approval store and the message bus over it, audit — and exposes the one
+ * pipeline. Everything is validated here, at creation, never at first use.
  */
 
 import { existsSync } from "node:fs";
@@ -16,6 +16,7 @@ import { MessageBus } from "./bus/index.js";
 import { defaultSettings } from "./config/defaults.js";
 import type { ToolgateConfig, ToolgateSettings } from "./config/index.js";
 import {
+  type ApprovalStore,
   type AuditSink,
   type CallResult,
   type CheckResult,
@@ -24,6 +25,7 @@ import {
   type ExecuteOptions,
   executeCall,
   FileAuditSink,
+  InProcessApprovalStore,
   type Logger,
   type PipelineDeps,
   type ProviderName,
@@ -51,6 +53,7 @@ import {
   validateAgainstTools,
   withGitConfigCheck,
 } from "./policy/index.js";
+import { createFileStateBackend, type StateBackend } from "./state/index.js";
 import { recordToolSpan } from "./telemetry/index.js";
 import { type ToolGeneration, ToolSource } from "./tool-source.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
@@ -89,6 +92,17 @@ export interface ToolgateOptions {
   audit?: string | AuditSink;
   /** How long an `ask` waits for an answer. Default: `[confirm] timeout_ms` (5 minutes). */
   confirmTimeoutMs?: number;
+  /**
+   * Where the memory and write_todos tools (and `toolgate memory` / `todos`) keep their state. Default: the
+   * file backend (`<first root>/.toolgate/state/`, the user's state folder). The gate does not close a
+   * backend it was given.
+   */
+  state?: StateBackend;
+  /**
+   * Where every `ask` is kept until it is answered (exactly once), expires or is withdrawn. Default: an
+   * in-process store (answered by a call's own `confirm` or the bus's listeners). Not closed by the gate.
+   */
+  approvals?: ApprovalStore;
   /** Extra environment variables the shell may pass to commands (still sanitized). */
   env?: Record<string, string>;
   /**
@@ -116,7 +130,12 @@ export interface Toolgate {
    * tools once a listing or a call brought them in. Read it; add tools with `register`.
    */
   readonly registry: ToolRegistry;
+  /** The confirmation listeners (`onConfirmation`), an adapter over `approvals`. */
   readonly bus: MessageBus;
+  /** Where every `ask` is kept and answered (see `ToolgateOptions.approvals`). */
+  readonly approvals: ApprovalStore;
+  /** Where memory and todos are kept (see `ToolgateOptions.state`). */
+  readonly state: StateBackend;
   /** The config as written (file or object; an untrusted workspace's without its security keys). */
   readonly config: ToolgateConfig;
   /** The same as settings: camelCase, every default applied (`settingsFromConfig`). */
@@ -178,6 +197,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const workspaceTrusted = options.trustWorkspace ?? (await everyFileTrusted(first, trust));
   const { config, settings } = await resolveConfig(options.config, cwd, first, trust, logger);
 
+  const state = options.state ?? createFileStateBackend({ root: first, logger });
   // The host's tools; the generations the pipeline runs against are made from it and the project's pool.
   const registry = new ToolRegistry({ logger });
   const builtins: BuiltinTools = await createBuiltinTools({
@@ -186,6 +206,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     logger,
     env: options.env ?? {},
     commandNotes: (command, cwd) => commandNotes(roots, command, cwd),
+    state,
   });
   const wanted = options.builtins ?? true;
   for (const tool of builtins.tools) {
@@ -205,9 +226,9 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   }
   const engine = new PolicyEngine({ policy, plugins, roots });
 
-  const bus = new MessageBus({
-    timeoutMs: options.confirmTimeoutMs ?? settings.confirm.timeoutMs,
-  });
+  const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
+  const approvals: ApprovalStore = options.approvals ?? new InProcessApprovalStore();
+  const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
   const audit = resolveAudit(options.audit, settings, first, logger);
   const source = new ToolSource({
     host: registry,
@@ -223,6 +244,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const deps: Omit<PipelineDeps, "registry"> = {
     decider: engine,
     confirmer: bus,
+    approvals,
+    confirmTimeoutMs,
     ...(audit ? { audit } : {}),
     limits: settings.limits,
   };
@@ -243,6 +266,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       return source.current.registry;
     },
     bus,
+    approvals,
+    state,
     config,
     settings,
     policy,
@@ -281,6 +306,9 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     async close() {
       await source.close();
       await builtins.close();
+      // Only what the gate made itself: a host's backend or store is the host's to close.
+      if (!options.state) await state.close?.();
+      if (!options.approvals) await approvals.close?.();
     },
   };
 }

@@ -8,14 +8,15 @@ import { argsDigest } from "./audit.js";
 import { confirmationDetails } from "./confirmation.js";
 import { errorResult } from "./errors.js";
 import type { ToolRegistry } from "./registry.js";
-import { buildInvocation } from "./steps/build.js";
+import { asChecked, buildInvocation, withCheckedNote } from "./steps/build.js";
 import { confirmCall } from "./steps/confirm.js";
-import { decideCall, sandboxFor } from "./steps/decide.js";
+import { decideCall, precheckCall, sandboxFor } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
 import { runInvocation } from "./steps/run.js";
 import { shapeResult } from "./steps/shape.js";
 import { DEFAULT_LIMITS, type TruncationLimits } from "./truncate.js";
 import type {
+  ApprovalStore,
   AuditSink,
   Confirm,
   ConfirmationDetails,
@@ -37,6 +38,13 @@ export interface PipelineDeps {
   decider: Decider;
   /** Answers `ask` for calls that bring no `confirm` of their own. Without either, every `ask` is a deny. */
   confirmer?: Confirmer;
+  /**
+   * Where every `ask` is kept while it waits, and answered exactly once. Default: a store of its own per
+   * call (nobody but the call's own `confirm` or the confirmer can answer it then).
+   */
+  approvals?: ApprovalStore;
+  /** How long an `ask` stays pending before it expires as a deny. Default 5 minutes. */
+  confirmTimeoutMs?: number;
   audit?: AuditSink;
   limits?: TruncationLimits;
 }
@@ -50,8 +58,9 @@ export interface ExecuteOptions {
   scope?: ToolScope;
   /**
    * Answers this call's `ask`, instead of the pipeline's confirmer (the gate's message bus). It receives
-   * `{ callId, call, details, agent, signal }`; the signal is this call's, so cancelling the call withdraws
-   * the question.
+   * `{ callId, call, details, agent, signal }` and the pending approval record; the signal aborts when the
+   * call is cancelled or the ask is settled some other way (expired, answered elsewhere), so the question
+   * can be withdrawn. Its answer is recorded in the approval store; the first answer wins.
    */
   confirm?: Confirm;
 }
@@ -106,12 +115,19 @@ export async function executeCall(
   // 2. build
   const built = buildInvocation(deps.registry.validator, tool, call.args);
   if (!("invocation" in built)) return finish(built);
-  const { invocation, args, risk } = built;
+  const { args, risk } = built;
 
   // 3. decide
-  const request = { tool, invocation, args, risk };
+  const request = { tool, invocation: built.invocation, args, risk };
   decision = await decideCall(deps.decider, options.scope ? { ...request, scope: options.scope } : request);
   if (decision.decision === "deny") return finish(denied(tool.name, decision.message ?? decision.reason));
+  // What runs (and what a person approves) is what the policy checked: a command's expansions written out.
+  const checked = asChecked(deps.registry.validator, tool, built, decision);
+  if (!("invocation" in checked)) return finish(checked);
+  const { invocation } = checked;
+  // The tool's own refusal of what the call targets (a path outside the workspace): before anyone is asked.
+  const refused = await precheckCall(tool, invocation, signal);
+  if (refused) return finish(refused);
 
   // 4. confirm
   if (decision.decision === "ask") {
@@ -130,14 +146,22 @@ export async function executeCall(
     }
     const { confirmer } = deps;
     const confirm: Confirm | undefined =
-      options.confirm ?? (confirmer ? (request) => confirmer.confirm(request) : undefined);
-    const answer = await confirmCall(confirm, {
-      callId: call.id ?? randomUUID(),
-      call,
-      details,
-      ...(options.scope?.agent ? { agent: options.scope.agent } : {}),
-      signal,
-    });
+      options.confirm ?? (confirmer ? (request, ask) => confirmer.confirm(request, ask) : undefined);
+    const answer = await confirmCall(
+      {
+        ...(deps.approvals ? { approvals: deps.approvals } : {}),
+        ...(confirm ? { confirm } : {}),
+        by: options.confirm ? "caller" : "confirmer",
+        ...(deps.confirmTimeoutMs === undefined ? {} : { timeoutMs: deps.confirmTimeoutMs }),
+      },
+      {
+        callId: call.id ?? randomUUID(),
+        call,
+        details,
+        ...(options.scope?.agent ? { agent: options.scope.agent } : {}),
+        signal,
+      },
+    );
     if (!answer.approved) {
       if (answer.cancelled)
         return finish(errorResult("cancelled", `${tool.name} was cancelled while waiting for approval`));
@@ -148,7 +172,9 @@ export async function executeCall(
   // 5. execute, 6. shape
   const sandbox = sandboxFor(decision, invocation);
   const context = { ...(options.scope ? { scope: options.scope } : {}), ...(sandbox ? { sandbox } : {}) };
-  return finish(await runInvocation(tool, invocation, signal, options.onOutput, context));
+  return finish(
+    withCheckedNote(await runInvocation(tool, invocation, signal, options.onOutput, context), decision),
+  );
 }
 
 function denied(toolName: string, reason: string): ToolResult {

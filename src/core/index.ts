@@ -4,12 +4,21 @@
  * — only the names other folders or the package root use; anything else is imported within `core/` by file.
  * Anything added here is public.
  */
+export {
+  InProcessApprovalStore,
+  type InProcessApprovalStoreOptions,
+  matchesApprovalFilter,
+  SETTLED_BY_TOOLGATE,
+  settledMessage,
+  unknownApprovalMessage,
+} from "./approval-store.js";
 export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
 export {
   type ConfirmationField,
   callDetails,
   confirmationFields,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
   displaySafe,
   displaySafeJson,
   proseSafe,
@@ -43,9 +52,18 @@ export {
   type ProviderToolMap,
   SchemaCache,
 } from "./schemas/index.js";
+export { type AskOptions, askApproval } from "./steps/confirm.js";
 export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";
 export { DEFAULT_LIMITS, truncateOutput } from "./truncate.js";
 export type {
+  ApprovalAnswer,
+  ApprovalAsk,
+  ApprovalFilter,
+  ApprovalRecord,
+  ApprovalScope,
+  ApprovalSettlement,
+  ApprovalState,
+  ApprovalStore,
   ArgKind,
   AuditSink,
   Confirm,
@@ -62,6 +80,7 @@ export type {
   RiskLevel,
   RuleRef,
   SandboxGrant,
+  SettleResult,
   Tool,
   ToolAttachment,
   ToolCall,

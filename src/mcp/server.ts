@@ -21,12 +21,14 @@ import {
   type ConfirmationRequest,
   type ConfirmationResponse,
   confirmationFields,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
   type Logger,
   READ_ONLY_KINDS,
   type Tool,
   type ToolCall,
   type ToolScope,
 } from "../core/index.js";
+import { TOOLGATE_VERSION } from "../utils/index.js";
 import { type PolicyVerdict, stricterAnnotations } from "./annotations.js";
 import { upstreamToolInfo } from "./mcp-tool.js";
 
@@ -61,7 +63,7 @@ export interface ServeMcpOptions {
   version?: string;
   /** Tools per `tools/list` page. Default 200. */
   pageSize?: number;
-  /** How long an elicitation waits for the person (ms). Default 5 minutes. */
+  /** How long an elicitation waits for the person (ms). Default `DEFAULT_CONFIRM_TIMEOUT_MS` (5 minutes). */
   elicitationTimeoutMs?: number;
 }
 
@@ -151,7 +153,7 @@ export async function serveMcp(
   options: ServeMcpOptions = {},
 ): Promise<McpServing> {
   const server = new Server(
-    { name: options.name ?? "toolgate", version: options.version ?? "0.1.0" },
+    { name: options.name ?? "toolgate", version: options.version ?? TOOLGATE_VERSION },
     { capabilities: { tools: { listChanged: true } } },
   );
   const pageSize = options.pageSize ?? 200;
@@ -209,7 +211,7 @@ export async function serveMcp(
             required: ["approve"],
           },
         },
-        { signal, timeout: options.elicitationTimeoutMs ?? 5 * 60_000 },
+        { signal, timeout: options.elicitationTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS },
       );
       if (answer.action === "accept" && answer.content?.approve === true) return { approved: true };
       return {

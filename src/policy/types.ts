@@ -44,6 +44,12 @@ export interface ArgKindPlugin<V = unknown> {
   /** The operators this kind understands, by file-format name (`glob`, `prefix`, `host`, ...). */
   readonly operators: Readonly<Record<string, OperatorCompiler<V>>>;
   /**
+   * The raw argument in the form the policy checked, when preparing rewrote it (a command with its brace
+   * and glob expansions written out as quoted words), else undefined. The call then runs with this form,
+   * so what runs is what was checked.
+   */
+  checkedForm?(value: V): unknown;
+  /**
    * Why a default `allow` must not apply to this value (no rule vouched for it), or undefined when it may.
    * The command kind answers for commands its analysis cannot vouch for (substitutions, wrappers, ...), so
    * `default = "allow"` never runs them unasked.

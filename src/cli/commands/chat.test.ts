@@ -34,7 +34,9 @@ describe("toolgate chat without a terminal", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`toolgate chat — test-model via ollama at ${server.url}`);
-    expect(r.stdout).toContain("\nmodel: ready (context window 16384 tokens)\n");
+    expect(r.stdout).toContain(
+      "\nmodel: ready (context window 16384 tokens, from /api/show (test.context_length))\n",
+    );
     expect(r.stdout).toContain("Hello back.");
     expect(r.stdout).toContain("bye — transcript saved to");
     expect(server.requests.at(-1)!.messages.at(-1)).toEqual({ role: "user", content: "hello" });

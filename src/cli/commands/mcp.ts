@@ -16,10 +16,10 @@ import { type CompiledPolicy, evaluate } from "../../policy/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 import { runMcpList } from "./mcp-list.js";
 
-export const usage =
-  "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]... [--session-idle-ms N] [--max-sessions N] [--max-sessions-per-token N]] | toolgate mcp list";
+const usage = USAGE.mcp;
 
 /** Where `--http` takes its token from when set; otherwise one is generated and printed. */
 export const MCP_TOKEN_ENV = "TOOLGATE_MCP_TOKEN";

@@ -13,9 +13,9 @@ import { readTrustedFolders, type TrustedFolder, trustStorePath } from "../../wo
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage =
-  "toolgate trust [DIR] | toolgate trust --show [DIR] | toolgate trust --list | toolgate trust --remove DIR";
+const usage = USAGE.trust;
 
 const OPTIONS = {
   show: { type: "boolean", description: "show what trusting would change, and record nothing" },
