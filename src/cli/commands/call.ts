@@ -3,7 +3,9 @@
  * `toolgate call TOOL [ARGS_JSON|-]` and `toolgate call --batch FILE|-`: calls through the whole pipeline.
  * `-` as ARGS_JSON reads the arguments from stdin.
  */
+
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import {
   type CallResult,
@@ -100,7 +102,7 @@ async function runBatch(
   const lines =
     file === "-"
       ? createInterface({ input: ctx.io.stdin, terminal: false })
-      : (await readFileOrUsage(file)).split(/\r?\n/);
+      : (await readFileOrUsage(resolve(ctx.io.cwd, file))).split(/\r?\n/);
   const codes: ExitCode[] = [];
   let n = 0;
   for await (const line of lines) {
