@@ -20,6 +20,7 @@ import {
   readFileSync,
   renameSync,
   rmdirSync,
+  rmSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -285,6 +286,8 @@ export function cleanLeftPlaceholders(stateDir: string | undefined): number {
         if (lstatSync(bytesOf(path), { throwIfNoEntry: false }) === undefined) removed++;
       }
       unlinkSync(file);
+      // A process killed while rewriting its journal leaves the half-written copy beside it.
+      rmSync(`${file}.tmp`, { force: true });
     } catch {
       // Unreadable journal: left for a person to look at.
     }
