@@ -64,6 +64,8 @@ describe("settingsFromConfig", () => {
       allowHosts: [],
       writable: [],
       hidden: [],
+      readable: [],
+      unchecked: [],
     });
     expect(settings.web).toEqual({ allowHosts: [] });
     expect(settings.files).toEqual({ protected: [] });

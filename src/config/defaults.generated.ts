@@ -34,7 +34,9 @@ export const CONFIG_DEFAULTS = deepFreeze({
     "network": false,
     "allow_hosts": [],
     "writable": [],
-    "hidden": []
+    "hidden": [],
+    "readable": [],
+    "unchecked": []
   },
   "hooks": [],
   "hooks_may_allow": false,

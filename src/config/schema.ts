@@ -213,6 +213,12 @@ export const CONFIG_SCHEMA = z.strictObject({
       hidden: strings("Extra paths commands may not read (relative to the workspace, or `~/...`).").default(
         () => [],
       ),
+      readable: strings(
+        "Extra paths inside the home folder commands may read (`~/...`; the home folder is otherwise empty but for toolchains and caches).",
+      ).default(() => []),
+      unchecked: strings(
+        "Folders the sandbox's survey does not look through for secrets and protected files (large build output; relative to the workspace).",
+      ).default(() => []),
     },
     "The shell sandbox (bubblewrap).",
   ),

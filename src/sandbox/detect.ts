@@ -4,11 +4,14 @@
  * (unprivileged user namespaces can be switched off by the kernel or AppArmor). Checked once per bwrap path and
  * cached; the answer says what to do when it is no.
  */
-import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { accessSync, closeSync, constants, openSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { bwrapArgs, type SandboxPlan } from "./bwrap-args.js";
 import { SeccompUnsupportedError, seccompProgram } from "./seccomp/program.js";
+
+/** Linux's O_PATH (see descriptors.ts). */
+const O_PATH = 0o10000000;
 
 /** Whether the sandbox can run here, and if not, why and how to fix it. */
 export interface SandboxSupport {
@@ -71,18 +74,36 @@ function check(bwrapOption: string | undefined): SandboxSupport {
     };
   }
   // The probe uses the very arguments a command gets (namespaces, dropped capabilities, /proc, private /tmp, the
-  // seccomp filter — here read from stdin, which the probe's shell does not need).
-  const plan = {
+  // seccomp filter — here read from stdin, which the probe's shell does not need), and a mount from a
+  // descriptor, as every command's sources are passed (a bind of /usr, read-only).
+  const plan: SandboxPlan = {
     mode: "read-only",
     network: false,
-    roots: [],
-    writable: [],
-    readOnly: [],
-    hidden: [],
+    binds: [{ path: "/tmp/probe", source: { slot: 3 }, writable: false }],
+    covers: [],
     cwd: "/",
   };
-  const args = ["--seccomp", "0", ...bwrapArgs(plan as SandboxPlan), "/bin/sh", "-c", "exit 0"];
-  const probe = spawnSync(bwrap, args, { input: filter, encoding: "utf8", timeout: 10_000 });
+  const args = [
+    "--seccomp",
+    "0",
+    ...bwrapArgs(plan, (slot) => slot),
+    "--",
+    "/bin/sh",
+    "-c",
+    "test -d /tmp/probe/bin",
+  ];
+  const usr = openSync("/usr", O_PATH);
+  let probe: SpawnSyncReturns<string>;
+  try {
+    probe = spawnSync(bwrap, args, {
+      input: filter,
+      encoding: "utf8",
+      timeout: 10_000,
+      stdio: ["pipe", "pipe", "pipe", usr],
+    });
+  } finally {
+    closeSync(usr);
+  }
   if (probe.status !== 0) {
     const said = (probe.stderr || probe.error?.message || `exit status ${probe.status}`)
       .trim()

@@ -15,13 +15,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AbstractCanary, startAbstractCanary } from "../test-support/abstract-canary.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
 import { sandboxSupport } from "./detect.js";
+import { flushPlaceholders } from "./placeholders.js";
 
 interface EscapeCase {
   note: string;
   command: string;
-  check: "absent" | "unchanged" | "secret" | "canary" | "victim" | "leftover";
+  check: "absent" | "unchanged" | "secret" | "canary" | "victim" | "leftover" | "later" | "git-runs";
   path?: string;
   tag?: string;
+  /** A command run first (sandboxed), e.g. to prepare what the attempt relies on. */
+  setup?: string;
+  /** write_file must refuse `path` as well. */
+  files?: boolean;
+  /** A command run on the host (unsandboxed) after the check, to undo what the setup made for later cases. */
+  cleanup?: string;
 }
 interface EverydayCase {
   note: string;
@@ -49,6 +56,10 @@ let gate: Toolgate;
 let canary: Server;
 /** The same canary on a unix socket file listed in `[sandbox] hidden`, and one on an abstract unix socket. */
 let socketCanary: Server;
+/** Unix sockets no list hides: one in a readable folder outside (a terminal multiplexer's, PostgreSQL's), and a
+ * Docker Desktop socket under the home folder. Only the seccomp filter (and, for the second, the emptied home
+ * folder) keeps a command from them. */
+const openSockets: Server[] = [];
 let abstractCanary: AbstractCanary;
 const ABSTRACT = `toolgate-canary-${process.pid}`;
 let port = 0;
@@ -84,7 +95,39 @@ beforeAll(async () => {
   await writeFile(join(out, "existing"), "original\n");
   await writeFile(join(home, ".ssh", "id_rsa"), `${SECRET}\n`);
   await writeFile(join(home, ".aws", "credentials"), `aws_secret_access_key=${SECRET}\n`);
+  // Credentials no list names: the emptied home folder keeps them out of reach.
+  for (const file of [
+    ".pgpass",
+    ".bash_history",
+    ".zsh_history",
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".cache/huggingface/token",
+    ".config/rclone/rclone.conf",
+    ".local/share/keyrings/login.keyring",
+    "other-project/.env",
+  ]) {
+    await mkdir(dirname(join(home, file)), { recursive: true });
+    await writeFile(join(home, file), `${SECRET}\n`);
+  }
+  // A toolchain that stays visible (read-only).
+  await mkdir(join(home, ".cargo", "bin"), { recursive: true });
+  await writeFile(join(home, ".cargo", "bin", "tool"), "original\n");
+  for (const name of [".env-production", ".env~", ".env_local"])
+    await writeFile(join(ws, name), `${SECRET}\n`);
+  await mkdir(join(ws, "deep", "a", "b", "c", "d", "e"), { recursive: true });
+  await writeFile(join(ws, "deep", "a", "b", "c", "d", "e", ".env"), `${SECRET}\n`);
+  await mkdir(join(ws, "locked"));
+  await writeFile(join(ws, "locked", ".env"), `${SECRET}\n`);
+  // As in a real project: the secrets are not committed.
+  await writeFile(join(ws, ".gitignore"), ".env*\nkeys/\n*.pem\n*.key\n");
   await run("git", ["init", "-q", ws]);
+  await run("git", ["-C", ws, "config", "core.hooksPath", ".githooks"]);
+  // A secret-named file the project commits (a template): staged while older than the index, so git (and
+  // the survey) count it unchanged.
+  await writeFile(join(ws, ".env.example"), "TOKEN=\n");
+  await run("touch", ["-d", "2020-01-01", join(ws, ".env.example")]);
+  await run("git", ["-C", ws, "add", "-f", ".env.example"]);
   // The survey reads the home folder from HOME; this file runs in its own process.
   process.env.HOME = home;
   // A key in toolgate's own environment: the sanitizer must keep it from every process in the sandbox.
@@ -102,7 +145,18 @@ beforeAll(async () => {
   abstractCanary = await startAbstractCanary(ABSTRACT);
   socketCanary = createServer(count);
   await new Promise<void>((done) => socketCanary.listen(join(out, "host.sock"), done));
-  victim = spawn("sleep", ["600"], { env: { ...process.env, VICTIM_TOKEN: SECRET }, stdio: "ignore" });
+  await mkdir(join(home, ".docker", "run"), { recursive: true });
+  for (const path of [join(out, "open.sock"), join(home, ".docker", "run", "docker.sock")]) {
+    const server = createServer(count);
+    await new Promise<void>((done) => server.listen(path, done));
+    openSockets.push(server);
+  }
+  // A folder where setups add more folders than the survey reads (a .env past its limit).
+  await mkdir(join(ws, "many", "zz", "a"), { recursive: true });
+  await writeFile(join(ws, "many", "zz", "a", ".env"), `TOKEN=${SECRET}\n`);
+  // Outlives the whole file however slow the machine (killed in afterAll): a victim that ends by itself would fail
+  // the "victim" cases.
+  victim = spawn("sleep", ["86400"], { env: { ...process.env, VICTIM_TOKEN: SECRET }, stdio: "ignore" });
   // The toolgate folders are found from XDG_CONFIG_HOME first: point it at the fake home for this file.
   process.env.XDG_CONFIG_HOME = join(home, ".config");
   gate = await createToolgate({
@@ -115,6 +169,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await run("chmod", ["-R", "u+rwx", base]);
   process.env.HOME = savedHome;
   delete process.env.TOOLGATE_ESCAPE_API_KEY;
   if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
@@ -124,6 +179,7 @@ afterAll(async () => {
   await new Promise((done) => canary?.close(done));
   await abstractCanary?.close();
   await new Promise((done) => socketCanary?.close(done));
+  for (const server of openSockets) await new Promise((done) => server.close(done));
   await rm(base, { recursive: true, force: true });
   await rm(hostBase, { recursive: true, force: true });
 });
@@ -195,10 +251,31 @@ async function waitForExit(id: string): Promise<string> {
 }
 
 async function expectContained(c: EscapeCase, output: string, hitsBefore: number): Promise<void> {
+  try {
+    await expectContainedOnce(c, output, hitsBefore);
+  } finally {
+    if (c.cleanup) await run("bash", ["-c", fill(c.cleanup)]);
+  }
+}
+
+async function expectContainedOnce(c: EscapeCase, output: string, hitsBefore: number): Promise<void> {
   const path = c.path ? fill(c.path) : "";
+  // Placeholders linger a few seconds for the next command; what the command made must be gone without them.
+  flushPlaceholders();
   switch (c.check) {
     case "absent":
       expect(existsSync(path), `${path} was created`).toBe(false);
+      break;
+    case "later": {
+      const later = await gate.execute({ name: "shell", args: { command: "echo still-works" } });
+      expect(later.llmContent).toContain("still-works");
+      expect(later.ok, later.llmContent).toBe(true);
+      break;
+    }
+    case "git-runs":
+      // As a person would, outside the sandbox: git must not run what the command planted.
+      if (existsSync(path)) await run("git", ["-C", path, "status", "--short"]);
+      expect(existsSync(join(out, "git-ran")), "git ran a command the sandboxed command planted").toBe(false);
       break;
     case "unchanged": {
       const original = path.endsWith("existing") ? "original\n" : undefined;
@@ -207,7 +284,8 @@ async function expectContained(c: EscapeCase, output: string, hitsBefore: number
       if (path.endsWith(".env")) expect(readFileSync(path, "utf8")).toBe(`TOKEN=${SECRET}\n`);
       if (path.endsWith("config")) expect(readFileSync(path, "utf8")).not.toMatch(/fsmonitor|pwned/);
       if (path.endsWith(".toml")) expect(readFileSync(path, "utf8")).toBe('default = "ask"\n');
-      if (path.endsWith(".bashrc")) expect(readFileSync(path, "utf8")).toBe("original\n");
+      if (path.endsWith(".bashrc") || path.endsWith("tool"))
+        expect(readFileSync(path, "utf8")).toBe("original\n");
       break;
     }
     case "secret":
@@ -230,6 +308,11 @@ it("bwrap can create sandboxes on this machine (the tests below need it; install
   expect(support.reason ?? "available").toBe("available");
 });
 
+/** Runs a case's setup command, sandboxed like the attempt. */
+async function setUp(c: EscapeCase): Promise<void> {
+  if (c.setup) await gate.execute({ name: "shell", args: { command: fill(c.setup), timeout: 30_000 } });
+}
+
 it("the abstract-socket canary is reachable from outside the sandbox (so its cases can fail)", async () => {
   const before = abstractCanary.hits();
   const connect = `import socket; socket.socket(socket.AF_UNIX).connect("\\0${ABSTRACT}")`;
@@ -240,6 +323,7 @@ it("the abstract-socket canary is reachable from outside the sandbox (so its cas
 
 describe("escape attempts fail (foreground)", () => {
   it.each(escapes.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
+    await setUp(c);
     const before = allHits();
     const result = await gate.execute({ name: "shell", args: { command: fill(c.command), timeout: 30_000 } });
     expect(result.decision).not.toBe("deny");
@@ -252,6 +336,7 @@ describe("escape attempts fail (foreground)", () => {
 
 describe("escape attempts fail (background)", () => {
   it.each(escapes.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
+    await setUp(c);
     const before = allHits();
     // Tags differ from the foreground run's, so a survivor there cannot pass for one here.
     const command = c.tag ? fill(c.command).replaceAll(c.tag, `${c.tag}9`) : fill(c.command);
@@ -276,9 +361,18 @@ describe("escape attempts fail (background)", () => {
   });
 });
 
+describe("the file tools refuse the same paths", () => {
+  const paths = escapes.filter((c) => c.files);
+  it.each(paths.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
+    const result = await gate.execute({ name: "write_file", args: { path: fill(c.path!), content: "x" } });
+    expect(result.ok).toBe(false);
+    expect(result.llmContent).toMatch(/protected/);
+  });
+});
+
 describe("everyday work keeps working", () => {
   it.each(everyday.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
-    const result = await gate.execute({ name: "shell", args: { command: c.command, timeout: 60_000 } });
+    const result = await gate.execute({ name: "shell", args: { command: fill(c.command), timeout: 60_000 } });
     const data = result.data as { exitCode: number | null; stdout: string };
     expect(data.exitCode, result.llmContent).toBe(c.exitCode ?? 0);
     if (c.stdout) expect(data.stdout).toContain(c.stdout);
@@ -297,6 +391,7 @@ describe("everyday work keeps working", () => {
 
   it("leaves no placeholder behind in the workspace", async () => {
     await gate.execute({ name: "shell", args: { command: "true" } });
+    flushPlaceholders();
     const names = readdirSync(ws).sort();
     for (const name of [".envrc", ".mcp.json", ".vscode", ".bashrc", ".github", ".gitmodules", ".npmrc"]) {
       expect(names).not.toContain(name);

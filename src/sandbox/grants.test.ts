@@ -252,22 +252,27 @@ describe("profiles and settings", () => {
 });
 
 describe("fail closed", () => {
-  it("a protected name that is a symbolic link stops the command, naming the path and the fix", async () => {
+  it("a protected name that is a link: the command runs, what it points at stays unwritten, a file put in its place is moved away", async () => {
+    // Outside /tmp (the sandbox's own /tmp is private): the target is on the read-only system inside.
+    const outside = await mkdtemp(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "toolgate-grants-"));
     const linked = join(base, "linked-ws");
     await mkdir(linked);
-    await symlink(join(base, "elsewhere.sh"), join(linked, ".envrc"));
+    await writeFile(join(outside, "elsewhere.sh"), "original\n");
+    await symlink(join(outside, "elsewhere.sh"), join(linked, ".envrc"));
     const gate = await createToolgate({
       roots: [linked],
       policyText: '[[rules]]\ntool = "shell"\ndecision = "allow"\n',
       config: { sandbox: { mode: "workspace-write" } },
     });
-    const result = await gate.execute({ name: "shell", args: { command: "echo ran" } });
+    const command = "echo pwned >> .envrc; rm .envrc && echo pwned > .envrc; echo ran";
+    const result = await gate.execute({ name: "shell", args: { command } });
     await gate.close();
-    expect(result.error?.type).toBe("execution_failed");
-    expect(result.error?.message).toContain(
-      `the protected path ${join(linked, ".envrc")} is a symbolic link`,
-    );
-    expect(result.error?.message).toContain('[sandbox] mode = "off"');
+    const target = readFileSync(join(outside, "elsewhere.sh"), "utf8");
+    await rm(outside, { recursive: true, force: true });
+    expect(result.llmContent).toContain("ran");
+    expect(target).toBe("original\n");
+    expect(existsSync(join(linked, ".envrc")), "the .envrc the command wrote is still there").toBe(false);
+    expect(result.llmContent).toContain("quarantine");
   });
 });
 

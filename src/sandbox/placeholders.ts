@@ -1,74 +1,306 @@
 /**
  * @module sandbox/placeholders
- * bwrap needs a mount point to keep a missing protected path from being created, and makes one on the host (an
- * empty file, and any missing parent folders). This module counts who relies on each such placeholder in this
- * process and removes it — only while still empty — when the last sandbox using it ends, so a workspace is left
- * as it was found. A second sandbox started meanwhile sees the placeholder as its own, not as a real file.
+ * bwrap needs a mount point to keep a missing protected path from being created: toolgate makes an empty
+ * folder there (and any missing parent folders) before the command, and bwrap covers it with a read-only empty
+ * folder. Folders, not files: git, npm and editors ignore an empty folder (`git add -A`, `git status` stay
+ * clean), while nothing can be written into it.
+ *
+ * This module counts who relies on each placeholder in this process and removes it — only while still empty —
+ * when the last sandbox using it ends. Deleting a folder unmounts whatever another sandbox mounted on it, so a
+ * placeholder another process still lists in its journal is left for that process. Every process keeps a
+ * journal of its placeholders in the user's state folder; one killed before it could clean up is cleaned up by
+ * the next one (see {@link cleanLeftPlaceholders}). Every step opens folders one name at a time without
+ * following links (descriptors.ts), so a folder swapped for a link cannot lead it elsewhere.
  */
-import { lstatSync, mkdirSync, rmdirSync, unlinkSync } from "node:fs";
-import { dirname } from "node:path";
-import type { SandboxPlan } from "./bwrap-args.js";
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { bytesOf, inside, openFolder, openInside } from "./descriptors.js";
 
 const holders = new Map<string, number>();
+/** The journal file of this process, once a state folder is known. */
+let journal: string | undefined;
 
-/** True when `path` is a placeholder a running sandbox of this process made. */
-export function isHeldPlaceholder(path: string): boolean {
-  return holders.has(path);
+/** Where this process keeps its journal (the user's state folder); set before the first placeholder. */
+export function useJournal(stateDir: string | undefined): void {
+  if (!stateDir || journal) return;
+  journal = join(stateDir, "sandbox", `placeholders-${process.pid}.json`);
+}
+
+/** The placeholders (raw paths) of this process (held or lingering) and those other live processes hold. */
+export function heldPlaceholders(): Set<string> {
+  return new Set([...holders.keys(), ...heldElsewhere()]);
+}
+
+/** The workspace changed between the survey and the placeholders: survey again. */
+export class PlaceholderRace extends Error {
+  override readonly name = "PlaceholderRace";
 }
 
 /**
- * Registers the placeholders `plan` will make (its missing read-only paths and their missing parents inside the
- * roots) and returns the function that releases them. Call before starting bwrap; release once it has exited.
+ * Makes the placeholders `paths` (raw, missing, each inside the raw writable place `places` holds) and their
+ * missing parents, counts them, and returns the function that releases them.
+ * @throws PlaceholderRace when a folder on the way is not a real folder, or a placeholder's place is taken
+ * (the workspace changed since the survey): survey again.
  */
-export function holdPlaceholders(plan: SandboxPlan): () => void {
-  const paths: string[] = [];
-  for (const entry of plan.readOnly) {
-    if (entry.type !== "missing") continue;
-    const root = plan.roots.find((r) => entry.path.startsWith(`${r}/`));
-    if (!root) continue;
-    // The path, then each parent up to (not including) the root that is missing or already a placeholder.
-    for (let path = entry.path; path !== root && path.length > root.length; path = dirname(path)) {
-      if (path !== entry.path && !holders.has(path) && exists(path)) break;
-      paths.push(path);
+export function holdPlaceholders(paths: readonly string[], places: readonly string[]): () => void {
+  const made: string[] = [];
+  const placeFds = new Map<string, number>();
+  // Journaled before anything is made: a process killed midway leaves nothing the next one does not know of.
+  const toMake = paths.filter((p) => !holders.has(p)).flatMap((p) => missingFolders(p, places));
+  if (toMake.length > 0) writeJournal(toMake);
+  try {
+    for (const path of paths) {
+      // Already there (held, or lingering after a command that ended): one more hold.
+      if (holders.has(path)) {
+        made.push(path);
+        count([path], 1);
+        continue;
+      }
+      const place = places.find((p) => path.startsWith(`${p}/`));
+      if (!place) throw new Error(`placeholder ${path} is outside the writable places`);
+      const names = path.slice(place.length + 1).split("/");
+      let placeFd = placeFds.get(place);
+      if (placeFd === undefined) {
+        placeFd = openFolder(place) ?? fail(place);
+        placeFds.set(place, placeFd);
+      }
+      let fd = placeFd;
+      try {
+        for (let i = 0; i < names.length; i++) {
+          const at = `${place}/${names.slice(0, i + 1).join("/")}`;
+          let next = openInside(fd, names[i]!);
+          if (!next) {
+            mkdirSync(inside(fd, names[i]!));
+            made.push(at);
+            count([at], 1);
+            next = openInside(fd, names[i]!);
+          } else if (holders.has(at)) {
+            made.push(at);
+            count([at], 1);
+          } else if (i === names.length - 1) {
+            closeSync(next.fd);
+            throw new PlaceholderRace(`${bytesOf(at).toString("utf8")} appeared meanwhile`);
+          }
+          if (fd !== placeFd) closeSync(fd);
+          if (!next?.stat.isDirectory()) {
+            if (next) closeSync(next.fd);
+            fd = placeFd;
+            fail(at);
+          }
+          fd = next.fd;
+        }
+      } finally {
+        if (fd !== placeFd) closeSync(fd);
+      }
     }
+  } catch (error) {
+    release(made);
+    throw error;
+  } finally {
+    for (const fd of placeFds.values()) closeSync(fd);
   }
-  for (const path of paths) holders.set(path, (holders.get(path) ?? 0) + 1);
-  // Missing parent folders are made now, not by bwrap: each is bound onto itself (so it cannot be renamed away,
-  // see bwrap-args.ts), and bwrap looks for a bind's source before it makes any mount point.
-  const missingFiles = new Set(plan.readOnly.map((entry) => entry.path));
-  for (const path of paths) if (!missingFiles.has(path)) mkdirSync(path, { recursive: true });
+  writeJournal();
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    // Deepest first, so a folder is empty by the time it is looked at.
-    for (const path of [...paths].sort((a, b) => b.length - a.length)) {
-      const left = (holders.get(path) ?? 1) - 1;
-      if (left > 0) {
-        holders.set(path, left);
-        continue;
-      }
-      holders.delete(path);
-      removeIfEmpty(path);
-    }
+    release(made);
   };
 }
 
-function exists(path: string): boolean {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return false;
+function fail(path: string): never {
+  throw new PlaceholderRace(
+    `${bytesOf(path).toString("utf8")} is not a real folder (a link appeared meanwhile?)`,
+  );
+}
+
+function count(paths: readonly string[], by: number): void {
+  for (const path of paths) holders.set(path, (holders.get(path) ?? 0) + by);
+}
+
+/** The placeholders this process made and has not removed yet (held or lingering), raw. */
+export function madePlaceholders(): string[] {
+  return [...holders.keys()];
+}
+
+/**
+ * Drops one hold of each path. A placeholder nobody holds lingers a few seconds (the next command of a session
+ * usually needs the same ones: making and removing a few dozen folders per command costs more than the
+ * sandbox), then {@link flushPlaceholders} removes it; at exit at the latest.
+ */
+function release(paths: readonly string[]): void {
+  for (const path of paths) holders.set(path, Math.max(0, (holders.get(path) ?? 1) - 1));
+  if ([...holders.values()].some((n) => n === 0)) {
+    flushTimer ??= setTimeout(() => {
+      flushTimer = undefined;
+      flushPlaceholders();
+    }, LINGER_MS);
+    flushTimer.unref();
   }
 }
 
-/** Removes an empty placeholder file or folder; anything with content was put there by someone else: kept. */
-function removeIfEmpty(path: string): void {
+/** How long an unused placeholder stays for the next command. */
+const LINGER_MS = 5000;
+let flushTimer: NodeJS.Timeout | undefined;
+process.once("exit", () => flushPlaceholders());
+
+/**
+ * Removes every placeholder no running command holds (deepest first, only while empty, and not one another
+ * live process lists). Called a few seconds after the last command, when the gate closes, and at exit.
+ */
+export function flushPlaceholders(): void {
+  if (flushTimer) clearTimeout(flushTimer);
+  flushTimer = undefined;
+  const free = [...holders].filter(([, n]) => n === 0).map(([path]) => path);
+  if (free.length === 0) return;
+  const elsewhere = heldElsewhere();
+  for (const path of free.sort((a, b) => b.length - a.length)) {
+    // Kept on the list when it cannot go yet (another process holds it, or something is inside): tried again.
+    if (!elsewhere.has(path) && removeEmptyFolder(path)) holders.delete(path);
+  }
+  writeJournal();
+}
+
+/**
+ * Removes an empty folder at raw `path`, reached without following links; anything else is left. True when
+ * nothing is there any more.
+ */
+function removeEmptyFolder(path: string): boolean {
+  const parent = openFolder(dirname(path));
+  if (parent === undefined) return true;
   try {
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) rmdirSync(path);
-    else if (stat?.isFile() && stat.size === 0) unlinkSync(path);
+    rmdirSync(inside(parent, path.slice(dirname(path).length + 1)));
+    return true;
+  } catch (error) {
+    // Already gone; or not empty (someone put something there: theirs now, or a placeholder inside is held).
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR";
+  } finally {
+    closeSync(parent);
+  }
+}
+
+interface JournalFile {
+  pid: number;
+  /** The process's start time (from /proc), so a reused pid does not pass for it. */
+  started: string;
+  /** Raw paths, base64 (any bytes). */
+  paths: string[];
+}
+
+/** The folders from a writable place down to `path` that do not exist (raw), shallowest first. */
+function missingFolders(path: string, places: readonly string[]): string[] {
+  const place = places.find((p) => path.startsWith(`${p}/`));
+  if (!place) return [];
+  const names = path.slice(place.length + 1).split("/");
+  const out: string[] = [];
+  for (let i = 1; i <= names.length; i++) {
+    const at = `${place}/${names.slice(0, i).join("/")}`;
+    if (out.length > 0 || lstatSync(bytesOf(at), { throwIfNoEntry: false }) === undefined) out.push(at);
+  }
+  return out;
+}
+
+function writeJournal(pending: readonly string[] = []): void {
+  if (!journal) return;
+  try {
+    if (holders.size === 0 && pending.length === 0) {
+      unlinkSync(journal);
+      return;
+    }
+    mkdirSync(dirname(journal), { recursive: true, mode: 0o700 });
+    const data: JournalFile = {
+      pid: process.pid,
+      started: startTimeOf(process.pid) ?? "",
+      paths: [...new Set([...holders.keys(), ...pending])].map((p) => bytesOf(p).toString("base64")),
+    };
+    const temp = `${journal}.tmp`;
+    writeFileSync(temp, JSON.stringify(data));
+    renameSync(temp, journal);
   } catch {
-    // ENOTEMPTY, or already gone: nothing of ours to remove.
+    // No journal (a read-only state folder): placeholders are still removed when commands end.
+  }
+}
+
+/** Journals of other processes: `live` ones (still running) and the files of those that are gone. */
+function journals(): { live: JournalFile[]; gone: string[] } {
+  const out = { live: [] as JournalFile[], gone: [] as string[] };
+  if (!journal) return out;
+  const dir = dirname(journal);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^placeholders-\d+\.json$/.test(n));
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const file = join(dir, name);
+    if (file === journal) continue;
+    try {
+      const data = JSON.parse(readFileSync(file, "utf8")) as JournalFile;
+      if (startTimeOf(data.pid) === data.started) out.live.push(data);
+      else out.gone.push(file);
+    } catch {
+      // Being written by its process, or not ours: left alone.
+    }
+  }
+  return out;
+}
+
+function heldElsewhere(): Set<string> {
+  const held = new Set<string>();
+  for (const data of journals().live) {
+    for (const path of data.paths) held.add(Buffer.from(path, "base64").toString("latin1"));
+  }
+  return held;
+}
+
+/**
+ * Removes the placeholders that processes killed before they could clean up left behind (from their journals
+ * in `stateDir`), while still empty and not held by a live process. Returns how many were removed.
+ */
+export function cleanLeftPlaceholders(stateDir: string | undefined): number {
+  useJournal(stateDir);
+  const { gone } = journals();
+  if (gone.length === 0) return 0;
+  const held = new Set([...holders.keys(), ...heldElsewhere()]);
+  let removed = 0;
+  for (const file of gone) {
+    try {
+      const data = JSON.parse(readFileSync(file, "utf8")) as JournalFile;
+      const paths = data.paths.map((p) => Buffer.from(p, "base64").toString("latin1"));
+      for (const path of paths.sort((a, b) => b.length - a.length)) {
+        if (held.has(path)) continue;
+        removeEmptyFolder(path);
+        if (lstatSync(bytesOf(path), { throwIfNoEntry: false }) === undefined) removed++;
+      }
+      unlinkSync(file);
+      // A process killed while rewriting its journal leaves the half-written copy beside it.
+      rmSync(`${file}.tmp`, { force: true });
+    } catch {
+      // Unreadable journal: left for a person to look at.
+    }
+  }
+  return removed;
+}
+
+/** A process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or undefined when gone. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
   }
 }

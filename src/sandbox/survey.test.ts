@@ -1,13 +1,16 @@
 /**
- * The survey on real folders: what it makes read-only (existing or missing), what it hides, where it stops, and
- * when it refuses.
+ * The survey on real folders: what it covers read-only (existing or missing, at any depth), what it hides (and
+ * what it leaves visible: tracked files, the home folder's toolchains), where it stops, and that it never
+ * refuses for what a command could plant (links, odd names).
  */
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { PlannedPath } from "./bwrap-args.js";
-import { SandboxSetupError, surveySandbox } from "./survey.js";
+import { rawOf } from "./descriptors.js";
+import { type CoverKind, resolveThroughLinks, SandboxSetupError, surveySandbox } from "./survey.js";
 
 let base: string;
 let ws: string;
@@ -16,100 +19,238 @@ beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), "toolgate-survey-"));
   ws = join(base, "ws");
   home = join(base, "home");
-  await mkdir(ws);
-  await mkdir(home);
+  mkdirSync(ws);
+  mkdirSync(home);
 });
-afterEach(() => rm(base, { recursive: true, force: true }));
+afterEach(async () => {
+  chmodSync(base, 0o755);
+  await rm(base, { recursive: true, force: true });
+});
 
+const env = { PATH: "/usr/bin:/bin" };
 const survey = (extra: Partial<Parameters<typeof surveySandbox>[0]> = {}) =>
-  surveySandbox({ mode: "workspace-write", network: false, roots: [ws], cwd: ws, home, ...extra });
-const byPath = (list: readonly PlannedPath[]) =>
-  new Map(list.map((p) => [p.path.slice(base.length), p.type]));
+  surveySandbox({ mode: "workspace-write", network: false, roots: [ws], cwd: ws, home, env, ...extra });
+/** The covers by path below `base`. */
+const covers = (layout: { covers: Map<string, CoverKind> }) =>
+  new Map([...layout.covers].map(([path, kind]) => [path.slice(base.length), kind]));
+const git = (...args: string[]) => execFileSync("git", ["-C", ws, ...args], { stdio: "pipe" });
 
-describe("surveySandbox", () => {
+describe("surveySandbox: protected paths", () => {
   it("blocks missing protected names at the root, but lets a repository be created (git init)", () => {
-    const readOnly = byPath(survey().readOnly);
-    expect(readOnly.get("/ws/.envrc")).toBe("missing");
-    expect(readOnly.get("/ws/.mcp.json")).toBe("missing");
-    expect(readOnly.get("/ws/.github/workflows")).toBe("missing");
-    expect(readOnly.has("/ws/.git/config")).toBe(false);
-    expect(readOnly.has("/ws/.git/hooks")).toBe(false);
+    const layout = survey();
+    const c = covers(layout);
+    expect(c.get("/ws/.envrc")).toBe("empty");
+    expect(c.get("/ws/.mcp.json")).toBe("empty");
+    expect(c.get("/ws/.github/workflows")).toBe("empty");
+    expect(c.get("/ws/.github/actions")).toBe("empty");
+    expect(c.get("/ws/.devcontainer")).toBe("empty");
+    expect(c.has("/ws/.git")).toBe(false);
+    expect(layout.placeholders.map((p) => p.slice(base.length))).toContain("/ws/.envrc");
+    expect(layout.pins.map((p) => p.slice(base.length))).toContain("/ws/.github");
   });
 
-  it("keeps an existing repository's config and hooks read-only, and a missing hooks folder blocked", async () => {
-    await mkdir(join(ws, ".git"));
-    await writeFile(join(ws, ".git", "config"), "[core]\n");
-    const readOnly = byPath(survey().readOnly);
-    expect(readOnly.get("/ws/.git/config")).toBe("file");
-    expect(readOnly.get("/ws/.git/hooks")).toBe("missing");
-    expect(readOnly.has("/ws/.git")).toBe(false); // objects, index and refs stay writable for git add/commit
+  it("blocks login start-up files only when the root is the home folder", () => {
+    expect(covers(survey()).has("/ws/.bashrc")).toBe(false);
+    expect(covers(survey()).has("/ws/.config/autostart")).toBe(false);
+    const atHome = covers(survey({ roots: [home], cwd: home }));
+    expect(atHome.get("/home/.bashrc")).toBe("empty");
+    expect(atHome.get("/home/.config/autostart")).toBe("empty");
+    expect(atHome.get("/home/.local/bin")).toBe("empty");
   });
 
-  it("holds a worktree's .git pointer file itself read-only", async () => {
-    await writeFile(join(ws, ".git"), "gitdir: /elsewhere/.git/worktrees/x\n");
-    expect(byPath(survey().readOnly).get("/ws/.git")).toBe("file");
+  it("covers existing protected paths at any depth, read-only, and pins the folders above them", () => {
+    for (const dir of ["a/.vscode", "a/b/.claude", "a/b/c/.github/workflows", "a/b/c/d/.kiro"]) {
+      mkdirSync(join(ws, dir), { recursive: true });
+    }
+    writeFileSync(join(ws, "a/b/c/d/.mcp.json"), "{}");
+    writeFileSync(join(ws, "a/x.code-workspace"), "{}");
+    const layout = survey();
+    const c = covers(layout);
+    for (const path of [
+      "a/.vscode",
+      "a/b/.claude",
+      "a/b/c/.github/workflows",
+      "a/b/c/d/.kiro",
+      "a/b/c/d/.mcp.json",
+      "a/x.code-workspace",
+    ]) {
+      expect(c.get(`/ws/${path}`), path).toBe("self");
+    }
+    const pins = layout.pins.map((p) => p.slice(base.length));
+    expect(pins).toEqual(expect.arrayContaining(["/ws/a", "/ws/a/b", "/ws/a/b/c", "/ws/a/b/c/d"]));
   });
 
-  it("finds existing protected paths and secrets below the root, down to three levels", async () => {
-    await mkdir(join(ws, "pkg", "sub", ".git"), { recursive: true });
-    await writeFile(join(ws, "pkg", "sub", ".git", "config"), "");
-    await mkdir(join(ws, "pkg", ".vscode"), { recursive: true });
-    await writeFile(join(ws, "pkg", ".env.local"), "T=1");
-    await mkdir(join(ws, "a", "b", "c", "d"), { recursive: true });
-    await writeFile(join(ws, "a", "b", "c", "d", ".envrc"), "");
-    const plan = survey();
-    const readOnly = byPath(plan.readOnly);
-    expect(readOnly.get("/ws/pkg/sub/.git/config")).toBe("file");
-    expect(readOnly.get("/ws/pkg/.vscode")).toBe("dir");
-    expect(readOnly.has("/ws/a/b/c/d/.envrc")).toBe(false); // deeper than the scan: the file tools still refuse it
-    expect(byPath(plan.hidden).get("/ws/pkg/.env.local")).toBe("file");
+  it("follows a link on the way to a protected name instead of refusing the command", () => {
+    mkdirSync(join(ws, "real"));
+    symlinkSync("real", join(ws, ".github"));
+    symlinkSync(join(base, "nowhere"), join(ws, ".mcp.json"));
+    const c = covers(survey());
+    expect(c.get("/ws/real/workflows")).toBe("empty");
+    expect(c.has("/ws/.mcp.json")).toBe(false); // outside the writable places: nothing a command could write
+  });
+});
+
+describe("surveySandbox: git's own files", () => {
+  it("keeps a repository's config and hooks read-only, the rest writable, and watches its state", () => {
+    git("init", "-q");
+    const layout = survey();
+    const c = covers(layout);
+    expect(c.get("/ws/.git/config")).toBe("self");
+    expect(c.get("/ws/.git/hooks")).toBe("self");
+    expect(c.has("/ws/.git")).toBe(false);
+    expect(layout.pins.map((p) => p.slice(base.length))).toContain("/ws/.git");
+    expect(layout.gitDirs.map((p) => p.slice(base.length))).toEqual(["/ws/.git"]);
   });
 
-  it("hides the user's credential folders that exist, and extra hidden paths", async () => {
-    await mkdir(join(home, ".ssh"));
-    await writeFile(join(home, ".netrc"), "machine x");
-    await writeFile(join(base, "extra"), "x");
-    const hidden = byPath(survey({ hidden: [join(base, "extra"), join(base, "absent")] }).hidden);
-    expect(hidden.get("/home/.ssh")).toBe("dir");
-    expect(hidden.get("/home/.netrc")).toBe("file");
-    expect(hidden.get("/extra")).toBe("file");
-    expect(hidden.has("/home/.aws")).toBe(false);
-    expect(hidden.has("/absent")).toBe(false);
+  it("protects the folder core.hooksPath names, and files the config includes", () => {
+    git("init", "-q");
+    git("config", "core.hooksPath", ".githooks");
+    git("config", "include.path", "../shared.gitconfig");
+    writeFileSync(join(ws, "shared.gitconfig"), "[core]\n\thooksPath = tools/hooks\n");
+    const c = covers(survey());
+    expect(c.get("/ws/.githooks")).toBe("empty");
+    expect(c.get("/ws/shared.gitconfig")).toBe("self");
+    expect(c.get("/ws/tools/hooks")).toBe("empty");
   });
 
-  it("hides only the outermost of nested hidden folders (bwrap cannot mount inside an emptied one)", async () => {
-    await mkdir(join(base, "cfg", "toolgate", "state"), { recursive: true });
-    const hidden = byPath(
-      survey({ hidden: [join(base, "cfg", "toolgate", "state"), join(base, "cfg", "toolgate")] }).hidden,
-    );
-    expect(hidden.get("/cfg/toolgate")).toBe("dir");
-    expect(hidden.has("/cfg/toolgate/state")).toBe(false);
+  it("protects a submodule's and a linked worktree's git folders, and the target of a .git file", () => {
+    git("init", "-q");
+    mkdirSync(join(ws, ".git/modules/sub/hooks"), { recursive: true });
+    writeFileSync(join(ws, ".git/modules/sub/config"), "[core]\n");
+    mkdirSync(join(ws, ".git/worktrees/wt"), { recursive: true });
+    writeFileSync(join(ws, ".git/worktrees/wt/commondir"), "../..\n");
+    mkdirSync(join(ws, ".bare/objects"), { recursive: true });
+    mkdirSync(join(ws, ".bare/refs"));
+    writeFileSync(join(ws, ".bare/HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(ws, ".bare/config"), "[core]\n\tbare = true\n");
+    mkdirSync(join(ws, "checkout"));
+    writeFileSync(join(ws, "checkout/.git"), "gitdir: ../.bare\n");
+    const c = covers(survey());
+    expect(c.get("/ws/.git/modules/sub/config")).toBe("self");
+    expect(c.get("/ws/.git/modules/sub/hooks")).toBe("self");
+    expect(c.get("/ws/.git/worktrees/wt/commondir")).toBe("self");
+    expect(c.get("/ws/.bare/config")).toBe("self");
+    expect(c.get("/ws/.bare/hooks")).toBe("empty");
+    expect(c.get("/ws/checkout/.git")).toBe("self");
   });
 
-  it("hides toolgate's transcripts and project state inside the read-only .toolgate folder", async () => {
-    await mkdir(join(ws, ".toolgate", "sessions"), { recursive: true });
-    await writeFile(join(ws, ".toolgate", "policy.toml"), "");
-    const plan = survey();
-    expect(byPath(plan.hidden).get("/ws/.toolgate/sessions")).toBe("dir");
-    expect(byPath(plan.hidden).has("/ws/.toolgate/state")).toBe(false); // missing: nothing to hide
-    expect(byPath(plan.readOnly).get("/ws/.toolgate")).toBe("dir");
+  it("keeps existing rebase state read-only", () => {
+    git("init", "-q");
+    mkdirSync(join(ws, ".git/rebase-merge"));
+    writeFileSync(join(ws, ".git/rebase-merge/git-rebase-todo"), "exec touch /tmp/x\n");
+    expect(covers(survey()).get("/ws/.git/rebase-merge")).toBe("self");
+  });
+});
+
+describe("surveySandbox: secrets", () => {
+  it("hides secrets by name at any depth, with every .env prefix", () => {
+    mkdirSync(join(ws, "a/b/c/d/e"), { recursive: true });
+    for (const name of [".env", ".env-production", ".env~", ".env_local", ".env.local", "a/b/c/d/e/.env"]) {
+      writeFileSync(join(ws, name), "T=1");
+    }
+    writeFileSync(join(ws, "a/deploy.pem"), "k");
+    mkdirSync(join(ws, "a/.ssh"));
+    const c = covers(survey());
+    for (const name of [
+      ".env-production",
+      ".env~",
+      ".env_local",
+      ".env.local",
+      "a/b/c/d/e/.env",
+      "a/deploy.pem",
+    ]) {
+      expect(c.get(`/ws/${name}`), name).toBe("null");
+    }
+    expect(c.get("/ws/.env")).toBe("null");
+    expect(c.get("/ws/a/.ssh")).toBe("empty");
   });
 
-  it("read-only mode needs no protected mounts (nothing is writable) but still hides secrets", async () => {
-    await writeFile(join(ws, ".env"), "T=1");
-    const plan = survey({ mode: "read-only" });
-    expect(plan.readOnly).toEqual([]);
-    expect(byPath(plan.hidden).get("/ws/.env")).toBe("file");
+  it("hides a folder it cannot read whole, and what lies past its folder limit", () => {
+    mkdirSync(join(ws, "locked/inner"), { recursive: true });
+    writeFileSync(join(ws, "locked/inner/.env"), "T=1");
+    chmodSync(join(ws, "locked"), 0o000);
+    for (let i = 0; i < 30; i++) mkdirSync(join(ws, `many/d${i}`), { recursive: true });
+    const layout = survey({ maxDirs: 10 });
+    chmodSync(join(ws, "locked"), 0o755);
+    const c = covers(layout);
+    // Also as root, which reads it anyway: the command (no capabilities) could not enter it, but could chmod it.
+    expect(c.get("/ws/locked")).toBe("empty");
+    expect(c.get("/ws/locked/inner/.env")).toBeUndefined();
+    expect(layout.unsurveyed.length).toBeGreaterThan(0);
+    for (const path of layout.unsurveyed) expect(layout.covers.get(path)).toBe("empty");
   });
 
-  it("refuses a protected name that is a symbolic link, and a writable path that does not exist", async () => {
-    await symlink(join(base, "target"), join(ws, ".mcp.json"));
-    expect(() => survey()).toThrow(SandboxSetupError);
-    expect(() => survey()).toThrow(/\.mcp\.json is a symbolic link/);
-    await rm(join(ws, ".mcp.json"));
-    await symlink(home, join(ws, ".github"));
-    expect(() => survey()).toThrow(/\.github holds a protected path but is a symbolic link/);
-    await rm(join(ws, ".github"));
-    expect(() => survey({ writable: [join(base, "nope")] })).toThrow("[sandbox] writable path");
+  it("refuses, with the reason, when hiding what it could not reach would hide the workspace", () => {
+    for (let i = 0; i < 80; i++) mkdirSync(join(ws, `d${i}`));
+    expect(() => survey({ maxDirs: 2 })).toThrow(SandboxSetupError);
+    expect(() => survey({ maxDirs: 2 })).toThrow(/\[sandbox\] unchecked/);
+  });
+
+  it("leaves secret-named files git tracks unchanged visible (their content is in the history anyway)", () => {
+    git("init", "-q");
+    writeFileSync(join(ws, ".env.example"), "T=\n");
+    writeFileSync(join(ws, "changed.pem"), "a");
+    git("add", ".env.example", "changed.pem");
+    // git counts an entry as unchanged only when it is older than the index: make both older.
+    execFileSync("touch", ["-d", "2020-01-01", join(ws, ".env.example"), join(ws, "changed.pem")]);
+    git("add", ".env.example", "changed.pem");
+    writeFileSync(join(ws, "changed.pem"), "a secret written since");
+    const c = covers(survey());
+    expect(c.get("/ws/.env.example")).toBe("self"); // readable; read-only as .env* is also protected
+    expect(c.get("/ws/changed.pem")).toBe("null");
+  });
+
+  it("does not refuse for a dangling secret-named link or a name that is not UTF-8", () => {
+    symlinkSync("/nonexistent", join(ws, "x.pem"));
+    const odd = Buffer.concat([Buffer.from(`${ws}/.env`), Buffer.from([0xff, 0xfe])]);
+    writeFileSync(odd, "T=1");
+    const layout = survey();
+    expect(layout.covers.get(`${rawOf(ws)}/.env\xff\xfe`)).toBe("null");
+    expect(covers(layout).has("/ws/x.pem")).toBe(false);
+  });
+
+  it("hides what a secret-named link inside the workspace points at", () => {
+    writeFileSync(join(ws, "plain.txt"), "T=1");
+    symlinkSync("plain.txt", join(ws, "key.pem"));
+    expect(covers(survey()).get("/ws/plain.txt")).toBe("null");
+  });
+});
+
+describe("surveySandbox: the home folder", () => {
+  it("empties the home folder but for toolchains that exist, PATH entries and [sandbox] readable", () => {
+    mkdirSync(join(home, ".nvm"));
+    mkdirSync(join(home, ".cargo"));
+    writeFileSync(join(home, ".cargo/credentials.toml"), "token");
+    mkdirSync(join(home, "tools/bin"), { recursive: true });
+    mkdirSync(join(home, "notes"));
+    writeFileSync(join(home, ".pgpass"), "secret");
+    const layout = survey({
+      env: { PATH: `${join(home, "tools/bin")}:/usr/bin` },
+      readable: [join(home, "notes")],
+    });
+    expect(layout.home).toBe(rawOf(home));
+    const visible = layout.visible.map((v) => v.path.slice(base.length)).sort();
+    expect(visible).toEqual(["/home/.cargo", "/home/.nvm", "/home/notes", "/home/tools/bin"]);
+    expect(covers(layout).get("/home/.cargo/credentials.toml")).toBe("null");
+    expect(covers(layout).has("/home/.pgpass")).toBe(false); // not listed: the emptied home hides it
+  });
+
+  it("shows the home folder when it is a root (its credentials hidden by the list)", () => {
+    mkdirSync(join(home, ".ssh"));
+    const layout = survey({ roots: [home], cwd: home });
+    expect(layout.home).toBeUndefined();
+    expect(covers(layout).get("/home/.ssh")).toBe("empty");
+  });
+});
+
+describe("resolveThroughLinks", () => {
+  it("follows links on the way and at the end, keeps a missing tail, and gives up on loops", () => {
+    mkdirSync(join(ws, "real"));
+    symlinkSync("real", join(ws, "a"));
+    symlinkSync("a/x", join(ws, "b"));
+    symlinkSync("loop", join(ws, "loop"));
+    expect(resolveThroughLinks(`${ws}/a/file`)).toBe(`${ws}/real/file`);
+    expect(resolveThroughLinks(`${ws}/b/y`)).toBe(`${ws}/real/x/y`);
+    expect(resolveThroughLinks(`${ws}/loop/z`)).toBeUndefined();
   });
 });

@@ -1,13 +1,14 @@
 /**
  * @module sandbox/survey
- * Looks at the disk once per command to turn sandbox settings into a concrete {@link SandboxPlan}: which
- * protected paths exist (and which are missing and must be blocked from being created), which secret files and
- * credential folders exist to hide. The protected and secret lists are the workspace's — the same data the file
- * tools enforce — so the two can never disagree.
+ * Looks at the disk once per command to turn sandbox settings into a {@link Layout}: what stays visible of the
+ * home folder, which paths are covered read-only (existing protected paths at any depth, git's own files),
+ * which missing ones are blocked with a placeholder, and what is hidden (secrets by name, folders the walk
+ * could not read or reach). The protected and secret lists are the workspace's — the data the file tools
+ * enforce — so the two agree. Nothing is opened here; src/sandbox/open-layout.ts opens what this decided.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import {
   DEFAULT_READ_ASK_PATTERNS,
   isInsideOrEqual,
@@ -16,210 +17,531 @@ import {
   USER_SECRET_PATHS,
   WORKSPACE_SECRET_PATHS,
 } from "../workspace/index.js";
-import type { PlannedPath, SandboxPlan } from "./bwrap-args.js";
-import { isHeldPlaceholder } from "./placeholders.js";
+import { bytesOf, rawOf, textOf } from "./descriptors.js";
+import {
+  commonDirOf,
+  type GitContext,
+  gitDirOfFile,
+  globalHooksPaths,
+  newGitProtection,
+  protectGitDir,
+} from "./git-dirs.js";
+import { trackedUnchanged } from "./git-index.js";
+import { visibleInHome } from "./home.js";
+import { heldPlaceholders } from "./placeholders.js";
+import { type ScanResult, scanRoot } from "./scan.js";
 
-/** What a plan is made from. */
+/** What a layout is made from (paths as text, absolute). */
 export interface SurveyInput {
   mode: "workspace-write" | "read-only";
   network: boolean;
   /** Canonical roots. */
   roots: readonly string[];
   cwd: string;
-  /** Extra writable paths (absolute). */
+  /** Extra writable paths. */
   writable?: readonly string[];
-  /** Extra unreadable paths (absolute). */
+  /** Extra unreadable paths. */
   hidden?: readonly string[];
+  /** Extra paths inside the home folder that stay visible (read-only): `[sandbox] readable`. */
+  readable?: readonly string[];
+  /** Folders the walk leaves alone (`[sandbox] unchecked`): large build output with no secrets. */
+  unchecked?: readonly string[];
   /** Extra protected patterns (`[files] protected`), relative gitignore patterns or absolute paths. */
   protectedExtra?: readonly string[];
   /** The home folder (default: the user's). */
   home?: string;
+  /** Where PATH, the toolchain variables and XDG_CONFIG_HOME are read (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** At most this many folders read per root (default {@link SCAN_MAX_DIRS}). */
+  maxDirs?: number;
 }
 
-/** How deep below each root existing protected and secret paths are looked for (the root itself is depth 0). */
-export const SCAN_DEPTH = 3;
-/** At most this many folders are read per root; deeper trees rely on the root-level rules and the file tools. */
-export const SCAN_MAX_DIRS = 2000;
-/** Folders never descended into: what lives there runs as code anyway, and they are large. */
-const SCAN_SKIP = new Set(["node_modules", ".git"]);
+/**
+ * How a covered path is covered (all read-only): `self`, with its own file (a protected path that exists);
+ * `empty`, with the empty folder (a placeholder for a missing protected path, a hidden folder); `null`, with
+ * /dev/null (a hidden file).
+ */
+export type CoverKind = "self" | "empty" | "null";
 
-// Made on the first survey, not at load: a gate that runs no command does not pay for them (~3 ms).
-let patterns: { protectedSet: PathPatternSet; secretSet: PathPatternSet } | undefined;
-function builtinPatterns() {
-  patterns ??= {
-    protectedSet: new PathPatternSet(PROTECTED_ENTRIES.map((e) => e.pattern)),
-    secretSet: new PathPatternSet(DEFAULT_READ_ASK_PATTERNS),
-  };
-  return patterns;
+/** The survey's decision, in raw paths (one byte per character). */
+export interface Layout {
+  mode: "workspace-write" | "read-only";
+  network: boolean;
+  cwd: string;
+  /** The home folder, emptied (a writable tmpfs); undefined when it is shown (a root, or `readable`). */
+  home: string | undefined;
+  /** Read-only binds into the emptied home folder: where, and the real path shown there. */
+  visible: { path: string; source: string }[];
+  /** Writable places: the roots (in `workspace-write`) and `[sandbox] writable`. */
+  writable: string[];
+  /** Roots shown read-only (in `read-only` mode). */
+  readOnlyRoots: string[];
+  /** Covered paths and how. */
+  covers: Map<string, CoverKind>;
+  /** Missing protected paths to make (empty folders) so they can be covered; inside a writable place. */
+  placeholders: string[];
+  /** Folders between a writable place and a covered path: bound onto themselves (cannot be renamed away). */
+  pins: string[];
+  /** Git folders whose missing state (commondir, rebase/sequencer, config.worktree) the check after looks for. */
+  gitDirs: string[];
+  /** Per root: existing protected paths (raw relative) and what they were, for the check after the command. */
+  baseline: Map<string, Map<string, string>>;
+  /** What was hidden because it could not be looked at (for the result): raw paths. */
+  unsurveyed: string[];
 }
-/** Entries whose match expands into sub-paths (`.git` → `.git/config`, `.git/hooks`), by lower-case name. */
-const expanding = new Map(
-  PROTECTED_ENTRIES.filter((e) => !/[/*?[]/.test(e.pattern) && e.sandbox.join() !== e.pattern).map((e) => [
-    e.pattern.toLowerCase(),
-    e,
-  ]),
-);
+
+/** Folders left unread at the limit are hidden whole; when more than this many, their parents instead. */
+const MAX_UNSURVEYED_COVERS = 64;
 
 /** Why a command cannot be sandboxed as asked (fail closed). */
 export class SandboxSetupError extends Error {
   override readonly name = "SandboxSetupError";
 }
 
-/**
- * Surveys the disk for `input` and returns the plan.
- * @throws SandboxSetupError when a protected path is a symbolic link (its target could be swapped under the
- * mount), or a writable path does not exist.
- */
-export function surveySandbox(input: SurveyInput): SandboxPlan {
-  const home = input.home ?? homedir();
-  const readOnly = new Map<string, PlannedPath>();
-  const hidden = new Map<string, PlannedPath>();
-  const extraProtected = input.protectedExtra?.length ? new PathPatternSet(input.protectedExtra) : undefined;
+// Made on the first survey, not at load: a gate that runs no command does not pay for them (~3 ms).
+let builtin: { protectedSet: PathPatternSet; secretSet: PathPatternSet } | undefined;
+function builtinPatterns() {
+  builtin ??= {
+    protectedSet: new PathPatternSet(PROTECTED_ENTRIES.map((e) => e.pattern)),
+    secretSet: new PathPatternSet(DEFAULT_READ_ASK_PATTERNS),
+  };
+  return builtin;
+}
+
+/** The protected and secret patterns a survey matches with (the built-in ones plus `[files] protected`). */
+export function surveyPatterns(protectedExtra: readonly string[] = []): {
+  protectedSet: PathPatternSet;
+  secretSet: PathPatternSet;
+} {
   const { protectedSet, secretSet } = builtinPatterns();
-
-  for (const root of input.roots) {
-    if (input.mode === "workspace-write") {
-      for (const entry of PROTECTED_ENTRIES) {
-        for (const sub of entry.sandbox) addProtected(readOnly, root, join(root, sub), entry.init);
-      }
-    }
-    for (const sub of WORKSPACE_SECRET_PATHS) {
-      const path = join(root, sub);
-      const type = typeOf(path);
-      if (type === "dir" || type === "file") hidden.set(path, { path, type });
-    }
-    scan(root, (path, relative, isDir) => {
-      if (secretSet.matches(relative)) {
-        hidden.set(path, { path, type: isDir ? "dir" : "file" });
-        return false;
-      }
-      if (protectedSet.matches(relative) || extraProtected?.matches(relative, path)) {
-        if (input.mode === "read-only") return false;
-        const expand = expanding.get(relative.split("/").pop()!.toLowerCase());
-        if (expand && isDir) {
-          for (const sub of expand.sandbox)
-            addProtected(readOnly, root, join(dirname(path), sub), false, true);
-        } else addProtected(readOnly, root, path, false, true);
-        return false;
-      }
-      return true;
-    });
-  }
-  if (extraProtected && input.mode === "workspace-write") {
-    for (const path of input.protectedExtra ?? []) {
-      if (isAbsolute(path) && input.roots.some((r) => isInsideOrEqual(r, path))) {
-        addProtected(readOnly, input.roots[0]!, path, false, true);
-      }
-    }
-  }
-
-  const secrets = [...USER_SECRET_PATHS.map((p) => (p.startsWith("~/") ? join(home, p.slice(2)) : p))];
-  for (const path of [...secrets, ...(input.hidden ?? [])]) {
-    const type = typeOf(path);
-    if (type !== "missing") hidden.set(path, { path, type: type === "dir" ? "dir" : "file" });
-  }
-  for (const path of input.writable ?? []) {
-    if (typeOf(path) === "missing") {
-      throw new SandboxSetupError(`[sandbox] writable path ${path} does not exist; create it or remove it`);
-    }
-  }
+  if (protectedExtra.length === 0) return { protectedSet, secretSet };
   return {
-    mode: input.mode,
-    network: input.network,
-    roots: input.roots,
-    writable: input.writable ?? [],
-    readOnly: [...readOnly.values()],
-    hidden: outermost([...hidden.values()]),
-    cwd: input.cwd,
+    protectedSet: new PathPatternSet([...PROTECTED_ENTRIES.map((e) => e.pattern), ...protectedExtra]),
+    secretSet,
   };
 }
 
 /**
- * Records `path` as read-only. A missing path is blocked from being created only at the root's own level
- * (`existingOnly` for deeper finds), except a missing repository (`.git` itself) so `git init` works.
+ * Surveys the disk for `input` and returns the layout.
+ * @throws SandboxSetupError when a writable path does not exist, or so much of the workspace is beyond the
+ * walk's limit that hiding it would hide a root.
  */
-function addProtected(
-  into: Map<string, PlannedPath>,
-  root: string,
-  path: string,
-  repositoryEntry: boolean,
-  existingOnly = false,
-): void {
-  // A folder on the way that is a link would take the mounts (and the enclosing folder's writable bind) to its
-  // target, outside the root: `ln -s ~ .github` would make the home folder writable. Fail closed.
-  for (let at = dirname(path); at.length > root.length && at.startsWith(`${root}/`); at = dirname(at)) {
-    if (typeOf(at) === "link") {
+export function surveySandbox(input: SurveyInput): Layout {
+  const env = input.env ?? process.env;
+  const homeText = input.home ?? homedir();
+  const home = rawOf(homeText);
+  const roots = input.roots.map(rawOf);
+  const writableExtra = (input.writable ?? []).map(rawOf);
+  for (const path of writableExtra) {
+    if (kindAt(path) === "missing") {
       throw new SandboxSetupError(
-        `the folder ${at} holds a protected path but is a symbolic link, which the sandbox cannot hold ` +
-          '(the mounts would follow it out of the workspace); replace the link with a folder, or set [sandbox] mode = "off"',
+        `[sandbox] writable path ${textOf(path)} does not exist; create it or remove it`,
       );
     }
   }
-  const type = typeOf(path);
-  if (type === "link") {
-    throw new SandboxSetupError(
-      `the protected path ${path} is a symbolic link, which the sandbox cannot hold read-only ` +
-        '(its target could be swapped); replace the link with the file, or set [sandbox] mode = "off"',
-    );
-  }
-  if (type === "missing") {
-    if (existingOnly) return;
-    const first = path.slice(root.length + 1).split(sep)[0]!;
-    const top = join(root, first);
-    const topType = typeOf(top);
-    if (repositoryEntry && topType === "missing") return; // `git init` may create it; see docs/sandbox.md.
-    if (topType === "file" && top !== path) {
-      // `.git` as a file points at the repository elsewhere (a worktree): the pointer itself stays read-only.
-      into.set(top, { path: top, type: "file" });
-      return;
+  const writing = input.mode === "workspace-write";
+  const writable = writing ? [...roots, ...writableExtra] : writableExtra;
+  const writableAt = (path: string) => writable.some((w) => isInsideOrEqual(w, path));
+  const visibleAll = visibleInHome(homeText, env, input.readable ?? []).map((v) => rawOf(v.path));
+  const homeShown =
+    visibleAll.includes(home) || roots.some((r) => isInsideOrEqual(r, home) && r.length >= home.length);
+  const layout: Layout = {
+    mode: input.mode,
+    network: input.network,
+    cwd: rawOf(input.cwd),
+    // A home folder that does not exist (HOME set elsewhere) has nothing to hide.
+    home: homeShown || kindAt(home) !== "dir" ? undefined : home,
+    visible: [],
+    writable,
+    readOnlyRoots: writing ? [] : roots,
+    covers: new Map(),
+    placeholders: [],
+    pins: [],
+    gitDirs: [],
+    baseline: new Map(),
+    unsurveyed: [],
+  };
+  // What the command sees of the home folder: only what exists (a link shows what it points at).
+  if (layout.home) {
+    for (const path of visibleAll) {
+      if (roots.some((r) => isInsideOrEqual(r, path))) continue;
+      const source = realPathOf(path);
+      if (source) layout.visible.push({ path, source });
     }
   }
-  const held = type === "file" && isHeldPlaceholder(path);
-  into.set(path, { path, type: type === "missing" || held ? "missing" : type === "dir" ? "dir" : "file" });
+  const readableAt = (path: string) =>
+    !layout.home ||
+    !isInsideOrEqual(home, path) ||
+    writableAt(path) ||
+    roots.some((r) => isInsideOrEqual(r, path)) ||
+    layout.visible.some((v) => isInsideOrEqual(v.path, path));
+
+  const { protectedSet, secretSet } = surveyPatterns(input.protectedExtra);
+  const unchecked = new Set((input.unchecked ?? []).map(rawOf));
+  const scans = roots.map((root) =>
+    scanRoot(root, { protectedSet, secretSet, unchecked, maxDirs: input.maxDirs }),
+  );
+  const git: GitContext = {
+    writableAt,
+    home,
+    globalHooksPaths: globalHooksPaths(homeText, env.XDG_CONFIG_HOME).map(rawOf),
+  };
+  const gitProtection = newGitProtection();
+  for (const scan of scans) {
+    hideSecrets(scan, layout, roots, readableAt);
+    if (writing) coverProtected(scan, layout, writableAt);
+    layout.baseline.set(scan.root, baselineOf(scan));
+    if (!writing) continue;
+    for (const found of scan.gitDirs) {
+      const worktree = found.relative.split("/").pop() === ".git" ? dirname(found.path) : undefined;
+      protectGitDir(found.path, worktree, git, gitProtection);
+    }
+    for (const file of scan.gitFiles) {
+      layout.covers.set(file.path, "self");
+      const target = gitDirOfFile(file.path);
+      if (target && writableAt(target)) {
+        protectGitDir(target, dirname(file.path), git, gitProtection);
+        protectGitDir(commonDirOf(target), undefined, git, gitProtection);
+      }
+    }
+  }
+  for (const path of writableExtra) {
+    if (kindAt(`${path}/HEAD`) === "file") protectGitDir(path, undefined, git, gitProtection);
+  }
+  for (const path of gitProtection.readOnly) layout.covers.set(path, "self");
+  for (const path of gitProtection.blocked) block(layout, path);
+  layout.gitDirs = [...gitProtection.watched];
+  if (writing) blockMissingAtRoots(layout, roots, home);
+  hideListed(layout, input, home, readableAt);
+  finish(layout);
+  // A placeholder another command made (still held, or lingering for the next command) looks like an existing
+  // folder: this command holds it too, or it could be removed (which unmounts whatever covers it) meanwhile.
+  const held = heldPlaceholders();
+  for (const path of [...layout.covers.keys(), ...layout.pins]) {
+    if (held.has(path) && !layout.placeholders.includes(path)) layout.placeholders.push(path);
+  }
+  return layout;
+}
+
+/** Secrets by name, and what could not be looked at, hidden; secret links hide what they point at. */
+function hideSecrets(
+  scan: ScanResult,
+  layout: Layout,
+  roots: readonly string[],
+  readableAt: (path: string) => boolean,
+): void {
+  const tracked = trackedSecrets(scan);
+  for (const found of scan.secrets) {
+    if (tracked.has(found.path)) continue;
+    if (found.kind === "link") {
+      // A link's own text is not the secret; what it points at may be. Hidden when the command could read it.
+      const target = resolveThroughLinks(found.path);
+      const kind = target === undefined ? "missing" : kindAt(target);
+      if (target && kind !== "missing" && readableAt(target) && roots.some((r) => isInsideOrEqual(r, target)))
+        layout.covers.set(target, kind === "dir" ? "empty" : "null");
+      continue;
+    }
+    layout.covers.set(found.path, found.kind === "dir" ? "empty" : "null");
+  }
+  for (const sub of WORKSPACE_SECRET_PATHS) {
+    const path = `${scan.root}/${rawOf(sub)}`;
+    const kind = kindAt(path);
+    if (kind === "dir" || kind === "file") layout.covers.set(path, kind === "dir" ? "empty" : "null");
+  }
+  for (const found of scan.unreadable) {
+    layout.covers.set(found.path, "empty");
+    layout.unsurveyed.push(found.path);
+  }
+  const left = coarsen(
+    scan.unscanned.map((f) => f.path),
+    scan.root,
+  );
+  for (const path of left) {
+    layout.covers.set(path, "empty");
+    layout.unsurveyed.push(path);
+  }
 }
 
 /**
- * Drops hidden paths inside another hidden folder: that folder is already an empty read-only tmpfs, where bwrap
- * could not make the inner mount point (the toolgate state folder inside the toolgate config folder).
+ * Secret files git tracks unchanged (their content is in the history a command reads anyway): left visible, so
+ * git works inside the sandbox. Each file is looked up in the index of the nearest repository above it.
  */
-function outermost(paths: PlannedPath[]): PlannedPath[] {
-  const dirs = paths.filter((p) => p.type === "dir").map((p) => p.path);
-  return paths.filter((p) => !dirs.some((dir) => p.path.startsWith(`${dir}/`)));
+function trackedSecrets(scan: ScanResult): Set<string> {
+  const worktrees: { top: string; gitDir: string }[] = [];
+  for (const dir of scan.gitDirs) {
+    if (dir.relative.split("/").pop() === ".git")
+      worktrees.push({ top: dirname(dir.path), gitDir: dir.path });
+  }
+  for (const file of scan.gitFiles) {
+    const gitDir = gitDirOfFile(file.path);
+    if (gitDir) worktrees.push({ top: dirname(file.path), gitDir });
+  }
+  worktrees.sort((a, b) => b.top.length - a.top.length);
+  const byRepository = new Map<(typeof worktrees)[number], string[]>();
+  for (const found of scan.secrets) {
+    if (found.kind !== "file") continue;
+    const repository = worktrees.find((w) => found.path.startsWith(`${w.top}/`));
+    if (!repository) continue;
+    const list = byRepository.get(repository) ?? [];
+    list.push(found.path.slice(repository.top.length + 1));
+    byRepository.set(repository, list);
+  }
+  const out = new Set<string>();
+  for (const [repository, paths] of byRepository) {
+    for (const path of trackedUnchanged(repository.top, repository.gitDir, paths)) {
+      out.add(`${repository.top}/${path}`);
+    }
+  }
+  return out;
 }
 
-function typeOf(path: string): "file" | "dir" | "link" | "missing" {
+/** Existing protected paths found at any depth: read-only (a link: what it points at, when writable). */
+function coverProtected(scan: ScanResult, layout: Layout, writableAt: (path: string) => boolean): void {
+  for (const found of scan.protected) {
+    // A secret that also decides what runs (.npmrc) stays hidden: that is read-only too.
+    if (layout.covers.has(found.path)) continue;
+    if (found.kind !== "link") {
+      layout.covers.set(found.path, "self");
+      continue;
+    }
+    const target = resolveThroughLinks(found.path);
+    if (target === undefined || !writableAt(target)) continue;
+    if (kindAt(target) === "missing") block(layout, target);
+    else layout.covers.set(target, "self");
+  }
+}
+
+/**
+ * Missing protected names at each root (the entries' `sandbox` paths): blocked by a placeholder, so even a
+ * command that runs for hours cannot create them. Deeper ones are found by the check after each command.
+ * A folder on the way that is a link leads the placeholder to where it points (when that is writable).
+ */
+function blockMissingAtRoots(layout: Layout, roots: readonly string[], home: string): void {
+  for (const root of roots) {
+    for (const entry of PROTECTED_ENTRIES) {
+      if (entry.home && root !== home) continue;
+      for (const sub of entry.sandbox) {
+        const path = whereMissing(root, `${root}/${rawOf(sub)}`);
+        if (path === undefined || !layout.writable.some((w) => isInsideOrEqual(w, path))) continue;
+        if (entry.init && kindAt(`${root}/${rawOf(sub.split("/")[0]!)}`) === "missing") continue;
+        block(layout, path);
+      }
+    }
+  }
+}
+
+/**
+ * Where a missing path below `root` would be created: itself when every folder on the way is a real folder
+ * or missing, where a link on the way leads (followed), undefined when it exists or cannot be made (a file on
+ * the way, e.g. `.git` pointing elsewhere).
+ */
+function whereMissing(root: string, path: string): string | undefined {
+  if (kindAt(path) !== "missing") return undefined;
+  const names = path.slice(root.length + 1).split("/");
+  for (let i = 1; i < names.length; i++) {
+    const kind = kindAt(`${root}/${names.slice(0, i).join("/")}`);
+    if (kind === "missing") return path;
+    if (kind === "link") {
+      const target = resolveThroughLinks(path);
+      return target !== undefined && kindAt(target) === "missing" ? target : undefined;
+    }
+    if (kind !== "dir") return undefined;
+  }
+  return path;
+}
+
+/** `[sandbox] hidden` and the user's credential paths, where the command could otherwise read them. */
+function hideListed(
+  layout: Layout,
+  input: SurveyInput,
+  home: string,
+  readableAt: (path: string) => boolean,
+): void {
+  const listed = [
+    ...USER_SECRET_PATHS.map((p) => (p.startsWith("~/") ? `${home}/${rawOf(p.slice(2))}` : rawOf(p))),
+    ...(input.hidden ?? []).map(rawOf),
+  ];
+  for (const listedPath of listed) {
+    if (!readableAt(listedPath)) continue;
+    // A link is followed: what it points at is what a command would read.
+    const path = kindAt(listedPath) === "link" ? resolveThroughLinks(listedPath) : listedPath;
+    const kind = path === undefined ? "missing" : kindAt(path);
+    if (path === undefined || kind === "missing" || kind === "link" || !readableAt(path)) continue;
+    layout.covers.set(path, kind === "dir" ? "empty" : "null");
+  }
+}
+
+/** Records a missing path to block with a placeholder (made before the command, removed after). */
+function block(layout: Layout, path: string): void {
+  if (layout.covers.has(path)) return;
+  layout.covers.set(path, "empty");
+  layout.placeholders.push(path);
+}
+
+/**
+ * Drops covers a shallower cover already hides (an emptied folder has no mount point inside it; a read-only
+ * one needs none), and computes the folders to pin: those strictly between a writable place and each cover.
+ */
+function finish(layout: Layout): void {
+  closeUnreachable(layout);
+  const emptied = [...layout.covers]
+    .filter(([, kind]) => kind === "empty")
+    .map(([path]) => path)
+    .sort((a, b) => a.length - b.length);
+  for (const path of [...layout.covers.keys()]) {
+    if (emptied.some((e) => e !== path && isInsideOrEqual(e, path))) {
+      layout.covers.delete(path);
+      layout.placeholders = layout.placeholders.filter((p) => p !== path);
+    }
+  }
+  const coveredAt = (path: string) =>
+    [...layout.covers].some(([covered, kind]) => isInsideOrEqual(covered, path) && kind !== "null");
+  const pins = new Set<string>();
+  for (const path of layout.covers.keys()) {
+    const place = layout.writable.find((w) => path !== w && isInsideOrEqual(w, path));
+    if (!place) continue;
+    for (let at = dirname(path); at.length > place.length && isInsideOrEqual(place, at); at = dirname(at)) {
+      if (!coveredAt(at)) pins.add(at);
+    }
+  }
+  layout.pins = [...pins];
+}
+
+/**
+ * A cover below a folder the command's user may not enter (no search permission — toolgate, as root, may
+ * enter it anyway): the shallowest such folder is hidden whole when the user owns it (a command could
+ * `chmod` it back), and nothing below it is mounted otherwise (the command can never reach there). Either way
+ * the check inside the sandbox never has to look at a path it cannot reach.
+ */
+function closeUnreachable(layout: Layout): void {
+  const uid = process.getuid?.() ?? -1;
+  const groups = new Set([process.getgid?.() ?? -1, ...(process.getgroups?.() ?? [])]);
+  const known = new Map<string, { enter: boolean; own: boolean }>();
+  const folder = (path: string) => {
+    let seen = known.get(path);
+    if (!seen) {
+      const stat = lstatSync(bytesOf(path), { throwIfNoEntry: false });
+      const mode = stat?.mode ?? 0o777;
+      const bit = stat?.uid === uid ? 0o100 : stat && groups.has(stat.gid) ? 0o010 : 0o001;
+      seen = { enter: !stat?.isDirectory() || (mode & bit) !== 0, own: stat?.uid === uid };
+      known.set(path, seen);
+    }
+    return seen;
+  };
+  for (const path of [...layout.covers.keys()]) {
+    for (let at = dirname(path), chain: string[] = []; ; at = dirname(at)) {
+      chain.unshift(at);
+      if (at === "/") {
+        const closed = chain.find((c) => !folder(c).enter);
+        if (closed === undefined) break;
+        layout.covers.delete(path);
+        layout.placeholders = layout.placeholders.filter((p) => p !== path);
+        if (folder(closed).own && closed !== "/") {
+          layout.covers.set(closed, "empty");
+          if (!layout.unsurveyed.includes(closed)) layout.unsurveyed.push(closed);
+        }
+        break;
+      }
+    }
+  }
+}
+
+/** Per existing protected path (raw relative): its device, inode and kind, to tell a new one from it after. */
+function baselineOf(scan: ScanResult): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const found of [...scan.protected, ...scan.gitFiles]) out.set(found.relative, identity(found.path));
+  for (const found of scan.gitDirs) out.set(found.relative, identity(found.path));
+  return out;
+}
+
+/**
+ * A path's identity (device, inode, kind, birth time): what a new file in its place changes, even when the
+ * file system hands the freed inode number straight to it.
+ */
+export function identity(path: string): string {
   try {
-    // Most protected paths are missing: no exception (and its stack) built for each of them.
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    if (stat === undefined) return "missing";
-    if (stat.isSymbolicLink()) return "link";
-    return stat.isDirectory() ? "dir" : "file";
+    const stat = lstatSync(bytesOf(path), { throwIfNoEntry: false, bigint: true });
+    return stat ? `${stat.dev}:${stat.ino}:${stat.mode >> 12n}:${stat.birthtimeNs}` : "missing";
   } catch {
     return "missing";
   }
 }
 
-/** Breadth-first over folders below `root` to {@link SCAN_DEPTH}; `visit` returns false to not descend. */
-function scan(root: string, visit: (path: string, relative: string, isDir: boolean) => boolean): void {
-  let queue: string[] = [""];
-  let read = 0;
-  for (let depth = 1; depth <= SCAN_DEPTH && queue.length > 0; depth++) {
-    const next: string[] = [];
-    for (const relativeDir of queue) {
-      if (read++ >= SCAN_MAX_DIRS) return;
-      let entries: import("node:fs").Dirent[];
-      try {
-        entries = readdirSync(relativeDir ? join(root, relativeDir) : root, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const entry of entries) {
-        const relative = relativeDir ? `${relativeDir}/${entry.name}` : entry.name;
-        const isDir = entry.isDirectory();
-        const descend = visit(resolve(root, relative), relative, isDir);
-        if (descend && isDir && !SCAN_SKIP.has(entry.name)) next.push(relative);
-      }
+/**
+ * The unread folders to hide: themselves, or when there are too many, their parents (repeatedly). Hiding a
+ * root would hide the workspace: refused, with the reason.
+ */
+function coarsen(paths: readonly string[], root: string): string[] {
+  let set = [...new Set(paths)];
+  while (set.length > MAX_UNSURVEYED_COVERS) {
+    const deepest = Math.max(...set.map((p) => p.split("/").length));
+    set = [...new Set(set.map((p) => (p.split("/").length === deepest ? dirname(p) : p)))];
+    set = set.filter((p) => !set.some((q) => q !== p && isInsideOrEqual(q, p)));
+  }
+  if (set.includes(root)) {
+    throw new SandboxSetupError(
+      `the workspace ${textOf(root)} holds more folders than the sandbox looks through per command ` +
+        "(outside node_modules), spread so widely that hiding the rest would hide the workspace itself; " +
+        "list large build folders in [sandbox] unchecked, or remove some folders",
+    );
+  }
+  return set;
+}
+
+/**
+ * Where a raw absolute path leads when every link on the way (and at its end) is followed, the missing tail
+ * kept; undefined for a loop. Links are read, never trusted: the result is surveyed like any other path.
+ */
+export function resolveThroughLinks(path: string): string | undefined {
+  let parts = path.split("/").filter(Boolean);
+  let done = "";
+  for (let hops = 0, i = 0; i < parts.length; ) {
+    const next = `${done}/${parts[i]}`;
+    let target: string | undefined;
+    try {
+      target = readlinkSync(bytesOf(next), { encoding: "buffer" }).toString("latin1");
+    } catch {
+      target = undefined; // Not a link, or missing: kept as it is.
     }
-    queue = next;
+    if (target === undefined) {
+      done = next;
+      i++;
+      continue;
+    }
+    if (++hops > 40) return undefined;
+    const rest = parts.slice(i + 1);
+    const base = isAbsolute(target) ? "" : done;
+    parts = [
+      ...resolve(`${base || "/"}`, target)
+        .split("/")
+        .filter(Boolean),
+      ...rest,
+    ];
+    done = "";
+    i = 0;
+  }
+  return done || "/";
+}
+
+/** The real path of an existing raw path, raw; undefined when missing. */
+function realPathOf(path: string): string | undefined {
+  if (kindAt(path) === "missing") return undefined;
+  try {
+    return realpathSync(bytesOf(path), { encoding: "buffer" }).toString("latin1");
+  } catch {
+    return undefined;
+  }
+}
+
+function kindAt(path: string): "file" | "dir" | "link" | "missing" | "other" {
+  try {
+    // Most protected paths are missing: no exception (and its stack) built for each of them.
+    const stat = lstatSync(bytesOf(path), { throwIfNoEntry: false });
+    if (stat === undefined) return "missing";
+    if (stat.isSymbolicLink()) return "link";
+    if (stat.isDirectory()) return "dir";
+    return stat.isFile() ? "file" : "other";
+  } catch {
+    return "missing";
   }
 }

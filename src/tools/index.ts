@@ -8,7 +8,12 @@ import { join, resolve } from "node:path";
 import type { ToolgateSettings } from "../config/index.js";
 import type { Logger, Tool } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
-import { checkSandboxAllowHosts, type SandboxSettings } from "../sandbox/index.js";
+import {
+  checkSandboxAllowHosts,
+  cleanLeftPlaceholders,
+  flushPlaceholders,
+  type SandboxSettings,
+} from "../sandbox/index.js";
 import { type StateBackend, userConfigDir, userStateDir } from "../state/index.js";
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";
@@ -63,6 +68,8 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
     maxFileBytes: settings.files.maxFileBytes,
   });
   const processes = new BackgroundProcesses();
+  // Placeholders a killed toolgate left in a workspace (its journal in the user's state folder) go now.
+  cleanLeftPlaceholders(userStateDir());
   // A key left out of the config is undefined here: each tool then uses its own default.
   const web = { allowHosts: settings.web.allowHosts, timeoutMs: settings.web.timeoutMs };
   const env = { ...process.env, ...context.env };
@@ -96,7 +103,9 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
   const confluence = atlassianFromEnv("CONFLUENCE", settings.confluence, env);
   if (confluence) tools.push(asTool(createConfluenceFetchTool({ ...confluence, ...web })));
 
-  return { tools, workspace, processes, close: () => processes.stopAll().then(() => undefined) };
+  // Closing stops background commands, then removes the placeholders they and earlier commands left lingering.
+  const close = () => processes.stopAll().then(() => flushPlaceholders());
+  return { tools, workspace, processes, close };
 }
 
 /**
@@ -140,5 +149,8 @@ function sandboxSettings(sandbox: ToolgateSettings["sandbox"], projectDir: strin
     writable: sandbox.writable.map(absolute),
     // toolgate's own user state and settings (trust list, memory) are never readable by a command.
     hidden: [...sandbox.hidden.map(absolute), userStateDir(), userConfigDir()],
+    readable: sandbox.readable.map(absolute),
+    unchecked: sandbox.unchecked.map(absolute),
+    stateDir: userStateDir(),
   };
 }

@@ -93,6 +93,7 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
         prepareSandbox(sandbox, {
           roots: deps.roots,
           cwd,
+          shell,
           ...(grant ? { grant } : {}),
           ...(deps.protectedExtra ? { protectedExtra: deps.protectedExtra } : {}),
         }),
@@ -114,10 +115,11 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       "use `background: true` for servers and watchers, then `shell_processes` to read or stop them. " +
       "Commands run in a sandbox: the system is read-only, only the workspace and /tmp are writable, there is " +
       'no network (with `sandbox: "network"`, public http and https hosts through the proxy in HTTP_PROXY ' +
-      "and HTTPS_PROXY; programs that ignore those get none), secret files read as unreadable, and files " +
-      "that decide what runs next (.git/config, " +
-      ".git/hooks, .toolgate, .vscode, shell start-up files, ...) are read-only; missing ones show up as " +
-      "empty character devices that keep them from being created. Leave them alone.",
+      "and HTTPS_PROXY; programs that ignore those get none), the home folder is empty but for toolchains " +
+      "(~/.nvm, ~/.cargo, …; writes there are thrown away), secret files read as unreadable, and files that " +
+      "decide what runs next (.git/config, .git/hooks, .toolgate, .vscode, .mcp.json, CI files, ...) are " +
+      "read-only; missing ones show up as empty read-only folders that keep them from being created, and ones " +
+      "a command creates anywhere are moved to .toolgate/quarantine after it. Leave them alone.",
     parameters: {
       type: "object",
       properties: {

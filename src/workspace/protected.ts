@@ -23,6 +23,12 @@ export interface ProtectedEntry {
   readonly sandbox: readonly string[];
   /** A repository folder: when it does not exist, creating it (`git init`) is allowed. */
   readonly init: boolean;
+  /**
+   * A login or editor start-up file of the home folder: the sandbox blocks it in advance only at a root that
+   * is the home folder (elsewhere nothing reads it at start-up; the check after each command still moves a new
+   * one away).
+   */
+  readonly home: boolean;
 }
 
 const WILDCARD = /[*?[\]]/;
@@ -31,23 +37,32 @@ const WILDCARD = /[*?[\]]/;
 function loadEntries(raw: unknown): readonly ProtectedEntry[] {
   if (!Array.isArray(raw)) throw new Error("protected-paths.json: `protected` must be an array");
   return Object.freeze(
-    raw.map((entry: { pattern?: unknown; why?: unknown; sandbox?: unknown; init?: unknown }, i) => {
-      if (typeof entry.pattern !== "string" || entry.pattern === "" || typeof entry.why !== "string") {
-        throw new Error(`protected-paths.json: entry ${i} needs a pattern and a why`);
-      }
-      const literal = entry.pattern.replace(/^\*\*\//, "");
-      const sandbox =
-        entry.sandbox === undefined ? (WILDCARD.test(literal) ? [] : [literal]) : (entry.sandbox as string[]);
-      if (!Array.isArray(sandbox) || sandbox.some((p) => typeof p !== "string" || WILDCARD.test(p))) {
-        throw new Error(`protected-paths.json: entry ${i} (${entry.pattern}): sandbox paths must be literal`);
-      }
-      return Object.freeze({
-        pattern: entry.pattern,
-        why: entry.why,
-        sandbox: Object.freeze([...sandbox]),
-        init: entry.init === true,
-      });
-    }),
+    raw.map(
+      (entry: { pattern?: unknown; why?: unknown; sandbox?: unknown; init?: unknown; home?: unknown }, i) => {
+        if (typeof entry.pattern !== "string" || entry.pattern === "" || typeof entry.why !== "string") {
+          throw new Error(`protected-paths.json: entry ${i} needs a pattern and a why`);
+        }
+        const literal = entry.pattern.replace(/^\*\*\//, "");
+        const sandbox =
+          entry.sandbox === undefined
+            ? WILDCARD.test(literal)
+              ? []
+              : [literal]
+            : (entry.sandbox as string[]);
+        if (!Array.isArray(sandbox) || sandbox.some((p) => typeof p !== "string" || WILDCARD.test(p))) {
+          throw new Error(
+            `protected-paths.json: entry ${i} (${entry.pattern}): sandbox paths must be literal`,
+          );
+        }
+        return Object.freeze({
+          pattern: entry.pattern,
+          why: entry.why,
+          sandbox: Object.freeze([...sandbox]),
+          init: entry.init === true,
+          home: entry.home === true,
+        });
+      },
+    ),
   );
 }
 

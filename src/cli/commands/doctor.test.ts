@@ -46,12 +46,16 @@ describe("toolgate doctor", () => {
       "bash grammar",
       "policy and config",
       "shell sandbox",
+      "sandbox view",
       "network grants",
       "model server",
       "local model runtime",
     ]);
     for (const c of checks) expect(c.ok, `${c.check}: ${c.detail}`).toBe(true);
     expect(checks.find((c) => c.check === "shell sandbox")?.detail).toContain('[sandbox] mode = "auto"');
+    expect(checks.find((c) => c.check === "sandbox view")?.detail).toMatch(
+      /an empty home folder .* read-only: /,
+    );
     expect(checks.find((c) => c.check === "network grants")?.detail).toContain("socat and nsenter found");
     expect(checks.find((c) => c.check === "model server")?.detail).toContain(`ollama at ${url} answered`);
     // node-llama-cpp is a dev dependency here, and these machines have no GPU.

@@ -7,10 +7,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolveLlmSettings, runtimeBackend } from "../../llm/index.js";
 import { modelFile, modelsDir } from "../../models/index.js";
 import { analyzeCommand } from "../../policy/index.js";
-import { describeSandbox, forwarderTools, sandboxSupport } from "../../sandbox/index.js";
+import { describeSandbox, forwarderTools, sandboxSupport, visibleInHome } from "../../sandbox/index.js";
 import { userStateDir } from "../../state/index.js";
 import type { Toolgate } from "../../toolgate.js";
 import { findBundledRipgrep } from "../../tools/index.js";
@@ -61,6 +62,7 @@ export async function runDoctor(argv: string[], ctx: CliContext): Promise<ExitCo
   }
   checks.push(
     checkSandbox(gate),
+    checkSandboxView(gate),
     checkNetworkGrants(gate),
     await checkModel(gate),
     await checkLocalRuntime(ctx),
@@ -143,6 +145,26 @@ function checkSandbox(gate: Toolgate | undefined): DoctorCheck {
     required: true,
     detail: `${support.reason}; [sandbox] mode = "${mode}": ${describeSandbox(settings)}`,
     ...(support.fix ? { fix: support.fix } : {}),
+  };
+}
+
+/** What a sandboxed command can see of the home folder (the rest of it is an empty, throw-away folder). */
+function checkSandboxView(gate: Toolgate | undefined): DoctorCheck {
+  const home = homedir();
+  const readable = (gate?.settings.sandbox.readable ?? []).map((p) =>
+    p.startsWith("~/") ? `${home}/${p.slice(2)}` : p,
+  );
+  const shown = visibleInHome(home, process.env, readable)
+    .filter((v) => existsSync(v.path))
+    .map((v) => (v.path === home ? "~" : `~${v.path.slice(home.length)}`));
+  return {
+    check: "sandbox view",
+    ok: true,
+    required: false,
+    detail:
+      "commands see the system read-only, the workspace, a private /tmp, and an empty home folder " +
+      `(writes there are thrown away) except, read-only: ${shown.length > 0 ? shown.join(", ") : "nothing"}` +
+      " ([sandbox] readable adds more)",
   };
 }
 

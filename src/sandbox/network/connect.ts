@@ -8,8 +8,7 @@
  */
 import { ConfigError } from "../../core/index.js";
 import { parseAllowHosts } from "../../net/index.js";
-import { bwrapArgs, type SandboxPlan } from "../bwrap-args.js";
-import type { Confinement } from "../prepare.js";
+import type { Confinement, Launch } from "../prepare.js";
 import { SandboxSetupError } from "../survey.js";
 import { openForwarder } from "./forwarder.js";
 import { PROXY_USER, startEgressProxy } from "./proxy.js";
@@ -24,30 +23,27 @@ export interface PendingNetwork {
   /** `[sandbox] allow_hosts`. */
   allowHosts: readonly string[];
   bwrap: string;
-  /** The command's argv run through `enter` (into the namespace), with `env` set inside. */
-  argv(enter: readonly string[], env: Readonly<Record<string, string>>): string[];
+  /** The command's start run through `enter` (into the namespace), with `env` set inside. */
+  launch(enter: readonly string[], env: Readonly<Record<string, string>>): Launch;
 }
 
 /**
- * The pending network of a plan that has `network: true` (its bwrap keeps the namespace it is started in).
- * `launcher` is the bwrap binary and the arguments that come before the plan's (`--seccomp 3`): nsenter passes
- * the launcher's descriptors on to bwrap unchanged.
+ * The pending network of a command. `launch` gives its start with `env` set inside, its bwrap keeping the
+ * namespace it is started in (a plan with `network: true`); `enter` goes in front of it, and nsenter passes the
+ * descriptors on to bwrap unchanged, so they keep their numbers (bwrap's arguments at 3, the filter at 4, …).
  */
 export function pendingNetwork(
-  plan: SandboxPlan,
-  launcher: readonly [string, ...string[]],
+  launch: (env: Readonly<Record<string, string>>) => Launch,
+  bwrap: string,
   allowHosts: readonly string[],
 ): PendingNetwork {
-  const [bwrap, ...before] = launcher;
   return {
     allowHosts,
     bwrap,
-    argv: (enter, env) => [
-      ...enter,
-      bwrap,
-      ...before,
-      ...bwrapArgs({ ...plan, setenv: { ...plan.setenv, ...env } }),
-    ],
+    launch: (enter, env) => {
+      const { argv, fds } = launch(env);
+      return { argv: [...enter, ...argv], fds };
+    },
   };
 }
 
@@ -76,14 +72,14 @@ export async function connectNetwork(confinement: Confinement): Promise<Confinem
   let released = false;
   return {
     ...rest,
-    argv: pending.argv(forwarder.enter, env),
+    ...pending.launch(forwarder.enter, env),
     notes: () => proxy.refusals().map((message) => `network: ${message}`),
     release: () => {
-      if (released) return;
+      if (released) return undefined;
       released = true;
       forwarder.close();
       proxy.close();
-      confinement.release();
+      return confinement.release();
     },
   };
 }

@@ -20,10 +20,16 @@ import {
   waitUntil,
 } from "../../test-support/sandbox-network.js";
 import { createToolgate, type Toolgate } from "../../toolgate.js";
-import { DEFAULT_SANDBOX_SETTINGS, prepareSandbox } from "../prepare.js";
+import { DEFAULT_SANDBOX_SETTINGS, type LauncherFd, prepareSandbox } from "../prepare.js";
 import { SandboxSetupError } from "../survey.js";
 import { connectNetwork, pendingNetwork } from "./connect.js";
 import { openForwarder } from "./forwarder.js";
+
+/** bwrap's options as a launcher descriptor carries them (`--args`: NUL-terminated). */
+function bwrapOptions(fd: LauncherFd | undefined): string[] {
+  if (!fd || !("data" in fd)) throw new Error("fd 3 carries no data");
+  return Buffer.from(fd.data).toString("latin1").split("\0").slice(0, -1);
+}
 
 const POLICY = '[[rules]]\ntool = "shell"\ndecision = "allow"\nsandbox = "network"\n';
 
@@ -136,8 +142,19 @@ describe("fail closed", () => {
       expect(confinement.sandboxed).toBe(true);
       if (!confinement.sandboxed) return;
       expect(confinement.network).toBeDefined();
-      expect(confinement.argv).not.toContain("--share-net");
-      expect(confinement.argv).toContain("--unshare-all");
+      // bwrap reads its options from the descriptor `--args` names (fd 3, the first of `fds`).
+      expect(confinement.argv.slice(1, 3)).toEqual(["--args", "3"]);
+      const sealed = bwrapOptions(confinement.fds[0]);
+      expect(sealed).toContain("--unshare-all");
+      expect(sealed).not.toContain("--share-net");
+      // Once connected, the same descriptor carries --share-net and the proxy variables.
+      const launch = confinement.network!.launch(["nsenter", "--"], { HTTP_PROXY: "http://127.0.0.1:3128" });
+      expect(launch.argv.slice(0, 5)).toEqual(["nsenter", "--", confinement.argv[0], "--args", "3"]);
+      const granted = bwrapOptions(launch.fds[0]);
+      expect(granted).toContain("--share-net");
+      expect(granted.join(" ")).toContain("--setenv HTTP_PROXY http://127.0.0.1:3128");
+      // The other descriptors keep their places: the filter at 4, the opened sources and their copies after it.
+      expect(launch.fds.slice(1)).toEqual(confinement.fds.slice(1));
     } finally {
       if (confinement.sandboxed) confinement.release();
     }
@@ -145,22 +162,16 @@ describe("fail closed", () => {
 
   it("a namespace that cannot be made refuses the command with the reason, and releases what it held", async () => {
     let released = 0;
-    const plan = {
-      mode: "workspace-write" as const,
-      network: true,
-      roots: [ws],
-      writable: [],
-      readOnly: [],
-      hidden: [],
-      cwd: ws,
-    };
     const attempt = connectNetwork({
       sandboxed: true,
       profile: "workspace-write+network",
       argv: ["never-run"],
-      release: () => released++,
+      release: () => {
+        released++;
+        return undefined;
+      },
       fds: [],
-      network: pendingNetwork(plan, [join(base, "no-such-bwrap")], []),
+      network: pendingNetwork(() => ({ argv: ["never-run"], fds: [] }), join(base, "no-such-bwrap"), []),
     });
     await expect(attempt).rejects.toThrow(SandboxSetupError);
     await expect(attempt).rejects.toThrow(/could not be set up: .*no-such-bwrap was not found.*did not run/);

@@ -22,10 +22,11 @@ export interface GroupOptions {
   /** Called with each decoded chunk as it arrives. */
   onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
   /**
-   * Runs the shell through this prefix (the sandbox: `bwrap … --`); `release` is called once when it has exited.
+   * Runs the shell through this prefix (the sandbox: `bwrap … --`); `release` is called once when it has exited
+   * (a text it returns is added to stderr: what the launcher did after the command, e.g. the sandbox's check).
    * `fds` become the child's descriptors 3, 4, … in order, which `argv` refers to by those numbers.
    */
-  launcher?: { argv: readonly string[]; release?: () => void; fds?: readonly LauncherFd[] };
+  launcher?: { argv: readonly string[]; release?: () => unknown; fds?: readonly LauncherFd[] };
   /**
    * A descriptor the command reads as its stdin (default: none). Hooks pass a file: a Node pipe is a socket,
    * and bash with a socket on stdin runs `~/.bashrc`.
@@ -132,7 +133,18 @@ export class ProcessGroup {
         resolve(this.exit);
       });
     });
-    if (options.launcher?.release) void this.exited.then(options.launcher.release);
+    const release = options.launcher?.release;
+    if (release) {
+      void this.exited.then(() => {
+        let note: unknown;
+        try {
+          note = release();
+        } catch (error) {
+          note = `[after the command: ${(error as Error).message}]`;
+        }
+        if (typeof note === "string" && note) this.stderr.write(Buffer.from(`${note}\n`));
+      });
+    }
     const closeOf = (s: NodeJS.ReadableStream | null) =>
       new Promise<void>((resolve) => (s ? s.once("close", () => resolve()) : resolve()));
     this.closed = Promise.all([closeOf(this.child.stdout), closeOf(this.child.stderr)]).then(() => undefined);

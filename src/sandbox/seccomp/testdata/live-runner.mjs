@@ -2,7 +2,7 @@
  * Runs live.json's commands as whoever starts it (live.test.ts: a non-root user) and prints one JSON line per
  * command: { note, stdout, stderr, exitCode }. Mode `filtered`: through toolgate's own shell tool — the real
  * pipeline, sandbox and seccomp filter. Mode `control`: the same bwrap arguments without the filter (the plan's
- * argv minus `--seccomp N`, no descriptors), only for rows that name a control. Uses the built `dist/`.
+ * argv minus `--seccomp N`, its descriptor left empty), only for rows that name a control. Uses the built `dist/`.
  * Usage: node live-runner.mjs MODE WORKSPACE SUBSTITUTIONS_JSON
  */
 import { readFileSync } from "node:fs";
@@ -44,6 +44,9 @@ if (mode === "filtered") {
     const at = confinement.argv.indexOf("--seccomp");
     if (at < 0) throw new Error("the sandbox's argv has no --seccomp: the control would prove nothing");
     const argv = confinement.argv.filter((_, i) => i !== at && i !== at + 1);
+    // The other descriptors (bwrap's arguments, the mounts' sources) keep their numbers; the filter's is empty.
+    const filterSlot = Number(confinement.argv[at + 1]) - 3;
+    const fds = confinement.fds.map((fd, i) => (i === filterSlot ? { data: new Uint8Array() } : fd));
     const outcome = await runCommand({
       command: fill(row.command),
       cwd: ws,
@@ -51,7 +54,7 @@ if (mode === "filtered") {
       shell: findShell(),
       maxOutputBytes: 1 << 20,
       timeoutMs: 120_000,
-      launcher: { argv, release: confinement.release },
+      launcher: { argv, release: confinement.release, fds },
     });
     print(row.note, outcome.stdout, outcome.stderr, outcome.exit.code);
   }

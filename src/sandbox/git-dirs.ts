@@ -1,0 +1,191 @@
+/**
+ * @module sandbox/git-dirs
+ * Git's own files that decide what runs, per repository found in the workspace: the config and the files it
+ * includes, the hooks folder and the folder `core.hooksPath` names, `config.worktree`, `commondir`, the
+ * rebase and sequencer state (their todo lists hold `exec` lines), and the same inside each submodule's and
+ * linked worktree's git folder. What exists is kept read-only; what is missing is either blocked (hooks,
+ * config: a placeholder git tolerates) or watched by the check after the command (git refuses to work with a
+ * placeholder at `commondir` or at a `config.worktree` it reads). The rest of a git folder (objects, refs, the
+ * index, logs, HEAD) stays writable, so `git add`, `commit`, `checkout`, `rebase` work.
+ */
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { bytesOf, rawOf } from "./descriptors.js";
+import { configValues, readGitConfig } from "./git-config.js";
+
+/** A git folder's entries kept read-only when they exist. */
+const READ_ONLY = [
+  "config",
+  "config.worktree",
+  "hooks",
+  "commondir",
+  "rebase-merge",
+  "rebase-apply",
+  "sequencer",
+];
+/** Missing entries blocked with a placeholder (git reads a missing and an empty one alike). */
+const BLOCKED = ["config", "hooks"];
+/** Missing entries the check after the command looks for (a placeholder would break git). */
+export const WATCHED = ["config.worktree", "commondir", "rebase-merge", "rebase-apply", "sequencer"];
+/** A linked worktree's administrative entries (in `<git folder>/worktrees/<name>/`) kept read-only. */
+const WORKTREE_ADMIN = ["commondir", "gitdir", "config.worktree"];
+/** How deep includes, submodules of submodules and the like are followed. */
+const MAX_NESTING = 8;
+
+/** What protecting a set of repositories takes: raw absolute paths. */
+export interface GitProtection {
+  /** Existing files and folders to mount read-only. */
+  readOnly: Set<string>;
+  /** Missing paths to block with a placeholder (inside a root only). */
+  blocked: Set<string>;
+  /** Git folders whose missing {@link WATCHED} entries the check after the command looks for. */
+  watched: Set<string>;
+}
+
+/** Where paths may be protected, and the user's own git settings. */
+export interface GitContext {
+  /** True when a raw absolute path is inside a writable place (a root, or a writable extra). */
+  writableAt: (path: string) => boolean;
+  home: string;
+  /** `core.hooksPath` values of the user's and the system's git config (relative ones apply per repository). */
+  globalHooksPaths: readonly string[];
+}
+
+/** An empty protection to add repositories to. */
+export function newGitProtection(): GitProtection {
+  return { readOnly: new Set(), blocked: new Set(), watched: new Set() };
+}
+
+/**
+ * Adds the protection of git folder `gitDir` (raw absolute) to `into`. `worktree` is the folder whose files
+ * the repository checks out (relative `core.hooksPath` values are taken from it); undefined for a bare one.
+ */
+export function protectGitDir(
+  gitDir: string,
+  worktree: string | undefined,
+  context: GitContext,
+  into: GitProtection,
+  depth = 0,
+): void {
+  if (depth > MAX_NESTING || into.watched.has(gitDir)) return;
+  into.watched.add(gitDir);
+  for (const name of READ_ONLY) {
+    const path = `${gitDir}/${name}`;
+    if (exists(path)) into.readOnly.add(path);
+    else if (BLOCKED.includes(name) && context.writableAt(path)) into.blocked.add(path);
+  }
+  const config = readGitConfig(bytesOf(`${gitDir}/config`)) ?? [];
+  const base = worktree ?? gitDir;
+  const hooksPaths = [...context.globalHooksPaths, ...configValues(config, "core", "hookspath")];
+  for (const configPath of includedConfigs(`${gitDir}/config`, context.home)) {
+    protectPath(configPath, context, into);
+    const included = readGitConfig(bytesOf(configPath)) ?? [];
+    hooksPaths.push(...configValues(included, "core", "hookspath"));
+  }
+  for (const value of hooksPaths) {
+    if (value === "" || value === "/dev/null") continue;
+    protectPath(expand(value, base, context.home), context, into);
+  }
+  for (const name of childFolders(`${gitDir}/modules`)) {
+    protectGitDir(`${gitDir}/modules/${name}`, undefined, context, into, depth + 1);
+  }
+  for (const name of childFolders(`${gitDir}/worktrees`)) {
+    for (const entry of WORKTREE_ADMIN) {
+      const path = `${gitDir}/worktrees/${name}/${entry}`;
+      if (exists(path)) into.readOnly.add(path);
+    }
+  }
+}
+
+/** Read-only when it exists, blocked when it does not and could be created (inside a writable place). */
+function protectPath(path: string, context: GitContext, into: GitProtection): void {
+  if (exists(path)) into.readOnly.add(path);
+  else if (context.writableAt(path)) into.blocked.add(path);
+}
+
+/**
+ * The git folder a `.git` file names (`gitdir: <path>`, relative to the file's folder), raw absolute; undefined
+ * when the file does not say.
+ */
+export function gitDirOfFile(dotGit: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(bytesOf(dotGit)).subarray(0, 4096).toString("latin1");
+  } catch {
+    return undefined;
+  }
+  const match = /^gitdir: *(.+?)\s*$/m.exec(text);
+  if (!match) return undefined;
+  const named = match[1]!;
+  return isAbsolute(named) ? resolve(named) : resolve(dirname(dotGit), named);
+}
+
+/** The common git folder of a (linked worktree's) git folder: what its `commondir` names, else itself. */
+export function commonDirOf(gitDir: string): string {
+  try {
+    const named = readFileSync(bytesOf(`${gitDir}/commondir`), "latin1").trim();
+    if (named) return isAbsolute(named) ? resolve(named) : resolve(gitDir, named);
+  } catch {
+    // No commondir: the folder is its own common folder.
+  }
+  return gitDir;
+}
+
+/** `core.hooksPath` values of the system's and the user's git config (and what they include). */
+export function globalHooksPaths(home: string, xdgConfigHome: string | undefined): string[] {
+  const files = [
+    "/etc/gitconfig",
+    join(home, ".gitconfig"),
+    join(xdgConfigHome?.startsWith("/") ? xdgConfigHome : join(home, ".config"), "git", "config"),
+  ].map(rawOf);
+  const values: string[] = [];
+  for (const file of files) {
+    for (const path of [file, ...includedConfigs(file, rawOf(home))]) {
+      values.push(...configValues(readGitConfig(bytesOf(path)) ?? [], "core", "hookspath"));
+    }
+  }
+  return values;
+}
+
+/** The files a config includes (`include.path`, `includeIf.*.path`), followed recursively, raw absolute. */
+function includedConfigs(file: string, home: string, seen = new Set<string>()): string[] {
+  if (seen.size > MAX_NESTING * 4) return [];
+  const entries = readGitConfig(bytesOf(file)) ?? [];
+  const paths = [
+    ...configValues(entries, "include", "path"),
+    ...configValues(entries, "includeif", "path", "*"),
+  ];
+  const out: string[] = [];
+  for (const value of paths) {
+    const path = expand(rawOf(value), dirname(file), home);
+    if (seen.has(path)) continue;
+    seen.add(path);
+    out.push(path, ...includedConfigs(path, home, seen));
+  }
+  return out;
+}
+
+/** A config path value made absolute: `~/` from the home folder, relative from `base`. */
+function expand(value: string, base: string, home: string): string {
+  if (value.startsWith("~/")) return resolve(home, value.slice(2));
+  return isAbsolute(value) ? resolve(value) : resolve(base, value);
+}
+
+function exists(path: string): boolean {
+  try {
+    return lstatSync(bytesOf(path), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The names of the real folders (not links) in `path`, raw. */
+function childFolders(path: string): string[] {
+  try {
+    return readdirSync(bytesOf(path), { withFileTypes: true, encoding: "buffer" })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name.toString("latin1"));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * @module sandbox/git-index
+ * Which secret-looking files git tracks unchanged. Such a file's content is in the repository's history, which
+ * a command reads anyway (`git show HEAD:.env.example`), so hiding it protects nothing — and breaks git inside
+ * the sandbox (a tracked file that turned into a device makes `git add -A` and `commit -a` fail). Read from the
+ * index file itself (format 2–4), never by running git on the host (a repository's config runs code).
+ */
+import { lstatSync, readFileSync, statSync } from "node:fs";
+import { bytesOf } from "./descriptors.js";
+
+/** The stat data git recorded for a path. */
+interface IndexStat {
+  mtimeS: number;
+  mtimeNs: number;
+  ino: number;
+  size: number;
+}
+
+const cache = new Map<string, { key: string; entries: Map<string, IndexStat> }>();
+
+/**
+ * Raw paths (relative to the worktree) of an index, with their recorded stat data; undefined when the index
+ * is missing, unreadable or in a format this reader does not know (then nothing counts as tracked).
+ * Entries git would re-read anyway (their time not before the index's own) are left out.
+ */
+function readIndex(indexPath: string, hashBytes: number): Map<string, IndexStat> | undefined {
+  let key: string;
+  let indexTime: number;
+  try {
+    const stat = statSync(bytesOf(indexPath), { bigint: true });
+    key = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${hashBytes}`;
+    indexTime = Number(stat.mtimeNs / 1_000_000_000n);
+  } catch {
+    return undefined;
+  }
+  const known = cache.get(indexPath);
+  if (known?.key === key) return known.entries;
+  let data: Buffer;
+  try {
+    data = readFileSync(bytesOf(indexPath));
+  } catch {
+    return undefined;
+  }
+  const entries = parse(data, hashBytes, indexTime);
+  if (entries) cache.set(indexPath, { key, entries });
+  return entries;
+}
+
+function parse(data: Buffer, hashBytes: number, indexTime: number): Map<string, IndexStat> | undefined {
+  if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return undefined;
+  const version = data.readUInt32BE(4);
+  if (version < 2 || version > 4) return undefined;
+  const count = data.readUInt32BE(8);
+  const entries = new Map<string, IndexStat>();
+  let at = 12;
+  let previous = "";
+  for (let i = 0; i < count; i++) {
+    const start = at;
+    if (at + 42 + hashBytes > data.length) return undefined;
+    const stat: IndexStat = {
+      mtimeS: data.readUInt32BE(at + 8),
+      mtimeNs: data.readUInt32BE(at + 12),
+      ino: data.readUInt32BE(at + 20),
+      size: data.readUInt32BE(at + 36),
+    };
+    at += 40 + hashBytes;
+    const flags = data.readUInt16BE(at);
+    at += 2;
+    if (flags & 0x4000) at += 2; // Extended flags (version 3 and later).
+    let name: string;
+    if (version === 4) {
+      // The name is the previous one cut by a varint and a suffix ending in NUL; no padding.
+      let strip = 0;
+      let byte: number;
+      do {
+        byte = data[at++] ?? 0;
+        strip = (strip << 7) | (byte & 0x7f);
+        if (byte & 0x80) strip++;
+      } while (byte & 0x80);
+      const end = data.indexOf(0, at);
+      if (end < 0) return undefined;
+      name = previous.slice(0, previous.length - strip) + data.toString("latin1", at, end);
+      at = end + 1;
+    } else {
+      const end = data.indexOf(0, at);
+      if (end < 0) return undefined;
+      name = data.toString("latin1", at, end);
+      // Entries are padded with NULs to a multiple of 8 bytes (at least one).
+      at = start + ((end - start + 8) & ~7);
+    }
+    previous = name;
+    const stage = (flags >> 12) & 3;
+    if (stage === 0 && stat.mtimeS < indexTime) entries.set(name, stat);
+  }
+  return entries;
+}
+
+/**
+ * The files among `paths` (raw, relative to `worktree`) that git tracks and that still have the size, time
+ * and inode git recorded — unchanged since they were last staged.
+ * @param gitDir the worktree's git folder (its `index`, and its config's object format)
+ */
+export function trackedUnchanged(worktree: string, gitDir: string, paths: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  if (paths.length === 0) return out;
+  let hashBytes = 20;
+  try {
+    if (/objectformat\s*=\s*sha256/i.test(readFileSync(bytesOf(`${gitDir}/config`), "latin1")))
+      hashBytes = 32;
+  } catch {
+    // No config: SHA-1.
+  }
+  const entries = readIndex(`${gitDir}/index`, hashBytes);
+  if (!entries) return out;
+  for (const path of paths) {
+    const recorded = entries.get(path);
+    if (!recorded) continue;
+    try {
+      const stat = lstatSync(bytesOf(`${worktree}/${path}`), { bigint: true });
+      const sameTime =
+        Number(stat.mtimeNs / 1_000_000_000n) === recorded.mtimeS &&
+        Number(stat.mtimeNs % 1_000_000_000n) === recorded.mtimeNs;
+      const sameSize = Number(stat.size & 0xffffffffn) === recorded.size;
+      const sameInode = Number(stat.ino & 0xffffffffn) === recorded.ino;
+      if (stat.isFile() && sameTime && sameSize && sameInode) out.add(path);
+    } catch {
+      // Gone: nothing to show or hide.
+    }
+  }
+  return out;
+}

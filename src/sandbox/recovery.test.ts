@@ -1,0 +1,80 @@
+/**
+ * A toolgate killed while a sandboxed command runs leaves its placeholders (empty folders) in the workspace and
+ * their journal in the user's state folder: `toolgate init` still works, and the next toolgate that starts
+ * removes them — through the real binary, with a real SIGKILL.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { BIN, toolgate } from "../test-support/cli.js";
+
+let base: string;
+let ws: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  base = await mkdtemp("/var/tmp/toolgate-recovery-");
+  ws = join(base, "ws");
+  const xdg = join(base, "xdg");
+  await writeFile(
+    join(base, "policy.toml"),
+    'default = "allow"\n[[rules]]\ntool = "shell"\ndecision = "allow"\n',
+  );
+  const { mkdir } = await import("node:fs/promises");
+  await mkdir(ws);
+  await mkdir(join(xdg, "toolgate"), { recursive: true });
+  // Trusted, so the workspace's own files count: as for a person's project.
+  await writeFile(
+    join(xdg, "toolgate", "trusted.json"),
+    JSON.stringify({ version: 1, trusted: [{ path: ws, since: new Date(0).toISOString() }] }),
+  );
+  env = { XDG_CONFIG_HOME: xdg, HOME: join(base, "home") };
+});
+afterAll(() => rm(base, { recursive: true, force: true }));
+
+const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+it("placeholders of a killed toolgate are removed by the next one, and toolgate init works meanwhile", async () => {
+  const killed = spawn(
+    process.execPath,
+    [
+      BIN,
+      "call",
+      "shell",
+      '{"command":"echo started; sleep 600"}',
+      "--workspace",
+      ws,
+      "--policy",
+      join(base, "policy.toml"),
+    ],
+    { env: { ...process.env, ...env }, stdio: "ignore" },
+  );
+  // Wait (for state) until the command runs: its placeholders are there, and journaled.
+  const journals = join(base, "xdg", "toolgate", "state", "sandbox");
+  const journaled = () => existsSync(join(journals, `placeholders-${killed.pid}.json`));
+  for (let i = 0; i < 600 && !(existsSync(join(ws, ".mcp.json")) && journaled()); i++) await wait(100);
+  expect(existsSync(join(ws, ".mcp.json")), "the sandboxed command started").toBe(true);
+  const exited = new Promise((done) => killed.once("exit", done));
+  killed.kill("SIGKILL");
+  await exited;
+  const left = readdirSync(ws);
+  expect(left).toEqual(expect.arrayContaining([".envrc", ".mcp.json", ".vscode", ".toolgate"]));
+  // The kill may land while the journal is rewritten after the placeholders are made: its `.tmp` copy stays too.
+  expect(readdirSync(journals).filter((n) => n.endsWith(".json"))).toEqual([
+    `placeholders-${killed.pid}.json`,
+  ]);
+
+  const init = await toolgate(["init", "--workspace", ws], { cwd: ws, env });
+  expect(init.code, init.stderr).toBe(0);
+
+  // Any toolgate start cleans up (here one that runs no command at all).
+  const read = await toolgate(["call", "read_file", '{"path":".toolgate/policy.toml"}', "--workspace", ws], {
+    cwd: ws,
+    env,
+  });
+  expect(read.code, read.stderr).toBe(0);
+  expect(readdirSync(ws).sort()).toEqual([".gitignore", ".toolgate"]);
+  expect(readdirSync(journals)).toEqual([]);
+});

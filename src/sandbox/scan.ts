@@ -1,0 +1,151 @@
+/**
+ * @module sandbox/scan
+ * One walk of a workspace root that finds what the sandbox must cover: existing protected paths at any depth,
+ * secrets (by name), repositories (`.git` folders and files, and folders shaped like a git folder), and what it
+ * could not look at. It fails closed: a folder it cannot read, or cannot reach before its folder limit, is
+ * reported so that the sandbox hides it whole. The same walk runs after a command to find what it created.
+ */
+import type { Dirent } from "node:fs";
+import { readdirSync } from "node:fs";
+import type { PathPatternSet } from "../workspace/index.js";
+import { bytesOf, textOf } from "./descriptors.js";
+import survey from "./survey.json" with { type: "json" };
+
+/** At most this many folders are read per root; the folders left are hidden whole (fail closed). */
+export const SCAN_MAX_DIRS = 10_000;
+/**
+ * Folders never descended into (survey.json): installed packages, virtual environments, build output and
+ * caches — code that runs as code anyway, and large. A folder holding a hidden secret cannot be renamed to one
+ * of these names (every folder above a covered path is pinned in place), so the list opens no way to a secret.
+ */
+const SKIP = new Set(survey.skip.map((e) => e.name));
+/** The entries that make a folder a git folder (bare repositories, `.bare`, submodules' git folders). */
+const GIT_SHAPE = ["HEAD", "objects", "refs"];
+
+/** Something the walk found: raw absolute path, raw path relative to the root, and its kind. */
+export interface Found {
+  path: string;
+  relative: string;
+  kind: "file" | "dir" | "link" | "other";
+}
+
+/** What one walk of a root found. */
+export interface ScanResult {
+  root: string;
+  /** Existing protected paths, outermost only (a protected folder's insides are covered by it). */
+  protected: Found[];
+  /** Paths with a secret's name (files, folders, links and others). */
+  secrets: Found[];
+  /** Git folders: `.git` folders and folders shaped like one (`HEAD`, `objects/`, `refs/`). */
+  gitDirs: Found[];
+  /** `.git` files (a pointer to the git folder elsewhere: worktrees, submodules, the `.bare` layout). */
+  gitFiles: Found[];
+  /** Folders that could not be read (permissions, or gone mid-walk as something else). */
+  unreadable: Found[];
+  /** Folders not read because the walk reached {@link SCAN_MAX_DIRS}. */
+  unscanned: Found[];
+  /** Folders read. */
+  dirs: number;
+}
+
+/** What a walk matches names with, and which folders it does not look into. */
+export interface ScanRules {
+  protectedSet: PathPatternSet;
+  secretSet: PathPatternSet;
+  /** Raw absolute folders the walk leaves alone (`[sandbox] unchecked`). */
+  unchecked?: ReadonlySet<string>;
+  maxDirs?: number;
+}
+
+/**
+ * Walks `root` (raw, canonical) breadth-first. Links are never followed; `node_modules`, git folders' insides
+ * and protected folders' protected names are not descended into (protected folders are still walked for
+ * secrets, which must be hidden even inside a read-only folder).
+ */
+export function scanRoot(root: string, rules: ScanRules): ScanResult {
+  const out: ScanResult = {
+    root,
+    protected: [],
+    secrets: [],
+    gitDirs: [],
+    gitFiles: [],
+    unreadable: [],
+    unscanned: [],
+    dirs: 0,
+  };
+  const max = rules.maxDirs ?? SCAN_MAX_DIRS;
+  // Each queued folder: its relative path and whether it lies inside a protected folder (secrets only).
+  let queue: { relative: string; inProtected: boolean }[] = [{ relative: "", inProtected: false }];
+  while (queue.length > 0) {
+    const next: typeof queue = [];
+    for (let i = 0; i < queue.length; i++) {
+      const { relative, inProtected } = queue[i]!;
+      const path = relative ? `${root}/${relative}` : root;
+      if (out.dirs >= max) {
+        for (const left of queue.slice(i)) {
+          out.unscanned.push({ path: `${root}/${left.relative}`, relative: left.relative, kind: "dir" });
+        }
+        for (const left of next) {
+          out.unscanned.push({ path: `${root}/${left.relative}`, relative: left.relative, kind: "dir" });
+        }
+        return out;
+      }
+      out.dirs++;
+      let entries: Dirent<Buffer>[];
+      try {
+        entries = readdirSync(bytesOf(path), { withFileTypes: true, encoding: "buffer" });
+      } catch (error) {
+        // Gone meanwhile: nothing there to hide. Anything else (no permission, a link swapped in): hide whole.
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT" && relative !== "") {
+          out.unreadable.push({ path, relative, kind: "dir" });
+        } else if (relative === "") throw error;
+        continue;
+      }
+      if (relative !== "" && !inProtected && isGitShaped(entries)) {
+        out.gitDirs.push({ path, relative, kind: "dir" });
+        continue;
+      }
+      for (const entry of entries) {
+        const name = entry.name.toString("latin1");
+        const rel = relative ? `${relative}/${name}` : name;
+        const found: Found = { path: `${root}/${rel}`, relative: rel, kind: direntKind(entry) };
+        const text = textOf(rel);
+        if (rules.unchecked?.has(found.path)) continue;
+        if (rules.secretSet.matches(text)) {
+          // Hidden, not descended into; a secret that also decides what runs (.npmrc, .envrc) is both.
+          out.secrets.push(found);
+          if (!inProtected && rules.protectedSet.matches(text, textOf(found.path))) out.protected.push(found);
+          continue;
+        }
+        if (name === ".git" && !inProtected) {
+          if (found.kind === "dir") out.gitDirs.push(found);
+          else if (found.kind === "file") out.gitFiles.push(found);
+          else if (!inProtected) out.protected.push(found);
+          continue;
+        }
+        const isProtected = !inProtected && rules.protectedSet.matches(text, textOf(found.path));
+        if (isProtected) out.protected.push(found);
+        if (found.kind === "dir" && !SKIP.has(name)) {
+          next.push({ relative: rel, inProtected: inProtected || isProtected });
+        }
+      }
+    }
+    queue = next;
+  }
+  return out;
+}
+
+function direntKind(entry: Dirent<Buffer>): Found["kind"] {
+  if (entry.isSymbolicLink()) return "link";
+  if (entry.isDirectory()) return "dir";
+  return entry.isFile() ? "file" : "other";
+}
+
+function isGitShaped(entries: Dirent<Buffer>[]): boolean {
+  let seen = 0;
+  for (const entry of entries) {
+    const name = entry.name.toString("latin1");
+    if (name === "HEAD" ? entry.isFile() : GIT_SHAPE.includes(name) && entry.isDirectory()) seen++;
+  }
+  return seen === GIT_SHAPE.length;
+}

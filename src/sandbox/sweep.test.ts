@@ -1,0 +1,105 @@
+/**
+ * The check after a command, on real folders: a survey before, files written as a command would, the check
+ * after. New protected names at any depth and git state a placeholder could not block are moved to the
+ * quarantine and reported; what was there before, and what git itself writes, stays.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { surveyPatterns, surveySandbox } from "./survey.js";
+import { describeSweep, QUARANTINE, sweep, unsafeRepository } from "./sweep.js";
+
+let base: string;
+let ws: string;
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), "toolgate-sweep-"));
+  ws = join(base, "ws");
+  mkdirSync(join(ws, "keep/.vscode"), { recursive: true });
+});
+afterEach(() => rm(base, { recursive: true, force: true }));
+
+const git = (...args: string[]) => execFileSync("git", args, { cwd: ws, stdio: "pipe" });
+const surveyFirst = () =>
+  surveySandbox({ mode: "workspace-write", network: false, roots: [ws], cwd: ws, home: join(base, "home") });
+const checkAfter = (layout: ReturnType<typeof surveyFirst>) => sweep(layout, surveyPatterns());
+const write = (path: string, text = "x") => {
+  mkdirSync(join(ws, path, ".."), { recursive: true });
+  writeFileSync(join(ws, path), text);
+};
+
+describe("sweep", () => {
+  it("moves protected names created at depths 1 to 4 to the quarantine, and reports them", () => {
+    const layout = surveyFirst();
+    const made = ["a/.vscode/tasks.json", "a/b/.claude/settings.json", "a/b/c/.mcp.json", "a/b/c/d/.npmrc"];
+    for (const path of made) write(path);
+    const report = checkAfter(layout);
+    expect(report.problems).toEqual([]);
+    expect(report.moved.map((m) => m.path).sort()).toEqual(
+      ["a/.vscode", "a/b/.claude", "a/b/c/.mcp.json", "a/b/c/d/.npmrc"].sort(),
+    );
+    for (const path of made) expect(existsSync(join(ws, path)), path).toBe(false);
+    const to = report.moved.find((m) => m.path === "a/b/c/.mcp.json")!.to;
+    expect(to).toMatch(new RegExp(`^${QUARANTINE}/[^/]+/a/b/c/\\.mcp\\.json$`));
+    expect(readFileSync(join(ws, to), "utf8")).toBe("x");
+    // git never stages what was moved there.
+    expect(readFileSync(join(ws, QUARANTINE, ".gitignore"), "utf8")).toBe("*\n");
+    expect(describeSweep(report)).toMatch(
+      /\[sandbox: moved a\/b\/c\/\.mcp\.json to \.toolgate\/quarantine\//,
+    );
+  });
+
+  it("leaves what was there before, and files that are not protected", () => {
+    const layout = surveyFirst();
+    write("keep/.vscode/new.json");
+    write("src/index.ts");
+    const report = checkAfter(layout);
+    expect(report.moved).toEqual([]);
+    expect(describeSweep(report)).toBeUndefined();
+  });
+
+  it("moves a protected file replaced by a new one in its place", () => {
+    write("pkg/.npmrc", "registry=x");
+    const layout = surveyFirst();
+    execFileSync("rm", [join(ws, "pkg/.npmrc")]);
+    write("pkg/.npmrc", "script-shell=/tmp/evil");
+    expect(checkAfter(layout).moved.map((m) => m.path)).toEqual(["pkg/.npmrc"]);
+  });
+
+  it("keeps a repository a command made with git's own settings, moves one with a command in its config", () => {
+    const layout = surveyFirst();
+    git("init", "-q", "fine");
+    git("-C", "fine", "remote", "add", "origin", "https://example.com/x.git");
+    git("init", "-q", "bad");
+    git("-C", "bad", "config", "core.fsmonitor", "touch /tmp/pwned");
+    const report = checkAfter(layout);
+    expect(report.moved.map((m) => m.path)).toEqual(["bad/.git"]);
+    expect(report.moved[0]!.why).toContain("sets core.fsmonitor");
+    expect(existsSync(join(ws, "fine/.git/config"))).toBe(true);
+  });
+
+  it("moves unfinished rebase state and a commondir out of an existing repository, naming the branch", () => {
+    git("init", "-q");
+    const layout = surveyFirst();
+    write(".git/rebase-merge/git-rebase-todo", "exec touch /tmp/pwned\n");
+    write(".git/rebase-merge/head-name", "refs/heads/feature\n");
+    write(".git/commondir", "/elsewhere\n");
+    const report = checkAfter(layout);
+    expect(report.moved.map((m) => m.path).sort()).toEqual([".git/commondir", ".git/rebase-merge"]);
+    const rebase = report.moved.find((m) => m.path === ".git/rebase-merge")!;
+    expect(rebase.why).toContain("`git checkout feature` returns to it");
+  });
+
+  it("judges a new repository by its config keys, hooks and state", () => {
+    const repo = join(base, "r");
+    execFileSync("git", ["init", "-q", repo]);
+    expect(unsafeRepository(join(repo, ".git"))).toBeUndefined();
+    writeFileSync(join(repo, ".git/hooks/pre-commit"), "#!/bin/sh\n");
+    expect(unsafeRepository(join(repo, ".git"))).toBe("has hooks");
+    execFileSync("rm", [join(repo, ".git/hooks/pre-commit")]);
+    execFileSync("git", ["-C", repo, "config", "alias.x", "!touch /tmp/p"]);
+    expect(unsafeRepository(join(repo, ".git"))).toBe("sets alias.x in its config");
+  });
+});
