@@ -15,8 +15,9 @@ local id, base = ARGV[1], ARGV[2]
 redis.call('HSET', KEYS[1], 'base', base, 'state', 'pending', 'createdAt', ARGV[3], 'expiresAt', ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[3], id)
 redis.call('ZADD', KEYS[3], ARGV[4], id)
-redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'id', id, 'state', 'pending')
-redis.call('PUBLISH', ARGV[5], base .. '\\n' .. 'pending' .. '\\n')
+local event = base .. '\\n' .. 'pending' .. '\\n'
+local entry = redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'id', id, 'state', 'pending', 'record', event)
+redis.call('PUBLISH', ARGV[5], entry .. '\\n' .. event)
 return 1
 `;
 
@@ -38,8 +39,9 @@ local function commit(to, settled)
   redis.call('HSET', h, 'state', to, 'settled', settled)
   redis.call('ZREM', KEYS[2], id)
   if tonumber(ARGV[7]) > 0 then redis.call('PEXPIRE', h, ARGV[7]) end
-  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[8], '*', 'id', id, 'state', to)
-  redis.call('PUBLISH', ARGV[5], redis.call('HGET', h, 'base') .. '\\n' .. to .. '\\n' .. settled)
+  local event = redis.call('HGET', h, 'base') .. '\\n' .. to .. '\\n' .. settled
+  local entry = redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[8], '*', 'id', id, 'state', to, 'record', event)
+  redis.call('PUBLISH', ARGV[5], entry .. '\\n' .. event)
   state = to
 end
 if state == 'pending' then

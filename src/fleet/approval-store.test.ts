@@ -6,18 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalAsk } from "../core/index.js";
 import { approvalStoreContract } from "../test-support/approval-store-contract.js";
-import { startRedis, type TestRedis } from "../test-support/redis-server.js";
+import { startRedis, useRedis } from "../test-support/redis-server.js";
 import { RedisApprovalStore } from "./approval-store.js";
 import { connectFleet, type FleetClient } from "./connect.js";
 
-let redis: TestRedis;
+const server = useRedis();
 let project = 0;
-beforeAll(async () => {
-  redis = await startRedis();
-}, 60_000);
-afterAll(async () => {
-  await redis?.close();
-});
 
 /** Stores over one fresh project namespace; every handle opened is closed by `close`. */
 async function storage(now: () => number = Date.now) {
@@ -26,7 +20,7 @@ async function storage(now: () => number = Date.now) {
   const handles: RedisApprovalStore[] = [];
   const connect = async () => {
     const store = new RedisApprovalStore({
-      client: await connectFleet({ url: redis.url }),
+      client: await connectFleet({ url: server().url }),
       project: name,
       now,
     });
@@ -108,7 +102,7 @@ const ask = (callId: string, timeoutMs = 60_000): ApprovalAsk => ({
 describe("RedisApprovalStore", () => {
   let raw: FleetClient;
   beforeAll(async () => {
-    raw = await connectFleet({ url: redis.url });
+    raw = await connectFleet({ url: server().url });
   });
   afterAll(async () => {
     await raw?.close();
@@ -126,10 +120,12 @@ describe("RedisApprovalStore", () => {
       await s.first.answer(record.id, { approved: true, by: "alice", scope: "always" });
       expect(await raw.zScore(`toolgate:{${s.name}}:approvals:pending`, record.id)).toBeNull();
       const stream = await raw.xRange(`toolgate:{${s.name}}:approvals:stream`, "-", "+");
-      expect(stream?.map((e) => e.message)).toEqual([
-        { id: record.id, state: "pending" },
-        { id: record.id, state: "approved" },
+      expect(stream?.map((e) => [e.message.id, e.message.state])).toEqual([
+        [record.id, "pending"],
+        [record.id, "approved"],
       ]);
+      // Each entry carries the event itself (display-safe details only), for notifiers and catch-up.
+      expect(stream?.[1]?.message.record).toContain('"command":"make deploy"');
       // A settled record is kept for a while, not forever.
       expect(await raw.pTTL(key)).toBeGreaterThan(0);
     } finally {

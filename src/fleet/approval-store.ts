@@ -132,12 +132,13 @@ export class RedisApprovalStore implements ApprovalStore {
     let woken = false;
     let wake = () => {};
     // Subscribe first, then read: an answer given before this wait began is in the state read.
-    const unwatch = await this.subscribe((record) => {
+    const unwatch = this.subscribe((record) => {
       if (record.id !== id || record.state === "pending") return;
       woken = true;
       wake();
     });
     try {
+      await this.ready();
       for (;;) {
         signal?.throwIfAborted();
         woken = false;
@@ -165,19 +166,9 @@ export class RedisApprovalStore implements ApprovalStore {
   }
 
   watch(listener: Listener): () => void {
-    let stop: (() => void) | undefined;
-    let stopped = false;
-    this.subscribe(listener).then(
-      (unsubscribe) => {
-        stop = unsubscribe;
-        if (stopped) stop();
-      },
-      () => undefined, // No subscription, no wake-ups; waits still read the state.
-    );
-    return () => {
-      stopped = true;
-      stop?.();
-    };
+    const stop = this.subscribe(listener);
+    this.ready().catch(() => undefined); // No subscription, no wake-ups; waits still read the state.
+    return stop;
   }
 
   async close(): Promise<void> {
@@ -200,22 +191,44 @@ export class RedisApprovalStore implements ApprovalStore {
     await this.subscriber?.catch(() => undefined);
   }
 
-  /** Adds a listener, subscribing to the project's channel first if this store has not yet. */
-  private async subscribe(listener: Listener): Promise<() => void> {
-    if (!this.subscriber) {
-      this.subscriber = (async () => {
-        const subscriber = this.client.duplicate();
-        subscriber.on("error", () => undefined); // reconnects on its own; waits read the state again
-        await subscriber.connect();
-        await subscriber.subscribe(this.keys.approvalChannel, (message: string) => this.deliver(message));
-        return subscriber as FleetClient;
-      })();
-    }
-    await this.subscriber;
+  /** Adds a listener at once; its wake-ups start when the subscription is ready. */
+  private subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Subscribes to the project's channel, once. Events published while the subscription was being made are
+   * caught up from the approvals stream (every event is an entry there too), skipping any also received.
+   */
+  private ready(): Promise<FleetClient> {
+    if (!this.subscriber) {
+      this.subscriber = (async () => {
+        const stream = this.keys.approvalStream;
+        const last = await this.client.xRevRange(stream, "+", "-", { COUNT: 1 });
+        const since = last?.[0]?.id ?? "0-0";
+        const subscriber = this.client.duplicate();
+        subscriber.on("error", () => undefined); // reconnects on its own; waits read the state again
+        await subscriber.connect();
+        const received = new Set<string>();
+        let catchingUp = true;
+        await subscriber.subscribe(this.keys.approvalChannel, (message: string) => {
+          const at = message.indexOf("\n");
+          const entry = message.slice(0, at);
+          if (catchingUp) received.add(entry);
+          this.deliver(message.slice(at + 1));
+        });
+        for (const { id, message } of (await this.client.xRange(stream, `(${since}`, "+")) ?? []) {
+          if (!received.has(id) && typeof message.record === "string") this.deliver(message.record);
+        }
+        catchingUp = false;
+        return subscriber as FleetClient;
+      })();
+    }
+    return this.subscriber;
+  }
+
+  /** Hands one event (`base \n state \n settlement`) to every listener. */
   private deliver(message: string): void {
     const first = message.indexOf("\n");
     const second = message.indexOf("\n", first + 1);

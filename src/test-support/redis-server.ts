@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 /** A running test server. */
 export interface TestRedis {
@@ -82,5 +83,23 @@ export async function startRedis(extra: string[] = []): Promise<TestRedis> {
       }
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Starts one server for the test file (before its tests) and stops it after them.
+ * @example const redis = useRedis(); it("…", async () => connectFleet({ url: redis().url }));
+ */
+export function useRedis(): () => TestRedis {
+  let redis: TestRedis | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 60_000);
+  afterAll(async () => {
+    await redis?.close();
+  });
+  return () => {
+    if (!redis) throw new Error("the test Redis is not started yet (useRedis() runs in beforeAll)");
+    return redis;
   };
 }
