@@ -28,6 +28,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
   confluence: {},
   llm: { provider: "ollama" as const },
   planner: {},
+  fleet: {},
   sandbox: { mode: "auto" as const, network: false, writable: [] as string[], hidden: [] as string[] },
 });
 

@@ -203,6 +203,18 @@ export const CONFIG_SCHEMA = z.strictObject({
     },
     "The planner guard.",
   ),
+  fleet: section(
+    {
+      redis: text(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the file's syntax, not a template
+        "The Redis server of the fleet (`redis://`, `rediss://`, `unix:///path`; `${env:VAR}` reads a variable; `TOOLGATE_REDIS_URL` when unset). Set: approvals, memory and todos are shared through it (docs/fleet.md).",
+      ).optional(),
+      project: text(
+        "The key namespace, `toolgate:{PROJECT}:…` (default: the name of the first root).",
+      ).optional(),
+    },
+    "Fleet mode: many agents on many machines, one approval queue and shared state on Redis.",
+  ),
   sandbox: section(
     {
       mode: oneOf(
