@@ -29,6 +29,7 @@ export const CONFIG_DEFAULTS = deepFreeze({
     "provider": "ollama"
   },
   "planner": {},
+  "fleet": {},
   "sandbox": {
     "mode": "auto",
     "network": false,

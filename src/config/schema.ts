@@ -197,6 +197,18 @@ export const CONFIG_SCHEMA = z.strictObject({
     },
     "The planner guard.",
   ),
+  fleet: section(
+    {
+      redis: text(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the file's syntax, not a template
+        "The Redis server of the fleet (`redis://`, `rediss://`, `unix:///path`; `${env:VAR}` reads a variable; `TOOLGATE_REDIS_URL` when unset). Validated and resolved today; the gate and the CLI do not use it yet (the Redis approval store and state backend exist as library pieces).",
+      ).optional(),
+      project: text(
+        "The key namespace, `toolgate:{PROJECT}:…` (default: the name of the first root).",
+      ).optional(),
+    },
+    "Fleet mode (in progress): one approval queue and shared state on Redis for many agents on many machines.",
+  ),
   sandbox: section(
     {
       mode: oneOf(

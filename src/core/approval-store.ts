@@ -50,6 +50,20 @@ export function unknownApprovalMessage(id: string): string {
   return `no approval with id ${JSON.stringify(id)}`;
 }
 
+/** A new pending record for `ask`, published at `createdAt`, with a fresh random id. */
+export function pendingApprovalRecord(ask: ApprovalAsk, createdAt: number): ApprovalRecord {
+  return {
+    id: randomUUID(),
+    callId: ask.callId,
+    tool: ask.tool,
+    details: structuredClone(ask.details),
+    ...(ask.agent === undefined ? {} : { agent: ask.agent }),
+    createdAt,
+    expiresAt: createdAt + Math.max(0, ask.timeoutMs),
+    state: "pending",
+  };
+}
+
 /** Whether `record` passes `filter`. */
 export function matchesApprovalFilter(record: ApprovalRecord, filter: ApprovalFilter = {}): boolean {
   const states = filter.state === undefined ? undefined : ([] as ApprovalState[]).concat(filter.state);
@@ -83,16 +97,7 @@ export class InProcessApprovalStore implements ApprovalStore {
 
   async publish(ask: ApprovalAsk): Promise<ApprovalRecord> {
     const createdAt = this.now();
-    const record: ApprovalRecord = {
-      id: randomUUID(),
-      callId: ask.callId,
-      tool: ask.tool,
-      details: structuredClone(ask.details),
-      ...(ask.agent === undefined ? {} : { agent: ask.agent }),
-      createdAt,
-      expiresAt: createdAt + Math.max(0, ask.timeoutMs),
-      state: "pending",
-    };
+    const record = pendingApprovalRecord(ask, createdAt);
     this.records.set(record.id, record);
     this.notify(record);
     return structuredClone(record);

@@ -8,6 +8,7 @@ export {
   InProcessApprovalStore,
   type InProcessApprovalStoreOptions,
   matchesApprovalFilter,
+  pendingApprovalRecord,
   SETTLED_BY_TOOLGATE,
   settledMessage,
   unknownApprovalMessage,
