@@ -99,10 +99,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     },
   },
   hooks: {
-    usage: "toolgate hooks list",
+    usage: USAGE.hooks,
     load: async () => {
       const m = await import("./commands/hooks.js");
-      return { usage: m.usage, help: m.help, run: m.runHooks };
+      return { help: m.help, run: m.runHooks };
     },
   },
   trust: {

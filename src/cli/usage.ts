@@ -23,6 +23,7 @@ export const USAGE = {
   mcp: "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]... [--session-idle-ms N] [--max-sessions N] [--max-sessions-per-token N]] | toolgate mcp list",
   trust:
     "toolgate trust [DIR] | toolgate trust --show [DIR] | toolgate trust --list | toolgate trust --remove DIR",
+  hooks: "toolgate hooks list",
   memory: "toolgate memory list|get KEY|set KEY VALUE|delete KEY [--scope project|user]",
   todos: "toolgate todos list|add TEXT|complete ID|remove ID|update ID [--text T] [--status S]",
   init: "toolgate init [--force] [--no-trust]",

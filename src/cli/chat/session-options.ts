@@ -18,7 +18,7 @@ export const SESSION_OPTIONS = {
     type: "string",
     choices: LLM_PROVIDERS,
     description:
-      "the model server's protocol, or local: a GGUF model run in-process (docs/local-model.md) ([llm] provider)",
+      "ollama, openai, or local (a GGUF model run in-process: docs/local-model.md) ([llm] provider)",
   },
   model: { type: "string", value: "M", description: "the model's name ([llm] model)" },
   "base-url": { type: "string", value: "URL", description: "the model server's address ([llm] base_url)" },

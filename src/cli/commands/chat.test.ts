@@ -85,7 +85,7 @@ describe("toolgate chat without a terminal", () => {
     expect(r.stdout).toMatch(/\n {2}read_file — \S/);
     expect(r.stdout).toContain("; default ask; 1 rule(s)\n");
     expect(r.stdout).toContain(
-      '  tool "read_file", decision allow (line 2)\nworkspace: trusted\nsandbox: workspace-write (',
+      '  policy.toml#1 (line 2): tool = "read_file", decision = "allow" — every call of the tool\nworkspace: trusted\nsandbox: workspace-write (',
     );
     expect(r.stdout).toContain("unknown command /bogus — /help lists the commands\n");
     expect(r.stdout).toContain(`model: test-model via ollama at ${server.url}\n`);

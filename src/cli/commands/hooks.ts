@@ -7,8 +7,9 @@ import type { HookSpec } from "../../hooks/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage = "toolgate hooks list";
+const usage = USAGE.hooks;
 
 export const help: CommandHelp = {
   summary:
@@ -17,7 +18,7 @@ export const help: CommandHelp = {
   examples: [
     "toolgate hooks list",
     "toolgate hooks list --json",
-    "toolgate --config ~/toolgate.toml hooks list",
+    "toolgate hooks list --config ~/toolgate.toml",
   ],
 };
 
