@@ -17,7 +17,6 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { ConfirmationRequest, RiskLevel, Tool, ToolCall } from "../core/index.js";
 import { type CompiledPolicy, PolicyEngine, parsePolicy } from "../policy/index.js";
-import { retrustFile } from "../trust/index.js";
 import { trustLookup, trustStorePath, writeFileAtomic } from "../workspace/index.js";
 import { allowRule } from "./allow-rule.js";
 
@@ -144,6 +143,8 @@ async function writeRule(
   }
   if (trusted === undefined) return { written: true };
   try {
+    // Loaded on use: the trust front door reads MCP files, and a plain `call` must not load the MCP SDK.
+    const { retrustFile } = await import("../trust/index.js");
     await retrustFile(trusted.root, WORKSPACE_POLICY, text, trusted.store);
     return { written: true };
   } catch (error) {
