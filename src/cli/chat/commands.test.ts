@@ -68,7 +68,7 @@ describe("/policy", () => {
       '  builtin#read-only: tool = "*", decision = "allow", kind = ["read", "search", "think"]\n',
     );
     expect(builtin.stdout).toContain(
-      '  builtin#sensitive-read: tool = "read_file", decision = "ask", when.path = { glob = [".env", ".env.*", ".envrc", ".netrc", ".npmrc", ".pypirc", … 11 more] }\n',
+      '  builtin#sensitive-read: tool = "read_file", decision = "ask", when.path = { glob = [".env*", ".envrc", ".netrc", ".npmrc", ".pypirc", "*.pem", … 14 more] }\n',
     );
   });
 });
