@@ -56,6 +56,7 @@ import {
   validateAgainstTools,
   withGitConfigCheck,
 } from "./policy/index.js";
+import { isPlaceholder } from "./sandbox/index.js";
 import { createFileStateBackend, type StateBackend } from "./state/index.js";
 import { recordToolSpan } from "./telemetry/index.js";
 import { type ToolGeneration, ToolSource } from "./tool-source.js";
@@ -406,10 +407,14 @@ function explainHooks(reports: readonly HookReport[] | undefined): string {
 export function policyPlugins(workspace: Workspace): ArgKindPlugin[] {
   // Outside the roots or malformed → undefined: path rules then fail closed on it.
   const canonicalize = (raw: string) => workspace.canonicalizeForPolicy(raw);
-  return [createPathKind(canonicalize), withGitConfigCheck(createCommandKind()), createUrlKind()];
+  return [
+    createPathKind(canonicalize),
+    withGitConfigCheck(createCommandKind({ hidden: isPlaceholder })),
+    createUrlKind(),
+  ];
 }
 
-const gitChecked = withGitConfigCheck(createCommandKind());
+const gitChecked = withGitConfigCheck(createCommandKind({ hidden: isPlaceholder }));
 
 /** What a person sees beside a shell command: why it is risky, and why no allow rule can vouch for it. */
 async function commandNotes(

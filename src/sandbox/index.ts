@@ -9,7 +9,7 @@ export { sandboxSupport } from "./detect.js";
 export { HOME_VISIBLE, type VisiblePath, visibleInHome } from "./home.js";
 export { checkSandboxAllowHosts, connectNetwork } from "./network/connect.js";
 export { forwarderTools } from "./network/forwarder.js";
-export { cleanLeftPlaceholders, flushPlaceholders } from "./placeholders.js";
+export { cleanLeftPlaceholders, flushPlaceholders, isPlaceholder } from "./placeholders.js";
 export {
   type Confinement,
   DEFAULT_SANDBOX_SETTINGS,

@@ -42,6 +42,8 @@ export interface AnalyzeOptions {
   cwd?: string;
   /** The workspace roots (canonical): globs read no folder outside them. */
   roots?: readonly string[];
+  /** Paths globs do not match although they exist (the sandbox's placeholder folders); see `GlobContext`. */
+  hidden?: (path: string) => boolean;
 }
 
 /** A word of the command text replaced by the words it expands to, quoted. */
@@ -418,7 +420,12 @@ export function analyzeParsedSync(text: string, options: AnalyzeOptions = {}): C
 function analyzeWith(text: string, fastPath: boolean, options: AnalyzeOptions): CommandAnalysis {
   const parser = bashParserIfLoaded();
   if (!parser) throw new Error("bash parser not loaded: await loadBashParser() first");
-  const expansion = { cwd: options.cwd, roots: options.roots ?? [], budget: { ...EXPANSION_BUDGET } };
+  const expansion = {
+    cwd: options.cwd,
+    roots: options.roots ?? [],
+    budget: { ...EXPANSION_BUDGET },
+    ...(options.hidden ? { hidden: options.hidden } : {}),
+  };
   const walker = new Walker(parser, fastPath, expansion);
   walker.analyzeText(text, 0);
   return walker.result(text);

@@ -212,6 +212,15 @@ export function commandFolder(context: PrepareContext): string | undefined {
   return typeof cwd === "string" && cwd !== "" ? resolve(root, cwd) : root;
 }
 
+/** How the `command` kind reads the workspace. */
+export interface CommandKindOptions {
+  /**
+   * Paths globs do not match although they exist: the gate passes the sandbox's placeholder folders, so a
+   * glob names the same files whether or not a command ran a moment ago.
+   */
+  hidden?: (path: string) => boolean;
+}
+
 /**
  * The `command` argument kind: `prepare` analyses the command (the WASM parser loads once, on first use),
  * expanding its globs in the folder it runs in; `checkedForm` is the command with those expansions written
@@ -222,14 +231,19 @@ export function commandFolder(context: PrepareContext): string | undefined {
  * test(await kind.prepare("git status && ls -la", ctx), "allow"); // true
  * test(await kind.prepare("ls > ~/.bashrc", ctx), "allow");       // "ask"
  */
-export function createCommandKind(): ArgKindPlugin<CommandAnalysis> {
+export function createCommandKind(options: CommandKindOptions = {}): ArgKindPlugin<CommandAnalysis> {
+  const hidden = options.hidden ? { hidden: options.hidden } : {};
   return {
     kind: "command",
     async prepare(raw, context) {
       if (typeof raw !== "string") return notACommand(raw);
       const cwd = commandFolder(context);
       try {
-        return await analyzeCommand(raw, { ...(cwd !== undefined ? { cwd } : {}), roots: context.roots });
+        return await analyzeCommand(raw, {
+          ...(cwd !== undefined ? { cwd } : {}),
+          roots: context.roots,
+          ...hidden,
+        });
       } catch {
         // A parser that cannot load must not let anything through: unanalysable.
         return { ...notACommand(raw), unsafe: ["parser unavailable"] };

@@ -134,6 +134,17 @@ describe("words.json: words expand as bash expands them", () => {
     );
   });
 
+  it("skips the paths the caller hides (the sandbox's placeholder folders), at any depth of the pattern", () => {
+    const hidden = (path: string) => path === join(root, "notes.md") || path === join(root, "src", "a.ts");
+    const analysis = analyzeCommandSync("ls *.md src/*.ts", { cwd: root, roots: [root], hidden });
+    expect(analysis.commands).toEqual([
+      ["ls", "README.md", "a b.md", "ａ.md", "😀.md", "src/-e.ts", "src/b.ts"],
+    ]);
+    // A pattern whose every match is hidden stays as written, as bash leaves a pattern that matches nothing.
+    const none = analyzeCommandSync("ls notes.*", { cwd: root, roots: [root], hidden });
+    expect(none.commands).toEqual([["ls", "notes.*"]]);
+  });
+
   it("without a workspace folder, a glob is not expanded and not vouched for; braces still are", () => {
     const analysis = analyzeCommandSync("ls {a,b}*.md");
     expect(analysis.unsafe).toEqual([expect.stringContaining("no workspace folder")]);

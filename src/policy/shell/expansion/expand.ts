@@ -19,6 +19,8 @@ export interface ExpansionContext {
   readonly roots: readonly string[];
   /** What the whole command line may still cost: words made, folder entries read. */
   readonly budget: { words: number; entries: number };
+  /** Paths globs do not match although they exist (see `GlobContext.hidden`). */
+  readonly hidden?: (path: string) => boolean;
 }
 
 /** The default budget of one command line. */
@@ -91,7 +93,12 @@ export function expandWord(
 function globContext(dir: string | null, context: ExpansionContext) {
   if (context.cwd === undefined) throw new NotReproduced("no workspace folder to expand its glob in");
   if (dir === null) throw new NotReproduced("the folder it runs in is not known (after cd)");
-  return { cwd: resolve(context.cwd, dir), roots: context.roots, budget: context.budget };
+  return {
+    cwd: resolve(context.cwd, dir),
+    roots: context.roots,
+    budget: context.budget,
+    ...(context.hidden ? { hidden: context.hidden } : {}),
+  };
 }
 
 /**

@@ -21,6 +21,11 @@ export interface GlobContext {
   readonly roots: readonly string[];
   /** Folder entries left to read, for the whole command; shared and decremented. */
   readonly budget: { entries: number };
+  /**
+   * Paths no pattern matches although they are on disk: the empty folders toolgate's sandbox makes as mount
+   * points for missing protected names (they linger a few seconds after a command). Absolute.
+   */
+  readonly hidden?: (path: string) => boolean;
 }
 
 /** Whether a word is subject to pathname expansion (an unquoted `*`, `?` or `[…]`). */
@@ -108,6 +113,7 @@ class FolderReader {
     const out: string[] = [];
     for (const name of entries) {
       if (!matchComponent(pattern, name)) continue;
+      if (this.context.hidden?.(dir.endsWith(sep) ? dir + name : dir + sep + name)) continue;
       // A name that is not UTF-8 reads back with U+FFFD: the analysis would not name the file bash passes.
       if (name.includes("\uFFFD")) throw new NotReproduced("a matching file name is not UTF-8");
       out.push(name);
