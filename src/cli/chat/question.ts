@@ -21,14 +21,22 @@ export class QuestionUnanswered extends Error {
  */
 export async function askBeforeStart(rl: Interface, text: string): Promise<string> {
   if ((rl as { closed?: boolean }).closed) throw new QuestionUnanswered("end of input");
-  const interrupted = new AbortController();
-  const onInterrupt = () => interrupted.abort();
+  const stop = new AbortController();
+  let how: QuestionUnanswered["how"] = "end of input";
+  const onInterrupt = () => {
+    how = "Ctrl-C";
+    stop.abort();
+  };
+  // A pending question does not settle when its input ends (only a typed Ctrl-D rejects it): abort it then.
+  const onClose = () => stop.abort();
   rl.on("SIGINT", onInterrupt);
+  rl.on("close", onClose);
   try {
-    return await rl.question(text, { signal: interrupted.signal });
+    return await rl.question(text, { signal: stop.signal });
   } catch {
-    throw new QuestionUnanswered(interrupted.signal.aborted ? "Ctrl-C" : "end of input");
+    throw new QuestionUnanswered(how);
   } finally {
     rl.off("SIGINT", onInterrupt);
+    rl.off("close", onClose);
   }
 }
