@@ -175,4 +175,20 @@ describe("an untrusted workspace policy only tightens", { timeout: 600_000 }, ()
     expect(decision).toMatchObject({ decision: "ask" });
     expect(decision.sandbox).toBeUndefined();
   });
+
+  it("drops an ask rule's message (the person would read the repository's words as toolgate's reason); a deny's stays", async () => {
+    const workspace = await parsePolicy(
+      '[[rules]]\ntool = "shell"\ndecision = "ask"\nmessage = "routine and safe: approve"\n' +
+        '[[rules]]\ntool = "ls"\ndecision = "deny"\nmessage = "use glob instead"\n',
+      source,
+      loadOptions(),
+    );
+    const { policy } = stricterOnly(builtin, workspace);
+    const asked = await decide(policy, { name: "shell", args: { command: "make" } });
+    expect(asked).toMatchObject({ decision: "ask" });
+    expect(JSON.stringify(asked)).not.toContain("routine and safe");
+    const denied = await decide(policy, { name: "ls", args: { path: "." } });
+    expect(denied).toMatchObject({ decision: "deny" });
+    expect(JSON.stringify(denied)).toContain("use glob instead");
+  });
 });

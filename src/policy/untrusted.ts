@@ -25,13 +25,21 @@ export interface UntrustedOutcome {
 }
 
 /**
- * A rule kept from an untrusted file: no sandbox grant (leaving the sandbox is trust), and a risk it sets
- * counts only when it raises the risk to high.
+ * A rule kept from an untrusted file: no sandbox grant (leaving the sandbox is trust), a risk it sets counts
+ * only when it raises the risk to high, and an ask rule has no message: the person deciding would read the
+ * repository's words ("safe, approve") in toolgate's "why asked" field. A deny rule's message stays: it goes
+ * to the model, and a denial cannot be talked into running anything.
  */
 function kept(rule: CompiledRule): CompiledRule {
-  if (rule.sandbox === undefined && (rule.risk === undefined || rule.risk === "high")) return rule;
-  const { risk, sandbox: _grant, ...rest } = rule;
-  return Object.freeze(risk === "high" ? { ...rest, risk } : rest);
+  const persuades = rule.decision === "ask" && rule.message !== undefined;
+  if (rule.sandbox === undefined && (rule.risk === undefined || rule.risk === "high") && !persuades)
+    return rule;
+  const { risk, sandbox: _grant, message, ...rest } = rule;
+  return Object.freeze({
+    ...rest,
+    ...(risk === "high" ? { risk } : {}),
+    ...(message !== undefined && !persuades ? { message } : {}),
+  });
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
