@@ -96,12 +96,12 @@ describe("through the pipeline", () => {
   });
 
   it("a timeout stops the command and says after how long, with the partial output", async () => {
-    const result = await shell({ command: "echo partial; sleep 30", timeout: 3000 });
+    const result = await shell({ command: "echo partial; sleep 30", timeout: 6000 });
     expect(result.error?.type).toBe("timeout");
     expect(result.error?.message).toMatch(
-      /^command timed out after [\d.]+ s \(timeout 3000 ms\); its process group was stopped$/,
+      /^command timed out after [\d.]+ s \(timeout 6000 ms\); its process group was stopped$/,
     );
-    expect(result.error?.details?.elapsedMs).toBeGreaterThanOrEqual(3000);
+    expect(result.error?.details?.elapsedMs).toBeGreaterThanOrEqual(6000);
     expect(result.llmContent).toContain("partial");
   });
 

@@ -67,7 +67,7 @@ describe("withFileLock", () => {
   it("breaks a stale lock at once and leaves no breaker behind", async () => {
     await mkdir(lockPathFor(file));
     await age(lockPathFor(file), 60_000);
-    expect(await withFileLock(file, { staleMs: 2_000, timeoutMs: 1_000 }, async () => "got it")).toBe(
+    expect(await withFileLock(file, { staleMs: 2_000, timeoutMs: 30_000 }, async () => "got it")).toBe(
       "got it",
     );
     expect(await readdir(dir)).toEqual([]);
@@ -78,7 +78,7 @@ describe("withFileLock", () => {
     await mkdir(`${lockPathFor(file)}.break`);
     await age(lockPathFor(file), 60_000);
     await age(`${lockPathFor(file)}.break`, 60_000);
-    expect(await withFileLock(file, { staleMs: 2_000, timeoutMs: 2_000 }, async () => "got it")).toBe(
+    expect(await withFileLock(file, { staleMs: 2_000, timeoutMs: 30_000 }, async () => "got it")).toBe(
       "got it",
     );
     expect(await readdir(dir)).toEqual([]);

@@ -135,13 +135,13 @@ describe("shell tool", () => {
     const result = await run({
       command: "sleep 100 & echo pid=$!; sleep 100 & echo pid=$!; echo pid=$$; wait",
       // Long enough for the sandbox to start and the pids to be printed on a busy machine.
-      timeout: 3000,
+      timeout: 6000,
     });
     expect(result.error?.type).toBe("timeout");
     expect(result.error?.message).toMatch(
-      /^command timed out after \d+\.\d s \(timeout 3000 ms\); its process group was stopped$/,
+      /^command timed out after \d+\.\d s \(timeout 6000 ms\); its process group was stopped$/,
     );
-    expect(result.error?.details?.elapsedMs).toBeGreaterThanOrEqual(3000);
+    expect(result.error?.details?.elapsedMs).toBeGreaterThanOrEqual(6000);
     const pids = pidsIn(data(result).stdout);
     expect(pids).toHaveLength(3);
     for (const pid of pids) expect(dead(pid)).toBe(true);
@@ -152,7 +152,7 @@ describe("shell tool", () => {
     const result = await run({
       command:
         "trap '' TERM; sleep 100 & echo pid=$!; (trap '' TERM; sleep 100) & echo pid=$!; echo pid=$$; wait",
-      timeout: 3000,
+      timeout: 6000,
     });
     expect(result.error?.type).toBe("timeout");
     const pids = pidsIn(data(result).stdout);
