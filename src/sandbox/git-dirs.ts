@@ -179,8 +179,8 @@ function exists(path: string): boolean {
   }
 }
 
-/** The names of the real folders (not links) in `path`, raw. */
-function childFolders(path: string): string[] {
+/** The names of the real folders (not links) in `path`, raw; none when it cannot be read. */
+export function childFolders(path: string): string[] {
   try {
     return readdirSync(bytesOf(path), { withFileTypes: true, encoding: "buffer" })
       .filter((e) => e.isDirectory())

@@ -12,7 +12,7 @@ import { closeSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileS
 import { basename, dirname } from "node:path";
 import { bytesOf, inside, openFolder, openInside, textOf } from "./descriptors.js";
 import { readGitConfig } from "./git-config.js";
-import { WATCHED } from "./git-dirs.js";
+import { childFolders, WATCHED } from "./git-dirs.js";
 import safe from "./git-new-repo.json" with { type: "json" };
 import { heldPlaceholders } from "./placeholders.js";
 import { type ScanRules, scanRoot } from "./scan.js";
@@ -78,7 +78,7 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
       ["modules", unsafeRepository],
       ["worktrees", unsafeWorktree],
     ] as const) {
-      for (const name of safeReaddir(`${gitDir}/${sub}`)) {
+      for (const name of childFolders(`${gitDir}/${sub}`)) {
         const path = `${gitDir}/${sub}/${name}`;
         // There before the command: covered by the survey (a submodule is a watched git folder itself).
         if (!root || layout.gitDirs.includes(path) || coveredBelow(layout, path)) continue;
@@ -182,7 +182,7 @@ export function unsafeRepository(gitDir: string): string | undefined {
   for (const name of WATCHED) {
     if (identity(`${gitDir}/${name}`) !== "missing") return `has ${name}`;
   }
-  for (const name of safeReaddir(`${gitDir}/modules`)) {
+  for (const name of childFolders(`${gitDir}/modules`)) {
     const why = unsafeRepository(`${gitDir}/modules/${name}`);
     if (why) return `holds a submodule that ${why}`;
   }
@@ -203,16 +203,6 @@ function unsafeWorktree(admin: string): string | undefined {
     // No commondir: git does not use the folder as a worktree's.
   }
   return identity(`${admin}/config.worktree`) === "missing" ? undefined : "has a config.worktree";
-}
-
-function safeReaddir(path: string): string[] {
-  try {
-    return readdirSync(bytesOf(path), { withFileTypes: true, encoding: "buffer" })
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name.toString("latin1"));
-  } catch {
-    return [];
-  }
 }
 
 /**
