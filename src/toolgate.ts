@@ -38,6 +38,7 @@ import {
   ToolRegistry,
   type ToolScope,
 } from "./core/index.js";
+import type { Fleet } from "./fleet/index.js";
 import type { HookSet, HookSpec, SkippedHook } from "./hooks/index.js";
 import {
   type ArgKindPlugin,
@@ -219,127 +220,162 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const workspaceTrusted = options.trustWorkspace ?? (await everyFileTrusted(first, trust));
   const { config, settings } = await resolveConfig(options.config, cwd, first, trust, logger);
 
-  const state = options.state ?? createFileStateBackend({ root: first, logger });
-  // The host's tools; the generations the pipeline runs against are made from it and the project's pool.
-  const registry = new ToolRegistry({ logger });
-  const builtins: BuiltinTools = await createBuiltinTools({
-    roots,
-    settings: withHostFilesProtected(settings, options, cwd, first),
-    logger,
-    env: options.env ?? {},
-    commandNotes: (command, cwd) => commandNotes(roots, command, cwd),
-    state,
-  });
-  const wanted = options.builtins ?? true;
-  for (const tool of builtins.tools) {
-    // Built-in schemas are checked against the meta-schema by tools/builtin-schemas.test.ts, not at start-up.
-    if (wanted === true || (Array.isArray(wanted) && wanted.includes(tool.name)))
-      registry.register(tool, { schemaChecked: true });
-  }
-  for (const tool of options.tools ?? []) registry.register(tool);
-
-  const plugins = policyPlugins(builtins.workspace);
-  const loadOptions = { plugins, roots, tools: registry.list() };
-  const policy = await resolvePolicy(options, cwd, first, loadOptions, trust, logger);
-  // Files only: a policy written in code usually names tools the program registers after creation.
-  if (policy.source !== "builtin" && options.policyText === undefined) {
-    const known = [...builtins.tools.map((t) => t.name), ...registry.names(), ...COORDINATION_TOOLS];
-    for (const warning of lintPolicy(policy, known)) logger.warn(warning.message);
-  }
-  const engine = new PolicyEngine({ policy, plugins, roots });
-  const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
-
-  const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
-  const approvals: ApprovalStore = options.approvals ?? new InProcessApprovalStore();
-  const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
-  const audit = resolveAudit(options.audit, settings, first, logger);
-  const source = new ToolSource({
-    host: registry,
-    root: first,
-    mcp: options.mcp ?? false,
-    // The list is read again at each pool build (after an MCP file changed): a change trusted meanwhile, by
-    // `toolgate trust` in another terminal, counts without a restart.
-    trusted: (file, sha256) =>
-      (options.trustWorkspace === undefined ? trustLookup() : trust).file(file, { sha256 }),
-    admit: (tool) => validateAgainstTools(policy, [tool]),
-    logger,
-  });
-  const deps: Omit<PipelineDeps, "registry"> = {
-    decider: hooks ? hooks.decider(engine) : engine,
-    ...(hooks ? { postTool: hooks.post } : {}),
-    confirmer: bus,
-    approvals,
-    confirmTimeoutMs,
-    ...(audit ? { audit } : {}),
-    limits: settings.limits,
-  };
-  // One schema cache per generation: a generation never changes, so its payloads never go stale.
-  const caches = new WeakMap<ToolRegistry, SchemaCache>();
-  const cacheOf = (generation: ToolRegistry) => {
-    let cache = caches.get(generation);
-    if (!cache) {
-      cache = new SchemaCache(generation);
-      caches.set(generation, cache);
+  // Fleet mode: the project's Redis holds the asks and the state, unless the host brought its own of both.
+  const fleet = options.state && options.approvals ? undefined : await openFleetFor(settings, roots, logger);
+  try {
+    const state = options.state ?? fleet?.state ?? createFileStateBackend({ root: first, logger });
+    // The host's tools; the generations the pipeline runs against are made from it and the project's pool.
+    const registry = new ToolRegistry({ logger });
+    const builtins: BuiltinTools = await createBuiltinTools({
+      roots,
+      settings: withHostFilesProtected(settings, options, cwd, first),
+      logger,
+      env: options.env ?? {},
+      commandNotes: (command, cwd) => commandNotes(roots, command, cwd),
+      state,
+    });
+    const wanted = options.builtins ?? true;
+    for (const tool of builtins.tools) {
+      // Built-in schemas are checked against the meta-schema by tools/builtin-schemas.test.ts, not at start-up.
+      if (wanted === true || (Array.isArray(wanted) && wanted.includes(tool.name)))
+        registry.register(tool, { schemaChecked: true });
     }
-    return cache;
-  };
+    for (const tool of options.tools ?? []) registry.register(tool);
 
-  return {
-    roots,
-    get registry() {
-      return source.current.registry;
-    },
-    bus,
-    approvals,
-    state,
-    config,
-    settings,
-    policy,
-    workspaceTrusted,
-    hooks: hookListing,
-    tools: () => source.full(),
-    schemas(provider, schemaOptions) {
-      const cache = cacheOf(source.current.registry);
-      const scope = schemaOptions?.scope?.tools;
-      return (scope ? cache.get(provider, scope) : cache.get(provider)).tools;
-    },
-    async execute(call, executeOptions) {
-      const generation = await source.forCall(call?.name);
-      const result = await executeCall({ ...deps, registry: generation.registry }, call, executeOptions);
-      // Telemetry sits at the gate, not in core: core imports no other folder of ours.
-      recordToolSpan(call, result, executeOptions?.scope);
-      return result;
-    },
-    async check(call, checkOptions = {}) {
-      const generation = await source.forCall(call?.name);
-      const pipeline: PipelineDeps = { ...deps, registry: generation.registry };
-      const scope = checkOptions.scope ? { scope: checkOptions.scope } : {};
-      if (!checkOptions.explain) return checkCall(pipeline, call, scope);
-      const recorder = createRecorder();
-      const result = await checkCall(pipeline, call, {
-        ...scope,
-        decide: async (request) => {
-          const decision = await engine.decide(request, recorder);
-          return hooks ? hooks.pre(request, decision) : decision;
-        },
-      });
-      const hookLines = result.ok ? explainHooks(result.decision.hooks) : "";
-      return { ...result, explanation: renderExplanation(recorder.events) + hookLines };
-    },
-    register(tool) {
-      validateAgainstTools(policy, [tool]);
-      registry.register(tool);
-    },
-    resolveAgent: (agent, depth) => source.resolveAgent(agent, depth),
-    attachProjectTools: (runner) => source.attach(runner),
-    async close() {
-      await source.close();
-      await builtins.close();
-      // Only what the gate made itself: a host's backend or store is the host's to close.
-      if (!options.state) await state.close?.();
-      if (!options.approvals) await approvals.close?.();
-    },
-  };
+    const plugins = policyPlugins(builtins.workspace);
+    const loadOptions = { plugins, roots, tools: registry.list() };
+    const policy = await resolvePolicy(options, cwd, first, loadOptions, trust, logger);
+    // Files only: a policy written in code usually names tools the program registers after creation.
+    if (policy.source !== "builtin" && options.policyText === undefined) {
+      const known = [...builtins.tools.map((t) => t.name), ...registry.names(), ...COORDINATION_TOOLS];
+      for (const warning of lintPolicy(policy, known)) logger.warn(warning.message);
+    }
+    const engine = new PolicyEngine({ policy, plugins, roots });
+    const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
+
+    const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
+    const approvals: ApprovalStore = options.approvals ?? fleet?.approvals ?? new InProcessApprovalStore();
+    const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
+    const audit = resolveAudit(options.audit, settings, first, logger);
+    const source = new ToolSource({
+      host: registry,
+      root: first,
+      mcp: options.mcp ?? false,
+      // The list is read again at each pool build (after an MCP file changed): a change trusted meanwhile, by
+      // `toolgate trust` in another terminal, counts without a restart.
+      trusted: (file, sha256) =>
+        (options.trustWorkspace === undefined ? trustLookup() : trust).file(file, { sha256 }),
+      admit: (tool) => validateAgainstTools(policy, [tool]),
+      logger,
+    });
+    const deps: Omit<PipelineDeps, "registry"> = {
+      decider: hooks ? hooks.decider(engine) : engine,
+      ...(hooks ? { postTool: hooks.post } : {}),
+      confirmer: bus,
+      approvals,
+      confirmTimeoutMs,
+      ...(audit ? { audit } : {}),
+      limits: settings.limits,
+    };
+    // One schema cache per generation: a generation never changes, so its payloads never go stale.
+    const caches = new WeakMap<ToolRegistry, SchemaCache>();
+    const cacheOf = (generation: ToolRegistry) => {
+      let cache = caches.get(generation);
+      if (!cache) {
+        cache = new SchemaCache(generation);
+        caches.set(generation, cache);
+      }
+      return cache;
+    };
+
+    return {
+      roots,
+      get registry() {
+        return source.current.registry;
+      },
+      bus,
+      approvals,
+      state,
+      config,
+      settings,
+      policy,
+      workspaceTrusted,
+      hooks: hookListing,
+      tools: () => source.full(),
+      schemas(provider, schemaOptions) {
+        const cache = cacheOf(source.current.registry);
+        const scope = schemaOptions?.scope?.tools;
+        return (scope ? cache.get(provider, scope) : cache.get(provider)).tools;
+      },
+      async execute(call, executeOptions) {
+        const generation = await source.forCall(call?.name);
+        const result = await executeCall({ ...deps, registry: generation.registry }, call, executeOptions);
+        // Telemetry sits at the gate, not in core: core imports no other folder of ours.
+        recordToolSpan(call, result, executeOptions?.scope);
+        return result;
+      },
+      async check(call, checkOptions = {}) {
+        const generation = await source.forCall(call?.name);
+        const pipeline: PipelineDeps = { ...deps, registry: generation.registry };
+        const scope = checkOptions.scope ? { scope: checkOptions.scope } : {};
+        if (!checkOptions.explain) return checkCall(pipeline, call, scope);
+        const recorder = createRecorder();
+        const result = await checkCall(pipeline, call, {
+          ...scope,
+          decide: async (request) => {
+            const decision = await engine.decide(request, recorder);
+            return hooks ? hooks.pre(request, decision) : decision;
+          },
+        });
+        const hookLines = result.ok ? explainHooks(result.decision.hooks) : "";
+        return { ...result, explanation: renderExplanation(recorder.events) + hookLines };
+      },
+      register(tool) {
+        validateAgainstTools(policy, [tool]);
+        registry.register(tool);
+      },
+      resolveAgent: (agent, depth) => source.resolveAgent(agent, depth),
+      attachProjectTools: (runner) => source.attach(runner),
+      async close() {
+        await source.close();
+        await builtins.close();
+        // Only what the gate made itself: a host's backend or store is the host's to close.
+        if (fleet) await fleet.close();
+        else {
+          if (!options.state) await state.close?.();
+          if (!options.approvals) await approvals.close?.();
+        }
+      },
+    };
+  } catch (error) {
+    // Creation failed after the connection was made: nothing may keep the process alive.
+    await fleet?.close();
+    throw error;
+  }
+}
+
+/**
+ * The fleet of `[fleet]` (or `TOOLGATE_REDIS_URL`), or none; `fleet/` and the Redis client load only then.
+ * A server that cannot be reached at start is said once: until it is back, asks fail closed with the reason.
+ */
+async function openFleetFor(
+  settings: ToolgateSettings,
+  roots: readonly string[],
+  logger: Logger,
+): Promise<Fleet | undefined> {
+  if (!settings.fleet.redis && !process.env.TOOLGATE_REDIS_URL) return undefined;
+  const { openFleet, resolveFleet } = await import("./fleet/index.js");
+  let resolved: ReturnType<typeof resolveFleet>;
+  try {
+    resolved = resolveFleet(settings.fleet, roots, process.env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  if (!resolved) return undefined;
+  const fleet = await openFleet(resolved);
+  if (fleet.unreachable)
+    logger.warn(`${fleet.unreachable}; calls that need an approval are refused until it is reachable`);
+  return fleet;
 }
 
 /**

@@ -126,6 +126,13 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       return { help: m.todosHelp, run: m.runTodos };
     },
   },
+  approvals: {
+    usage: USAGE.approvals,
+    load: async () => {
+      const m = await import("./commands/approvals.js");
+      return { help: m.help, run: m.runApprovals };
+    },
+  },
   init: {
     usage: USAGE.init,
     load: async () => {

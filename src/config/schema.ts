@@ -201,13 +201,16 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       redis: text(
         // biome-ignore lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the file's syntax, not a template
-        "The Redis server of the fleet (`redis://`, `rediss://`, `unix:///path`; `${env:VAR}` reads a variable; `TOOLGATE_REDIS_URL` when unset). Validated and resolved today; the gate and the CLI do not use it yet (the Redis approval store and state backend exist as library pieces).",
+        "The Redis server of the fleet (`redis://`, `rediss://`, `unix:///path`; `${env:VAR}` reads a variable; `TOOLGATE_REDIS_URL` when unset). When set, every ask is published there and may be answered from any machine (`toolgate approvals`), a call with no local way to ask waits for that answer, and memory and todos live there too. Unreachable: calls that need an approval are refused with the reason.",
       ).optional(),
       project: text(
         "The key namespace, `toolgate:{PROJECT}:…` (default: the name of the first root).",
       ).optional(),
+      worker: text(
+        "This process's name in the asks it publishes (default: the host name and the process id).",
+      ).optional(),
     },
-    "Fleet mode (in progress): one approval queue and shared state on Redis for many agents on many machines.",
+    "Fleet mode (docs/fleet.md): one approval queue and shared memory and todos on Redis for many agents on many machines.",
   ),
   sandbox: section(
     {

@@ -385,6 +385,8 @@ export interface ApprovalRecord {
   tool: string;
   details: ConfirmationDetails;
   agent?: string;
+  /** Which process published it, in a store many share (`[fleet] worker`). */
+  worker?: string;
   createdAt: number;
   expiresAt: number;
   state: ApprovalState;

@@ -40,6 +40,8 @@ export interface RedisApprovalStoreOptions {
   streamLength?: number;
   /** Whether `close()` also closes `client` (default true). */
   ownsClient?: boolean;
+  /** This process's name, written into every ask it publishes. */
+  worker?: string;
 }
 
 type Listener = (record: ApprovalRecord) => void;
@@ -66,8 +68,10 @@ export class RedisApprovalStore implements ApprovalStore {
   private readonly keepSettledMs: number;
   private readonly streamLength: number;
   private readonly ownsClient: boolean;
+  private readonly worker: string | undefined;
   private readonly listeners = new Set<Listener>();
   private subscriber: Promise<FleetClient> | undefined;
+  private subscriberClient: FleetClient | undefined;
 
   constructor(options: RedisApprovalStoreOptions) {
     this.client = options.client;
@@ -76,12 +80,14 @@ export class RedisApprovalStore implements ApprovalStore {
     this.keepSettledMs = options.keepSettledMs ?? 7 * 86_400_000;
     this.streamLength = options.streamLength ?? 10_000;
     this.ownsClient = options.ownsClient ?? true;
+    this.worker = options.worker;
   }
 
   async publish(ask: ApprovalAsk): Promise<ApprovalRecord> {
     await this.subscribed();
     const createdAt = this.now();
     const record = pendingApprovalRecord(ask, createdAt);
+    if (this.worker !== undefined) record.worker = this.worker;
     const { state: _state, ...base } = record;
     const k = this.keys;
     await runScript(
@@ -174,13 +180,17 @@ export class RedisApprovalStore implements ApprovalStore {
   async close(): Promise<void> {
     this.listeners.clear();
     const subscriber = this.subscriber;
+    const connection = this.subscriberClient;
     this.subscriber = undefined;
-    if (subscriber)
-      await subscriber.then(
-        (s) => s.close(),
-        () => undefined,
-      );
-    if (this.ownsClient && this.client.isOpen) await this.client.close();
+    this.subscriberClient = undefined;
+    // A subscription still connecting (the server is away) is dropped, not waited for.
+    if (connection && !connection.isReady) connection.destroy();
+    else if (connection?.isOpen) await connection.close().catch(() => undefined);
+    await subscriber?.catch(() => undefined);
+    if (this.ownsClient && this.client.isOpen) {
+      if (this.client.isReady) await this.client.close();
+      else this.client.destroy();
+    }
   }
 
   /**
@@ -203,27 +213,43 @@ export class RedisApprovalStore implements ApprovalStore {
    */
   private ready(): Promise<FleetClient> {
     if (!this.subscriber) {
-      this.subscriber = (async () => {
+      const made: Promise<FleetClient> = (async () => {
         const stream = this.keys.approvalStream;
         const last = await this.client.xRevRange(stream, "+", "-", { COUNT: 1 });
         const since = last?.[0]?.id ?? "0-0";
-        const subscriber = this.client.duplicate();
-        subscriber.on("error", () => undefined); // reconnects on its own; waits read the state again
-        await subscriber.connect();
-        const received = new Set<string>();
-        let catchingUp = true;
-        await subscriber.subscribe(this.keys.approvalChannel, (message: string) => {
-          const at = message.indexOf("\n");
-          const entry = message.slice(0, at);
-          if (catchingUp) received.add(entry);
-          this.deliver(message.slice(at + 1));
-        });
-        for (const { id, message } of (await this.client.xRange(stream, `(${since}`, "+")) ?? []) {
-          if (!received.has(id) && typeof message.record === "string") this.deliver(message.record);
+        const subscriber = this.client.duplicate() as FleetClient;
+        this.subscriberClient = subscriber;
+        try {
+          // The first failure fails the subscription (a wait then fails closed) instead of retrying forever.
+          await new Promise<void>((resolve, reject) => {
+            subscriber.once("error", reject);
+            subscriber.connect().then(() => resolve(), reject);
+          });
+          subscriber.on("error", () => undefined); // reconnects on its own; waits read the state again
+          const received = new Set<string>();
+          let catchingUp = true;
+          await subscriber.subscribe(this.keys.approvalChannel, (message: string) => {
+            const at = message.indexOf("\n");
+            const entry = message.slice(0, at);
+            if (catchingUp) received.add(entry);
+            this.deliver(message.slice(at + 1));
+          });
+          for (const { id, message } of (await this.client.xRange(stream, `(${since}`, "+")) ?? []) {
+            if (!received.has(id) && typeof message.record === "string") this.deliver(message.record);
+          }
+          catchingUp = false;
+          return subscriber;
+        } catch (error) {
+          if (this.subscriberClient === subscriber) this.subscriberClient = undefined;
+          subscriber.destroy();
+          throw error;
         }
-        catchingUp = false;
-        return subscriber as FleetClient;
       })();
+      this.subscriber = made;
+      // Failed (the server was away): the next wait or watch subscribes again.
+      made.catch(() => {
+        if (this.subscriber === made) this.subscriber = undefined;
+      });
     }
     return this.subscriber;
   }

@@ -37,20 +37,28 @@ export function redactUrl(url: string): string {
   return url.replace(/^(\w+:\/\/[^:/@]*:)[^@]*@/, "$1***@");
 }
 
+/** A client that has made its first attempt to connect. */
+export interface StartedClient {
+  client: FleetClient;
+  /** Why the first attempt failed (the client keeps retrying with backoff), or `undefined` once connected. */
+  error?: Error;
+}
+
 /**
- * Connects a new client. Errors after connecting are reported to `onError` (never thrown into the event
- * loop); node-redis reconnects with backoff on its own, and commands fail while it is away.
- * @example const client = await connectFleet({ url: "redis://127.0.0.1:6379" });
+ * Starts a client and waits for its first attempt only: connected, or the reason it is not (node-redis then
+ * keeps reconnecting with backoff, and commands fail at once while it is away, so an approval fails closed).
+ * Errors after that go to `onError`, never into the event loop.
+ * @example const { client, error } = await startFleetClient({ url }, (e) => log(e.message));
  */
-export async function connectFleet(
+export async function startFleetClient(
   options: FleetConnectOptions,
   onError: (error: Error) => void = () => undefined,
-): Promise<FleetClient> {
+): Promise<StartedClient> {
   const { createClient } = await loadRedis();
   const timeout = options.connectTimeoutMs ?? 5_000;
   const reconnectStrategy = (retries: number) => Math.min(50 * 2 ** retries, 2_000);
   // While the server is away commands fail at once (no offline queue): an approval fails closed, now.
-  const client = options.url.startsWith("unix://")
+  const client = (options.url.startsWith("unix://")
     ? createClient({
         disableOfflineQueue: true,
         socket: { path: options.url.slice("unix://".length), connectTimeout: timeout, reconnectStrategy },
@@ -59,15 +67,34 @@ export async function connectFleet(
         url: options.url,
         disableOfflineQueue: true,
         socket: { connectTimeout: timeout, reconnectStrategy },
-      });
-  client.on("error", onError);
-  try {
-    await client.connect();
-  } catch (error) {
-    client.destroy();
-    throw new Error(`cannot reach Redis at ${redactUrl(options.url)}: ${(error as Error).message}`);
-  }
-  return client as unknown as FleetClient;
+      })) as unknown as FleetClient;
+  let settle: (error?: Error) => void = () => undefined;
+  const first = new Promise<Error | undefined>((resolve) => {
+    settle = resolve;
+  });
+  client.once("ready", () => settle(undefined));
+  client.on("error", (error: Error) => {
+    settle(error);
+    onError(error);
+  });
+  // Rejects only when the client is closed while still connecting; the first attempt's outcome is above.
+  client.connect().catch(() => undefined);
+  const error = await first;
+  return error ? { client, error } : { client };
+}
+
+/**
+ * Connects a new client, or fails at the first attempt with a message naming the server (password hidden).
+ * @example const client = await connectFleet({ url: "redis://127.0.0.1:6379" });
+ */
+export async function connectFleet(
+  options: FleetConnectOptions,
+  onError: (error: Error) => void = () => undefined,
+): Promise<FleetClient> {
+  const { client, error } = await startFleetClient(options, onError);
+  if (!error) return client;
+  client.destroy();
+  throw new Error(`cannot reach Redis at ${redactUrl(options.url)}: ${error.message}`);
 }
 
 const shas = new Map<string, string>();

@@ -1,5 +1,6 @@
 /** `[fleet]` resolved from the config and the environment. */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax under test
+import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { redactUrl } from "./connect.js";
 import { resolveFleet } from "./settings.js";
@@ -14,17 +15,21 @@ describe("resolveFleet", () => {
     expect(resolveFleet({ redis: "redis://h:6379" }, ["/w/shop", "/w/b"], {})).toEqual({
       url: "redis://h:6379",
       project: "shop",
+      worker: `${hostname()}:${process.pid}`,
     });
     expect(
-      resolveFleet({ redis: "rediss://agent:${env:PW}@h:6380", project: "p" }, [], { PW: "s3cret" }),
-    ).toEqual({ url: "rediss://agent:s3cret@h:6380", project: "p" });
+      resolveFleet({ redis: "rediss://agent:${env:PW}@h:6380", project: "p", worker: "ci-7" }, [], {
+        PW: "s3cret",
+      }),
+    ).toEqual({ url: "rediss://agent:s3cret@h:6380", project: "p", worker: "ci-7" });
     expect(resolveFleet(undefined, ["/w/my shop"], { TOOLGATE_REDIS_URL: "unix:///run/r.sock" })).toEqual({
       url: "unix:///run/r.sock",
       project: "my-shop",
+      worker: `${hostname()}:${process.pid}`,
     });
   });
 
-  it("refuses an unset variable, another scheme and a project name that breaks the hash tag", () => {
+  it("refuses an unset variable, another scheme, a project name that breaks the hash tag and a worker of two lines", () => {
     expect(() => resolveFleet({ redis: "${env:NOPE}" }, ["/w"], {})).toThrow(
       "[fleet] redis names the variable NOPE, which is not set",
     );
@@ -33,6 +38,9 @@ describe("resolveFleet", () => {
     );
     expect(() => resolveFleet({ redis: "redis://h", project: "a}b" }, ["/w"], {})).toThrow(
       '[fleet] project "a}b" must be 1–100 letters, digits, ".", "_" or "-"',
+    );
+    expect(() => resolveFleet({ redis: "redis://h", worker: "a\nb" }, ["/w"], {})).toThrow(
+      "[fleet] worker must be one non-empty line",
     );
   });
 

@@ -1,9 +1,10 @@
 /**
  * @module fleet/settings
  * What `[fleet]` resolves to: the server URL (with `${env:VAR}` read from the environment, or
- * `TOOLGATE_REDIS_URL` when the key is unset) and the project namespace. `undefined` when fleet mode is off,
+ * `TOOLGATE_REDIS_URL` when the key is unset), the project namespace and this worker's name. `undefined` when fleet mode is off,
  * so nothing Redis-related is loaded.
  */
+import { hostname } from "node:os";
 import { basename } from "node:path";
 import { projectNameProblem } from "./keys.js";
 
@@ -11,12 +12,15 @@ import { projectNameProblem } from "./keys.js";
 export interface FleetConfig {
   redis?: string;
   project?: string;
+  worker?: string;
 }
 
 /** Fleet mode, resolved. */
 export interface FleetSettings {
   url: string;
   project: string;
+  /** This process's name in the approvals it publishes. */
+  worker: string;
 }
 
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -43,5 +47,7 @@ export function resolveFleet(
   const project = config?.project ?? basename(roots[0] ?? "").replace(/[^A-Za-z0-9._-]/g, "-");
   const problem = projectNameProblem(project);
   if (problem) throw new Error(problem);
-  return { url, project };
+  const worker = config?.worker ?? `${hostname()}:${process.pid}`;
+  if (worker === "" || /[\r\n]/.test(worker)) throw new Error("[fleet] worker must be one non-empty line");
+  return { url, project, worker };
 }

@@ -5,6 +5,7 @@
  * it computes on a GPU or the CPU — each with the fix when missing.
  * Exit 0 when everything toolgate needs works (the model server is only needed by chat/run), else 1.
  */
+
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
@@ -19,12 +20,13 @@ import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
 import { USAGE } from "../usage.js";
+import { checkFleet } from "./doctor-fleet.js";
 
 const usage = USAGE.doctor;
 
 export const help: CommandHelp = {
   summary:
-    "Checks what toolgate needs here: Node, ripgrep, the bash grammar, bubblewrap and user namespaces for the sandbox, the policy and config, and the model server. Exit 1 when a required check fails.",
+    "Checks what toolgate needs here: Node, ripgrep, the bash grammar, bubblewrap and user namespaces for the sandbox, the policy and config, the model server, and the fleet's Redis when [fleet] is set. Exit 1 when a required check fails.",
   options: {},
   examples: ["toolgate doctor", "toolgate doctor --json"],
 };
@@ -66,6 +68,7 @@ export async function runDoctor(argv: string[], ctx: CliContext): Promise<ExitCo
     checkNetworkGrants(gate),
     await checkModel(gate),
     await checkLocalRuntime(ctx),
+    ...(await checkFleet(gate)),
   );
 
   if (ctx.globals.json) ctx.io.stdout(`${JSON.stringify(checks)}\n`);
