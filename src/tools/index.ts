@@ -38,6 +38,8 @@ import { createWriteTodosTool } from "./write-todos.js";
 
 /** Where the ripgrep binary the grep tool uses is (`toolgate doctor` reports it). */
 export { findBundledRipgrep } from "./grep.js";
+/** The shell's process group and environment rules, which hook scripts run under too (`hooks/`). */
+export { ProcessGroup, SHELL_FIXED_ENV, sanitizeEnv } from "./shell/index.js";
 
 /** What the built-in tools are made from. */
 export interface BuiltinContext {
