@@ -1,6 +1,7 @@
 /**
  * @module scripts/build
- * `npm run build`: compiles `src/` into an empty `dist/` (tsc), bundles the command (bundle.mjs), and leaves in
+ * `npm run build`: compiles `src/` into an empty `dist/` (tsc), copies the data files tsc does not emit (the
+ * built-in policy's TOML), bundles the command (bundle.mjs), and leaves in
  * `dist/.build-stamp` one digest over every input of the build — the sources it compiles and the data they
  * import, the compiler settings, the bundler script, the installed packages' lock.
  *   node scripts/build.mjs               build
@@ -12,7 +13,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -31,13 +32,29 @@ function isBuildInput(path) {
   return !path.endsWith(".test.ts");
 }
 
-/** The digest of the build's inputs under `root`; a missing fixed input counts as empty. */
-export function buildDigest(root) {
-  const sources = readdirSync(join(root, "src"), { recursive: true, withFileTypes: true })
+/** Data files the code reads at run time, which tsc does not emit (it emits the JSON it imports). */
+const DATA_EXTENSIONS = [".toml"];
+
+/** The build's inputs under `root/src`, relative to `root`, sorted. */
+function buildInputs(root) {
+  return readdirSync(join(root, "src"), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(root, join(entry.parentPath, entry.name)))
     .filter(isBuildInput)
     .sort();
+}
+
+/** Copies the data files among the inputs into `dist/`, at the same place below it (`src/policy/builtin/*.toml`). */
+function copyData(root) {
+  for (const path of buildInputs(root)) {
+    if (!DATA_EXTENSIONS.some((ext) => path.endsWith(ext))) continue;
+    cpSync(join(root, path), join(root, "dist", relative("src", path)));
+  }
+}
+
+/** The digest of the build's inputs under `root`; a missing fixed input counts as empty. */
+export function buildDigest(root) {
+  const sources = buildInputs(root);
   const hash = createHash("sha256");
   for (const path of [...FIXED_INPUTS, ...sources]) {
     let bytes;
@@ -75,6 +92,7 @@ function build(root, digest, lenient) {
     }
     console.warn(`build: tsc reported problems (the build was still emitted):\n${out.slice(0, 4000)}`);
   }
+  copyData(root);
   execFileSync(process.execPath, [join(root, "scripts", "bundle.mjs")], { cwd: root, stdio: "inherit" });
   writeFileSync(join(root, "dist", ".build-stamp"), `${digest}\n`);
 }

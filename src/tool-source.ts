@@ -9,17 +9,18 @@
  * pool built yet uses the host's tools alone, and a call of `mcp__<server>__<tool>` starts only the servers
  * that name can belong to.
  */
-import type {
-  AgentRunner,
-  AgentWhitelist,
-  McpFileTrust,
-  Resolution,
-  ToolPool,
-  ToolPools,
+// The agents front door loads no MCP code: the pools (and the MCP client) load in `createToolPools`.
+import {
+  type AgentRunner,
+  type AgentWhitelist,
+  createToolPools,
+  loadAgentDefinitions,
+  type McpFileTrust,
+  type Resolution,
+  resolveTools,
+  type ToolPool,
+  type ToolPools,
 } from "./agents/index.js";
-// resolve.js directly, not the agents front door: that loads the tool pool and with it the MCP SDK, which
-// `call read_file` must not pay for.
-import { resolveTools } from "./agents/resolve.js";
 import type { Logger, Tool } from "./core/index.js";
 import { ConfigError, ToolRegistry } from "./core/index.js";
 import type { McpServerStatus } from "./mcp/index.js";
@@ -110,7 +111,6 @@ export class ToolSource {
     const { names } = await this.full();
     let definition: AgentWhitelist;
     if (typeof agent === "string") {
-      const { loadAgentDefinitions } = await import("./agents/definitions.js");
       const { agents } = await loadAgentDefinitions(this.options.root);
       const found = agents.find((a) => a.name === agent);
       if (!found)
@@ -142,15 +142,12 @@ export class ToolSource {
   }
 
   private loadPools(): Promise<ToolPools> {
-    this.pools ??= import("./agents/tool-pool.js").then(
-      ({ ToolPools }) =>
-        new ToolPools({
-          builtins: this.options.host,
-          logger: this.options.logger,
-          trusted: this.options.trusted,
-          ...(this.runner ? { runner: this.runner } : {}),
-        }),
-    );
+    this.pools ??= createToolPools({
+      builtins: this.options.host,
+      logger: this.options.logger,
+      trusted: this.options.trusted,
+      ...(this.runner ? { runner: this.runner } : {}),
+    });
     return this.pools;
   }
 

@@ -10,10 +10,14 @@ import { existsSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import type { AgentRunner, AgentWhitelist, Resolution } from "./agents/index.js";
-// Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
-import { COORDINATION_TOOLS } from "./agents/resolve.js";
+import {
+  type AgentRunner,
+  type AgentWhitelist,
+  COORDINATION_TOOLS,
+  type Resolution,
+} from "./agents/index.js";
 import { MessageBus } from "./bus/index.js";
+// By file, not the config front door, which loads zod (docs/architecture.md, "Imports past a front door").
 import { defaultSettings } from "./config/defaults.js";
 import type { ToolgateConfig, ToolgateSettings } from "./config/index.js";
 import {

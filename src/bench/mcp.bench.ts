@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ToolPools } from "../agents/index.js";
+import { createToolPools } from "../agents/index.js";
 import { executeCall, type PipelineDeps, ToolRegistry } from "../core/index.js";
 import { PolicyEngine, parsePolicy } from "../policy/index.js";
 import { fmt, measure, report, stats } from "./harness.js";
@@ -41,7 +41,7 @@ async function callOverhead(): Promise<void> {
     join(root, ".mcp.json"),
     JSON.stringify({ mcpServers: { b: { command: process.execPath, args: [serverPath] } } }),
   );
-  const pools = new ToolPools({ builtins: new ToolRegistry(), trusted: () => true });
+  const pools = await createToolPools({ builtins: new ToolRegistry(), trusted: () => true });
   const raw = await rawClient([]);
   try {
     const pool = await pools.get(root);
@@ -181,7 +181,7 @@ async function poolBuild(): Promise<void> {
   );
   for (const s of Object.values(servers)) s.args = [serverPath, ...args];
   await writeFile(join(root, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
-  const pools = new ToolPools({ builtins: new ToolRegistry(), trusted: () => true });
+  const pools = await createToolPools({ builtins: new ToolRegistry(), trusted: () => true });
   const raws = await Promise.all([1, 2, 3, 4, 5].map(() => rawClient(args)));
   try {
     const first = await pools.get(root);
@@ -220,7 +220,7 @@ async function poolBuild(): Promise<void> {
     const coldAnchor: number[] = [];
     for (let round = 0; round < 3; round++) {
       const t0 = performance.now();
-      const fresh = new ToolPools({ builtins: new ToolRegistry(), trusted: () => true });
+      const fresh = await createToolPools({ builtins: new ToolRegistry(), trusted: () => true });
       await fresh.get(root);
       coldOurs.push(performance.now() - t0);
       await fresh.close();

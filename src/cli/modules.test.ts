@@ -107,6 +107,19 @@ describe("modules loaded at start-up", () => {
     });
   }
 
+  // Front doors load their heavy libraries inside the functions that need them (docs/architecture.md).
+  it("importing the mcp and agents front doors loads no MCP SDK and no tool pool", async () => {
+    const doors = ["mcp", "agents"].map((f) => pathToFileURL(join(REPO_ROOT, "dist", f, "index.js")).href);
+    const { modules } = await loaded("front-doors", [
+      "--input-type=module",
+      "-e",
+      `const [m, a] = await Promise.all(${JSON.stringify(doors)}.map((d) => import(d))); if (typeof m.serveMcp !== "function" || typeof a.createToolPools !== "function") process.exit(1);`,
+    ]);
+    expect(modules.some((m) => m.includes("/dist/mcp/index.js"))).toBe(true);
+    expect(modules.filter((m) => m.includes("/node_modules/@modelcontextprotocol/"))).toEqual([]);
+    expect(modules.filter((m) => m.includes("/dist/agents/tool-pool.js"))).toEqual([]);
+  });
+
   // The library's front door still exports the model clients and the MCP pool, which import their SDKs
   // statically (src/llm, src/mcp); the rest of the lazy parts stay unloaded.
   it("importing the library loads no HTML stack, lock library or bash grammar", async () => {

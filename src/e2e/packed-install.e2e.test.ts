@@ -99,6 +99,22 @@ describe("the packed tarball, installed into a strict TypeScript project", () =>
   );
 
   it(
+    "the installed command decides by the built-in policy files it ships (policy/builtin/*.toml)",
+    async () => {
+      const bin = join(app, "node_modules", "toolgate", "dist", "bin", "toolgate.js");
+      const check = async (args: string) => {
+        const ran = await run(process.execPath, [bin, "--json", "policy", "check", "read_file", args], {
+          cwd: app,
+        });
+        return (JSON.parse(ran.stdout) as { rule: string }).rule;
+      };
+      expect(await check('{"path":"package.json"}')).toBe("builtin#read-only");
+      expect(await check('{"path":".env"}')).toBe("builtin#sensitive-read");
+    },
+    SLOW,
+  );
+
+  it(
     "serves a gate over MCP from the installed package",
     async () => {
       const ran = await run(process.execPath, ["mcp-check.mjs"], { cwd: app });

@@ -17,7 +17,7 @@ import {
   type PostTool,
   type ToolResult,
 } from "../core/index.js";
-import { SHELL_FIXED_ENV, sanitizeEnv } from "../tools/shell/env.js";
+import { SHELL_FIXED_ENV, sanitizeEnv } from "../tools/index.js";
 import { toHost } from "./mapping.js";
 import { runHook } from "./run-hook.js";
 import type { HookEvent, HookSpec } from "./sources.js";

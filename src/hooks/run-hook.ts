@@ -8,7 +8,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ProcessGroup } from "../tools/shell/process-group.js";
+import { ProcessGroup } from "../tools/index.js";
 
 /** Stdout or stderr a hook may print; past it the hook is stopped and fails. */
 export const HOOK_MAX_OUTPUT_BYTES = 1024 * 1024;

@@ -12,7 +12,13 @@ import type { ChatModel, LlmSettings } from "./types.js";
 export { ModelError, type ModelErrorKind, SETUP_KINDS } from "./errors.js";
 export { DEFAULT_TIMEOUT_MS } from "./http.js";
 export { createLocalModel } from "./local.js";
-export { runtimeBackend } from "./local-runtime.js";
+export {
+  loadRuntime,
+  RUNTIME_PACKAGE,
+  RUNTIME_VERSION,
+  runtimeBackend,
+  runtimeDir,
+} from "./local-runtime.js";
 export { contextOverflowError, type OverflowFacts } from "./overflow.js";
 export { DEFAULT_MAX_RETRIES } from "./retry.js";
 export { type LlmConfig, resolveLlmSettings } from "./settings.js";

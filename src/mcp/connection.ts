@@ -4,16 +4,14 @@
  * calling a tool with a hard timeout, capturing its stderr, and restarting it with backoff after it crashed.
  * A call never hangs: the SDK's request timeout and the caller's AbortSignal bound it.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
 import { TOOLGATE_VERSION } from "../utils/index.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpCallResult } from "./content.js";
+import { clientSdk } from "./sdk.js";
 import { ChildStdioTransport } from "./stdio-transport.js";
 
 /** Where a server is in its life. */
@@ -136,6 +134,8 @@ export class McpConnection {
     } catch (error) {
       if (signal.aborted)
         throw new ToolFailure("cancelled", `the call to ${tool} on MCP server ${this.name} was cancelled`);
+      // Loaded already: the client that failed came from it.
+      const { ErrorCode, McpError } = (await clientSdk()).types;
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         this.checkHealth(client);
         throw new ToolFailure(
@@ -198,9 +198,10 @@ export class McpConnection {
   private async start(): Promise<Client> {
     this.stateValue = "starting";
     this.exited = undefined;
-    const transport = this.createTransport();
-    const client = new Client({ name: "toolgate", version: TOOLGATE_VERSION }, { capabilities: {} });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    const sdk = await clientSdk();
+    const transport = this.createTransport(sdk);
+    const client = new sdk.Client({ name: "toolgate", version: TOOLGATE_VERSION }, { capabilities: {} });
+    client.setNotificationHandler(sdk.types.ToolListChangedNotificationSchema, async () => {
       if (this.client !== client) return;
       this.tools = undefined;
       this.options.onToolsChanged?.(this.name);
@@ -241,13 +242,13 @@ export class McpConnection {
     return client;
   }
 
-  private createTransport(): Transport {
+  private createTransport(sdk: Awaited<ReturnType<typeof clientSdk>>): Transport {
     const config = this.config;
     if (config.type === "http" || config.type === "sse") {
       const requestInit = { headers: config.headers };
       return config.type === "sse"
-        ? new SSEClientTransport(new URL(config.url), { requestInit })
-        : new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+        ? new sdk.SSEClientTransport(new URL(config.url), { requestInit })
+        : new sdk.StreamableHTTPClientTransport(new URL(config.url), { requestInit });
     }
     let partial = "";
     return new ChildStdioTransport({

@@ -16,9 +16,9 @@ import {
   type ServerResponse,
 } from "node:http";
 import { isIP } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { type Reservation, SessionTable } from "./http-sessions.js";
+import { serverSdk } from "./sdk.js";
 import { type McpServeTarget, type McpServing, type ServeMcpOptions, serveMcp } from "./server.js";
 
 /** How long a session may sit idle (nothing in flight, no stream open) before it expires, by default (ms). */
@@ -126,6 +126,8 @@ export async function startMcpHttp(
     "maxSessionsPerToken",
   );
   const idleMs = whole(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, "sessionIdleMs");
+  const { StreamableHTTPServerTransport, types } = await serverSdk();
+  const { isInitializeRequest } = types;
   type Session = { transport: StreamableHTTPServerTransport; serving: McpServing };
   // An expired session's transport is closed: its onclose stops the session's protocol server.
   const sessions = new SessionTable<Session>(

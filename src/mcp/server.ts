@@ -5,16 +5,8 @@
  * a proxied tool's result is passed on as its server sent it. An `ask` becomes an elicitation request to the
  * MCP client when it supports elicitation (the person approves in their MCP host), and a deny otherwise.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool as McpTool,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { CallResult, ExecuteOptions, ToolRegistry } from "../core/index.js";
 import {
   argsDigest,
@@ -32,6 +24,7 @@ import {
 import { TOOLGATE_VERSION } from "../utils/index.js";
 import { type PolicyVerdict, stricterAnnotations } from "./annotations.js";
 import { upstreamToolInfo } from "./mcp-tool.js";
+import { serverSdk } from "./sdk.js";
 
 /** What `serveMcp` needs: a gate, or anything shaped like one. */
 export interface McpServeTarget {
@@ -185,6 +178,8 @@ export async function serveMcp(
   transport: McpTransport,
   options: ServeMcpOptions = {},
 ): Promise<McpServing> {
+  const { Server, types } = await serverSdk();
+  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = types;
   const server = new Server(
     { name: options.name ?? "toolgate", version: options.version ?? TOOLGATE_VERSION },
     { capabilities: { tools: { listChanged: true } } },

@@ -6,9 +6,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { clientSdk } from "./sdk.js";
 
 export interface ChildStdioParams {
   command: string;
@@ -34,6 +34,7 @@ export class ChildStdioTransport implements Transport {
   private child: ChildProcess | undefined;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  private sdk: Awaited<ReturnType<typeof clientSdk>> | undefined;
 
   constructor(private readonly params: ChildStdioParams) {}
 
@@ -41,16 +42,18 @@ export class ChildStdioTransport implements Transport {
     return this.child?.pid;
   }
 
-  start(): Promise<void> {
-    if (this.child) throw new Error("the transport is already started");
+  async start(): Promise<void> {
+    if (this.child || this.sdk) throw new Error("the transport is already started");
     const { command, args, env, cwd } = this.params;
     // Node reports a missing working directory as "spawn COMMAND ENOENT", blaming the command; say what it is.
     if (cwd && !isDirectory(cwd)) {
-      return Promise.reject(new Error(`the working directory ${cwd} does not exist (cwd in .mcp.json)`));
+      throw new Error(`the working directory ${cwd} does not exist (cwd in .mcp.json)`);
     }
+    const sdk = await clientSdk();
+    this.sdk = sdk;
     return new Promise((resolve, reject) => {
       const child = spawn(command, args, {
-        env: { ...getDefaultEnvironment(), ...env },
+        env: { ...sdk.getDefaultEnvironment(), ...env },
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
         windowsHide: true,
@@ -99,7 +102,8 @@ export class ChildStdioTransport implements Transport {
     const text = line.toString("utf8").replace(/\r$/, "");
     if (text.trim() === "") return;
     try {
-      this.onmessage?.(JSONRPCMessageSchema.parse(JSON.parse(text)));
+      // The SDK is loaded: messages come only after start().
+      this.onmessage?.(this.sdk!.types.JSONRPCMessageSchema.parse(JSON.parse(text)));
     } catch (error) {
       this.onerror?.(error as Error);
     }

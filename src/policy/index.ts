@@ -15,7 +15,7 @@ export {
 } from "../core/index.js";
 export { createPathKind, type PathCanonicalizer } from "./conditions/path.js";
 export { createUrlKind } from "./conditions/url.js";
-export { type BuiltinPolicyOptions, builtinDefaultPolicy } from "./default.js";
+export { type BuiltinPolicyOptions, builtinDefaultPolicy, builtinPolicyText } from "./default.js";
 export { PolicyEngine, type PolicyEngineOptions } from "./engine.js";
 export { evaluate, matchRule } from "./evaluate.js";
 export { createRecorder, type EventLog, type ExplainFilter, renderExplanation } from "./explain.js";

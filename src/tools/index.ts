@@ -1,7 +1,8 @@
 /**
  * @module tools
- * The only list of built-in tools. `createToolgate` calls `createBuiltinTools` once per gate; the tools share
- * one workspace (roots fixed by the host) and one set of background processes, which `close()` stops.
+ * The only list of built-in tools: `createBuiltinTools` calls every built-in tool's constructor, and nothing
+ * else in `src/` does (`only-list.test.ts`). `createToolgate` calls it once per gate; the tools share one
+ * workspace (roots fixed by the host) and one set of background processes, which `close()` stops.
  */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -18,19 +19,27 @@ import { type StateBackend, userConfigDir, userStateDir } from "../state/index.j
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";
 import { createConfluenceFetchTool } from "./confluence-fetch.js";
+import { createEditFileTool } from "./edit-file.js";
 import { containPaths, toToolFailure } from "./files/errors.js";
-import { createFileTools } from "./files/index.js";
+import { createGlobTool } from "./glob.js";
+import { createGrepTool } from "./grep.js";
 import { createJiraFetchTool } from "./jira-fetch.js";
+import { createLsTool } from "./ls.js";
 import { createMemoryTool } from "./memory.js";
+import { createReadFileTool } from "./read-file.js";
+import { createReadManyFilesTool } from "./read-many-files.js";
 import { BackgroundProcesses, createShellProcessesTool } from "./shell/index.js";
 import { createShellTool } from "./shell.js";
 import { createSearchBackend } from "./web/create-backend.js";
 import { createWebFetchTool } from "./web-fetch.js";
 import { createWebSearchTool } from "./web-search.js";
+import { createWriteFileTool } from "./write-file.js";
 import { createWriteTodosTool } from "./write-todos.js";
 
 /** Where the ripgrep binary the grep tool uses is (`toolgate doctor` reports it). */
 export { findBundledRipgrep } from "./grep.js";
+/** The shell's process group and environment rules, which hook scripts run under too (`hooks/`). */
+export { ProcessGroup, SHELL_FIXED_ENV, sanitizeEnv } from "./shell/index.js";
 
 /** What the built-in tools are made from. */
 export interface BuiltinContext {
@@ -76,7 +85,13 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
   const projectDir = roots[0]!;
 
   const tools: Tool[] = [
-    ...createFileTools({ workspace }),
+    asTool(createReadFileTool({ workspace })),
+    asTool(createReadManyFilesTool({ workspace })),
+    asTool(createWriteFileTool({ workspace })),
+    asTool(createEditFileTool({ workspace })),
+    asTool(createGlobTool({ workspace })),
+    asTool(createGrepTool({ workspace })),
+    asTool(createLsTool({ workspace })),
     asTool(
       createShellTool({
         resolveCwd: (cwd) => resolveDirectory(workspace, cwd),

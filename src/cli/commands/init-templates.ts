@@ -1,11 +1,13 @@
 /**
  * @module cli/commands/init-templates
- * The starter files `toolgate init` writes: a commented `.toolgate/policy.toml` (read-only tools allowed,
- * an allow-list of read-only shell commands, destructive commands denied, everything else asked) and a
+ * The starter files `toolgate init` writes: a commented `.toolgate/policy.toml` (the built-in policy's own
+ * text, `policy/builtin/*.toml`: read-only tools allowed, reads of files that may hold secrets asked; then an
+ * allow-list of read-only shell commands, destructive commands denied, everything else asked) and a
  * commented `.toolgate/config.toml`. Every rule carries `match` / `not_match` examples, checked when the
  * policy loads, so an edit that breaks a rule's meaning is a load error. Tests load both with the real
  * loaders.
  */
+import { builtinPolicyText } from "../../policy/index.js";
 import { DEFAULT_READ_ASK_PATTERNS } from "../../workspace/index.js";
 
 const tomlList = (items: readonly string[]): string => `[${items.map((s) => JSON.stringify(s)).join(", ")}]`;
@@ -50,40 +52,7 @@ export const POLICY_TEMPLATE = `# toolgate policy — written by \`toolgate init
 #   toolgate policy check shell '{"command":"git status"}'
 # Check this file: toolgate policy validate .toolgate/policy.toml
 
-default = "ask"                      # no rule matched: ask (writes, edits, web, MCP tools, other commands)
-
-# Tools that only look (kinds read, search, think): read_file, read_many_files, ls, glob, grep.
-[[rules]]
-name = "read-only-tools"
-tool = "*"
-kind = ["read", "search", "think"]
-decision = "allow"
-match = [
-  { tool = "read_file", kind = "read", args = { path = "README.md" } },
-  { tool = "grep", kind = "search", args = { pattern = "TODO" } },
-]
-not_match = [
-  { tool = "write_file", kind = "edit", args = { path = "README.md" } },
-  { tool = "shell", kind = "execute", args = { command = "ls" } },
-]
-
-# ...except files that may hold secrets: reading them asks first.
-[[rules]]
-name = "secret-files-ask"
-tool = ["read_file", "grep"]
-decision = "ask"
-when.path = { glob = ${tomlList(DEFAULT_READ_ASK_PATTERNS)} }
-match = [{ tool = "read_file", args = { path = ".env" } }, { tool = "grep", args = { pattern = "KEY", path = "deploy/id_rsa" } }]
-not_match = [{ tool = "read_file", args = { path = "README.md" } }]
-
-[[rules]]
-name = "secret-files-ask-many"
-tool = "read_many_files"
-decision = "ask"
-when.paths = { glob = ${tomlList(DEFAULT_READ_ASK_PATTERNS)} }
-match = [{ args = { paths = ["README.md", ".env.local"] } }]
-not_match = [{ args = { paths = ["README.md", "src/index.ts"] } }]
-
+${builtinPolicyText(DEFAULT_READ_ASK_PATTERNS)}
 # Read-only shell commands run without asking — only when EVERY sub-command of the line is one of these
 # (\`git status && ls\` runs; \`git status; touch x\` asks). Redirections, substitutions, wrappers
 # (\`bash -c\`, \`env\`, \`xargs\`...) are asked about even when the words match. Add your own, e.g. "npm test".

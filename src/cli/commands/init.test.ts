@@ -92,7 +92,7 @@ describe("toolgate init", () => {
 
     const validate = await toolgate(["policy", "validate", ".toolgate/policy.toml"], { cwd: dir });
     expect(validate.code).toBe(0);
-    expect(validate.stdout).toContain("valid (6 rules, default ask)");
+    expect(validate.stdout).toContain("valid (7 rules, default ask)");
   }, 120_000); // two runs of the binary and the bash grammar: generous on a loaded machine
 
   it("writes text that says what happened and what to try next", async () => {
@@ -193,6 +193,30 @@ describe("applyPlan", () => {
 });
 
 describe("the starter templates", () => {
+  it("starts with the built-in policy's rules as the engine has them (one copy: policy/builtin/*.toml)", async () => {
+    const gate = await createToolgate({ roots: [REPO_ROOT], policy: false });
+    try {
+      const options = { plugins: gate.policy.plugins, roots: gate.roots, tools: gate.registry.list() };
+      const starter = await parsePolicy(POLICY_TEMPLATE, "policy.toml", options);
+      const builtin = gate.policy.rules.map((rule) => rule.spec);
+      expect(builtin.map((spec) => spec.name)).toEqual([
+        "read-only",
+        "sensitive-read",
+        "sensitive-read-many",
+        "sensitive-grep",
+      ]);
+      expect(starter.rules.slice(0, builtin.length).map((rule) => rule.spec)).toEqual(builtin);
+      expect(starter.defaultDecision).toBe(gate.policy.defaultDecision);
+      expect(starter.rules.slice(builtin.length).map((rule) => rule.spec.name)).toEqual([
+        "read-only-commands",
+        "git-output-asks",
+        "destructive-commands",
+      ]);
+    } finally {
+      await gate.close();
+    }
+  });
+
   it("the commented-out examples are valid too once uncommented", async () => {
     const gate = await createToolgate({ roots: [REPO_ROOT], policy: false });
     try {

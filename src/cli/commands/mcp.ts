@@ -10,8 +10,13 @@
 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Tool } from "../../core/index.js";
-import { watchGenerations } from "../../mcp/generation-watch.js";
-import { isLoopbackHost, type PolicyVerdict, serveMcp, serveMcpHttp } from "../../mcp/index.js";
+import {
+  isLoopbackHost,
+  type PolicyVerdict,
+  serveMcp,
+  serveMcpHttp,
+  watchGenerations,
+} from "../../mcp/index.js";
 import { type CompiledPolicy, evaluate } from "../../policy/index.js";
 import { gateOffer } from "../always-rule.js";
 import type { CliContext } from "../context.js";

@@ -9,8 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { createInterface } from "node:readline";
-import { ModelError } from "../../llm/index.js";
-import { loadRuntime, RUNTIME_PACKAGE, RUNTIME_VERSION, runtimeDir } from "../../llm/local-runtime.js";
+import { loadRuntime, ModelError, RUNTIME_PACKAGE, RUNTIME_VERSION, runtimeDir } from "../../llm/index.js";
 import {
   CATALOG,
   catalogModel,

@@ -8,7 +8,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ToolPools } from "../../../dist/agents/index.js";
+import { createToolPools } from "../../../dist/agents/index.js";
 import { policyVerdict } from "../../../dist/cli/commands/mcp.js";
 import { executeCall } from "../../../dist/core/execute.js";
 import { createToolgate, defineTool, okResult } from "../../../dist/index.js";
@@ -56,7 +56,7 @@ let target = {
 };
 let pools;
 if (process.argv.includes("--pool")) {
-  pools = new ToolPools({ builtins: gate.registry });
+  pools = await createToolPools({ builtins: gate.registry });
   const policy = await builtinDefaultPolicy();
   const decider = new PolicyEngine({ policy, roots: gate.roots });
   const registry = async () => (await pools.get(root)).registry;
