@@ -75,8 +75,6 @@ export {
 } from "./llm/index.js";
 export {
   AgentSession,
-  type Answer,
-  type Asker,
   attachToolPool,
   ConfirmationBroker,
   createAgentRunner,

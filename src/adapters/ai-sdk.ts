@@ -3,87 +3,80 @@
  * toolgate's tools as a Vercel AI SDK `ToolSet` (`toolgate/ai-sdk`; `ai` is an optional peer dependency).
  * Every call runs through the gate's pipeline — validation, policy, audit, spans. A call the policy answers
  * `ask` uses the AI SDK's own tool approval (`needsApproval`: the SDK stops with a `tool-approval-request`;
- * the application answers with a `tool-approval-response`); an approved call then runs without a second
- * question, a refused one never reaches the tool. A call the policy denies reaches the model as a tool error.
+ * the application answers with a `tool-approval-response`); an approved call then runs with a per-call
+ * `confirm` that says yes (no second question), a refused one never reaches the tool and the set's
+ * `prepareStep` writes the refusal to the gate's audit log. A call the policy denies, or that fails, reaches
+ * the model as a tool error (a {@link ToolgateCallError}).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-import { jsonSchema, type ToolSet, tool } from "ai";
-import type { ConfirmationListener } from "../bus/index.js";
-import type { CallResult, CheckResult, ExecuteOptions, Tool, ToolCall, ToolScope } from "../core/index.js";
+import { jsonSchema, type ModelMessage, type PrepareStepFunction, type ToolSet, tool } from "ai";
+import type { ToolCall } from "../core/index.js";
+import * as gateCall from "./gate-call.js";
+import { asArgs, offeredTools, policyAsks, ToolgateCallError } from "./gate-call.js";
+
+export { ToolgateCallError };
 
 /** What the adapter needs: a gate, or anything shaped like one. */
-export interface AiSdkTarget {
-  registry: { list(): readonly Tool[] };
-  execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
-  check(call: ToolCall, options?: { scope?: ToolScope }): Promise<CheckResult>;
-  bus: { onConfirmation(listener: ConfirmationListener): () => void };
-}
+export type AiSdkTarget = gateCall.AdapterTarget;
 
-export interface AiSdkToolsOptions {
-  /** Only these tools are offered (and callable). */
-  scope?: ToolScope;
-}
+export type AiSdkToolsOptions = gateCall.ScopeOption;
 
-/** The tool set, and a function that stops its approval listener on the gate's bus. */
+/** The tool set, and the step hook that audits refused approvals (pass both: `generateText({ ...set })`). */
 export interface GateToolSet {
   tools: ToolSet;
-  close(): void;
-}
-
-/** Thrown into the AI SDK for a call the pipeline refused or that failed: the model reads the message. */
-export class ToolgateCallError extends Error {
-  constructor(readonly result: CallResult) {
-    super(result.llmContent);
-    this.name = "ToolgateCallError";
-  }
+  prepareStep: PrepareStepFunction;
 }
 
 /**
  * @example
  * const gate = await createToolgate({ roots: [process.cwd()] });
- * const { tools } = aiSdkTools(gate);
- * const result = await generateText({ model, tools, prompt: "Summarize README.md" });
+ * const set = aiSdkTools(gate);
+ * const result = await generateText({ model, ...set, prompt: "Summarize README.md" });
  * // result.content may hold tool-approval-request parts: answer them with tool-approval-response messages.
  */
 export function aiSdkTools(gate: AiSdkTarget, options: AiSdkToolsOptions = {}): GateToolSet {
   const scope = options.scope;
-  /** Calls for which the SDK was asked to get approval: executing them means the application approved. */
-  const awaitingApproval = new Set<string>();
-  const running = new AsyncLocalStorage<{ approvedBySdk: boolean }>();
-  const stop = gate.bus.onConfirmation(() => {
-    const ctx = running.getStore();
-    // Only our calls, and only those the AI SDK's approval flow already answered; others go to the bus.
-    if (!ctx?.approvedBySdk) return undefined;
-    return Promise.resolve({ approved: true });
-  });
+  /** Calls sent to the SDK's approval step, by call id: executing one means the application approved it. */
+  const awaiting = new Map<string, ToolCall>();
   const tools: ToolSet = {};
-  for (const t of gate.registry.list()) {
-    if (scope && !scope.tools.has(t.name)) continue;
+  for (const t of offeredTools(gate, scope)) {
     tools[t.name] = tool({
       description: t.description,
       inputSchema: jsonSchema<Record<string, unknown>>(t.parameters as Parameters<typeof jsonSchema>[0]),
       needsApproval: async (input, { toolCallId }) => {
-        const checked = await gate.check(
-          { id: toolCallId, name: t.name, args: input ?? {} },
-          scope ? { scope } : {},
-        );
-        const ask = checked.ok && checked.decision.decision === "ask";
-        if (ask) awaitingApproval.add(toolCallId);
+        const call: ToolCall = { id: toolCallId, name: t.name, args: asArgs(input) };
+        const ask = await policyAsks(gate, call, scope);
+        if (ask) awaiting.set(toolCallId, call);
         return ask;
       },
       execute: async (input, { toolCallId, abortSignal }) => {
-        const approvedBySdk = awaitingApproval.delete(toolCallId);
-        const call: ToolCall = { id: toolCallId, name: t.name, args: input ?? {} };
-        const result = await running.run({ approvedBySdk }, () =>
-          gate.execute(call, {
-            ...(abortSignal ? { signal: abortSignal } : {}),
-            ...(scope ? { scope } : {}),
-          }),
-        );
-        if (!result.ok) throw new ToolgateCallError(result);
-        return result.llmContent;
+        const approved = awaiting.delete(toolCallId);
+        const call: ToolCall = { id: toolCallId, name: t.name, args: asArgs(input) };
+        return gateCall.runGateCall(gate, call, { scope, signal: abortSignal, approved });
       },
     });
   }
-  return { tools, close: stop };
+  // The SDK answers a refused approval itself (an `execution-denied` tool result, never `execute`); the next
+  // step's messages carry it, so the refusal is audited there, once per call.
+  const prepareStep: PrepareStepFunction = async ({ messages }) => {
+    for (const id of deniedCallIds(messages)) {
+      const call = awaiting.get(id);
+      if (!call) continue;
+      awaiting.delete(id);
+      await gateCall.auditRefusal(gate, call, scope);
+    }
+    return undefined;
+  };
+  return { tools, prepareStep };
+}
+
+/** The ids of tool calls whose result is the SDK's `execution-denied`. */
+function deniedCallIds(messages: readonly ModelMessage[]): string[] {
+  const ids: string[] = [];
+  for (const message of messages) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type === "tool-result" && part.output.type === "execution-denied") ids.push(part.toolCallId);
+    }
+  }
+  return ids;
 }

@@ -8,8 +8,11 @@ import { describe, expect, it } from "vitest";
 
 const SUBPATHS: Record<string, { file: string; names: string[] }> = {
   "./ai-sdk": { file: "ai-sdk", names: ["ToolgateCallError", "aiSdkTools"] },
-  "./langchain": { file: "langchain", names: ["langchainTools"] },
-  "./openai-agents": { file: "openai-agents", names: ["REFUSED_IN_RUN", "openaiAgentsTools"] },
+  "./langchain": { file: "langchain", names: ["ToolgateCallError", "langchainTools"] },
+  "./openai-agents": {
+    file: "openai-agents",
+    names: ["REFUSED_IN_RUN", "ToolgateCallError", "openaiAgentsTools"],
+  },
 };
 
 describe("adapter subpaths", () => {

@@ -1,98 +1,51 @@
 /**
- * The LangChain adapter driven by LangChain's own parts: `FakeStreamingChatModel` (its test chat model) bound
- * to the tools streams a tool call, and the tool runs it the way LangChain agents do
- * (`tool.invoke(toolCall)` → ToolMessage). The gate's policy decides: allow runs, ask goes to the gate's bus
- * (approved runs, refused does not), deny comes back as an error ToolMessage.
+ * What only the LangChain adapter has (the outcomes every adapter shares are in adapter-contract.test.ts):
+ * `@langchain/core` has no approval step, so without a `confirm` of its own an `ask` goes to the gate's
+ * confirmer (its bus); a tool invoked with bare arguments, not a tool call, reports a refusal by throwing.
  */
-import { AIMessageChunk, type ToolMessage } from "@langchain/core/messages";
-import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PolicyGate, policyGate } from "../test-support/policy-gate.js";
-import { langchainTools } from "./langchain.js";
+import { langchainTools, ToolgateCallError } from "./langchain.js";
 
 let fixture: PolicyGate;
-let gate: PolicyGate["gate"];
-let audit: PolicyGate["audit"];
-let ran: string[];
-let approve = true;
 const asked: string[] = [];
 
 beforeAll(async () => {
   fixture = await policyGate("langchain");
-  ({ gate, audit, ran } = fixture);
-  gate.bus.onConfirmation(async (request) => {
+  fixture.gate.bus.onConfirmation(async (request) => {
     asked.push(request.details.toolName);
-    return approve ? { approved: true } : { approved: false, reason: "not now" };
+    return { approved: (request.call.args as { what?: string }).what === "yes" };
   });
 });
 afterAll(async () => {
   await fixture?.close();
 });
 
-/** One model turn asking for `tool`, run by the tool LangChain bound. */
-async function turn(tool: string, what: string, id: string): Promise<ToolMessage> {
-  const tools = langchainTools(gate);
-  const model = new FakeStreamingChatModel({
-    chunks: [
-      new AIMessageChunk({
-        content: "",
-        tool_call_chunks: [
-          { id, name: tool, args: JSON.stringify({ what }), index: 0, type: "tool_call_chunk" },
-        ],
-      }),
-    ],
-  });
-  const reply = await model.bindTools(tools).invoke(`please ${tool}`);
-  expect(reply.tool_calls?.map((c) => c.name)).toEqual([tool]);
-  const call = reply.tool_calls![0]!;
-  const bound = tools.find((t) => t.name === call.name)!;
-  return (await bound.invoke({ ...call, type: "tool_call" })) as ToolMessage;
-}
+const launch = () => langchainTools(fixture.gate).find((t) => t.name === "launch")!;
 
 describe("langchainTools", () => {
-  it("runs an allowed call through the pipeline", async () => {
-    const message = await turn("greet", "hello", "lc-allow");
-    expect(message).toMatchObject({
-      content: "greet did hello",
-      tool_call_id: "lc-allow",
-      status: "success",
-    });
-    expect(audit.records.at(-1)).toMatchObject({
-      tool: "greet",
-      callId: "lc-allow",
-      decision: "allow",
-      outcome: "ok",
-    });
-  });
-
-  it("asks the gate's bus for an ask: approved, the tool runs", async () => {
-    approve = true;
+  it("without a confirm, the gate's confirmer answers an ask", async () => {
     asked.length = 0;
-    const message = await turn("launch", "rocket", "lc-ask-yes");
-    expect(asked).toEqual(["launch"]);
-    expect(message).toMatchObject({ content: "launch did rocket", status: "success" });
-    expect(ran).toContain("launch:rocket");
-  });
-
-  it("asks the gate's bus for an ask: refused, the tool does not run and the model reads why", async () => {
-    approve = false;
-    asked.length = 0;
-    const message = await turn("launch", "boat", "lc-ask-no");
-    expect(asked).toEqual(["launch"]);
-    expect(message.status).toBe("error");
-    expect(String(message.content)).toMatch(/launch was denied: .*not now/);
-    expect(ran).not.toContain("launch:boat");
-  });
-
-  it("returns a policy deny as an error ToolMessage without running the tool", async () => {
-    const message = await turn("wipe", "disk", "lc-deny");
-    expect(message.status).toBe("error");
-    expect(String(message.content)).toMatch(/wipe was denied/);
-    expect(ran).not.toContain("wipe:disk");
-    expect(audit.records.at(-1)).toMatchObject({
-      tool: "wipe",
-      decision: "deny",
-      outcome: "denied_by_policy",
+    const message = await launch().invoke({
+      id: "lc-bus",
+      name: "launch",
+      args: { what: "yes" },
+      type: "tool_call",
     });
+    expect(asked).toEqual(["launch"]);
+    expect(message).toMatchObject({ content: "launch did yes", status: "success" });
+  });
+
+  it("invoked with bare arguments, a refused call throws the gate's ToolgateCallError", async () => {
+    const error = await launch()
+      .invoke({ what: "no" })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(ToolgateCallError);
+    expect((error as ToolgateCallError).result).toMatchObject({ ok: false });
+    expect((error as ToolgateCallError).message).toMatch(/launch was denied/);
+    expect(fixture.ran).not.toContain("launch:no");
   });
 });

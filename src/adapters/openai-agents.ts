@@ -7,10 +7,24 @@
  * state again. The SDK's record of that answer (`runContext.isToolApproved`) is what lets an approved call run
  * without a second question, so it holds across a serialized `RunState`. A refused call never reaches the
  * tool; the set's `toolErrorFormatter` (passed to the run) writes the refusal to the gate's audit log and gives
- * the model the gate's refusal text. A call the policy denies returns the gate's refusal as the tool's output.
+ * the model the gate's refusal text. A call the policy denies, or that fails, is the tool's error (a
+ * `ToolgateCallError`), whose text — the gate's — the tool's `errorFunction` gives the model.
  */
 import { type FunctionTool, type ToolErrorFormatter, tool } from "@openai/agents";
-import type { CallResult, CheckResult, ExecuteOptions, Tool, ToolCall, ToolScope } from "../core/index.js";
+import type { ToolCall } from "../core/index.js";
+import {
+  type AdapterTarget,
+  asArgs,
+  auditRefusal,
+  offeredTools,
+  policyAsks,
+  REFUSED_IN_RUN,
+  runGateCall,
+  type ScopeOption,
+  ToolgateCallError,
+} from "./gate-call.js";
+
+export { REFUSED_IN_RUN, ToolgateCallError };
 
 /** The SDK's type for a plain (non-strict) JSON Schema, which it passes to the model unchanged. */
 type JsonSchemaParameters = Extract<
@@ -19,25 +33,15 @@ type JsonSchemaParameters = Extract<
 >;
 
 /** What the adapter needs: a gate, or anything shaped like one. */
-export interface OpenAiAgentsTarget {
-  registry: { list(): readonly Tool[] };
-  execute(call: ToolCall, options?: ExecuteOptions): Promise<CallResult>;
-  check(call: ToolCall, options?: { scope?: ToolScope }): Promise<CheckResult>;
-}
+export type OpenAiAgentsTarget = AdapterTarget;
 
-export interface OpenAiAgentsToolsOptions {
-  /** Only these tools are offered (and callable). */
-  scope?: ToolScope;
-}
+export type OpenAiAgentsToolsOptions = ScopeOption;
 
 /** The tools, and the formatter that audits refused approvals (pass it to `run` or the `Runner`). */
 export interface GateAgentTools {
   tools: FunctionTool[];
   toolErrorFormatter: ToolErrorFormatter;
 }
-
-/** The reason recorded, and shown to the model, for a call the person refused through the SDK. */
-export const REFUSED_IN_RUN = "refused in the agent run's approval step";
 
 /**
  * @example
@@ -52,14 +56,12 @@ export function openaiAgentsTools(
   options: OpenAiAgentsToolsOptions = {},
 ): GateAgentTools {
   const scope = options.scope;
-  const scoped = scope ? { scope } : {};
   /** Calls sent to the SDK's approval step, by call id: the refusal is audited with these arguments. */
   const awaiting = new Map<string, ToolCall>();
   const names = new Set<string>();
 
   const tools: FunctionTool[] = [];
-  for (const t of gate.registry.list()) {
-    if (scope && !scope.tools.has(t.name)) continue;
+  for (const t of offeredTools(gate, scope)) {
     names.add(t.name);
     tools.push(
       tool({
@@ -70,8 +72,7 @@ export function openaiAgentsTools(
         strict: false,
         needsApproval: async (_context, input, callId) => {
           const call: ToolCall = { name: t.name, args: asArgs(input), ...(callId ? { id: callId } : {}) };
-          const checked = await gate.check(call, scoped);
-          const ask = checked.ok && checked.decision.decision === "ask";
+          const ask = await policyAsks(gate, call, scope);
           if (ask && callId) awaiting.set(callId, call);
           return ask;
         },
@@ -82,13 +83,11 @@ export function openaiAgentsTools(
           // The SDK records the person's answer; an approved call is not asked a second time.
           const approved =
             id !== undefined && runContext?.isToolApproved({ toolName: t.name, callId: id }) === true;
-          const result = await gate.execute(call, {
-            ...scoped,
-            ...(details?.signal ? { signal: details.signal } : {}),
-            ...(approved ? { confirm: async () => ({ approved: true }) } : {}),
-          });
-          return result.llmContent;
+          return runGateCall(gate, call, { scope, signal: details?.signal, approved });
         },
+        // A refused or failed call: the model reads the gate's text (the SDK's default hides it).
+        errorFunction: (_context, error) =>
+          error instanceof ToolgateCallError ? error.message : `${t.name} failed: ${String(error)}`,
       }) as unknown as FunctionTool,
     );
   }
@@ -98,22 +97,8 @@ export function openaiAgentsTools(
     const call = awaiting.get(callId);
     if (!call) return undefined;
     awaiting.delete(callId);
-    // The refusal goes through the pipeline, so it is audited like any refused call. The policy is asked
-    // again first: only a call it still asks about is answered "no" (nothing here may run a tool).
-    const checked = await gate.check(call, scoped);
-    if (!checked.ok || checked.decision.decision !== "ask")
-      return `${toolName} was not run: ${REFUSED_IN_RUN}`;
-    const result = await gate.execute(call, {
-      ...scoped,
-      confirm: async () => ({ approved: false, reason: REFUSED_IN_RUN }),
-    });
-    return result.llmContent;
+    return auditRefusal(gate, call, scope);
   };
 
   return { tools, toolErrorFormatter };
-}
-
-/** The arguments as the SDK parsed them (the gate's validation reports anything that is not an object). */
-function asArgs(input: unknown): Record<string, unknown> {
-  return (input ?? {}) as Record<string, unknown>;
 }

@@ -168,7 +168,7 @@ export type OfferAlways = (request: ConfirmationRequest) => Promise<AlwaysOffer>
 
 /**
  * The offer for a gate's asked calls: its policy in force and its tools. An offer that throws is a refusal.
- * @example terminalAsker(rl, write, before, width, gateOffer(() => ctx.gate(), ctx.root))
+ * @example terminalConfirm(rl, write, before, width, gateOffer(() => ctx.gate(), ctx.root))
  */
 export function gateOffer(
   gate: () => Promise<{ policy: CompiledPolicy; registry: { get(name: string): Tool | undefined } }>,

@@ -18,7 +18,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createListAvailableAgentsTool, createSpawnAgentsTool } from "../agents/index.js";
-import { terminalAsker } from "../cli/chat/ask.js";
+import { terminalConfirm } from "../cli/chat/ask.js";
 import { toolLine } from "../cli/chat/render.js";
 import type { CliIo } from "../cli/io.js";
 import { askOnTerminal } from "../cli/prompt.js";
@@ -144,7 +144,7 @@ async function chatPrompt(request: ConfirmationRequest): Promise<string> {
   let drawn = "";
   const input = new PassThrough();
   const rl = createInterface({ input, output: new PassThrough(), terminal: false });
-  const ask = terminalAsker(
+  const ask = terminalConfirm(
     rl,
     (t) => {
       drawn += t;
@@ -156,7 +156,7 @@ async function chatPrompt(request: ConfirmationRequest): Promise<string> {
   input.end("n\n");
   const said = await answer;
   rl.close();
-  return said === "no" ? drawn : `(answered ${said})`;
+  return said.approved ? `(answered ${JSON.stringify(said)})` : drawn;
 }
 
 let root: string;

@@ -1,6 +1,6 @@
 /**
  * The session allow-list and the broker: "always" covers the exact call only (an adversarial table of near
- * misses), questions are asked one at a time, a failing asker is a no, a cancelled call is not asked, and
+ * misses), questions are asked one at a time, a failing confirm is a no, a cancelled call is not asked, and
  * the same broker answers a real message bus's published requests.
  */
 import { describe, expect, it } from "vitest";
@@ -59,7 +59,7 @@ describe("ConfirmationBroker", () => {
     const asked: ConfirmationRequest[] = [];
     const broker = new ConfirmationBroker(async (r) => {
       asked.push(r);
-      return "always";
+      return { approved: true, always: true };
     });
     expect(await ask(broker, "shell", { command: "ls" })).toEqual({ approved: true, always: true });
     expect(await ask(broker, "shell", { command: "ls" })).toEqual({
@@ -82,7 +82,7 @@ describe("ConfirmationBroker", () => {
       most = Math.max(most, open);
       await new Promise((r) => setTimeout(r, 20));
       open--;
-      return "always";
+      return { approved: true, always: true };
     });
     const answers = await Promise.all([
       ask(broker, "write_file", { path: "x", content: "1" }),
@@ -94,12 +94,12 @@ describe("ConfirmationBroker", () => {
     expect(answers[1]).toMatchObject({ reason: "approved earlier for this session" });
   });
 
-  it("treats a failing asker and a no as no", async () => {
-    const replies = ["throw", "no"];
+  it("treats a failing confirm and a no as no, with the person's reason when they gave one", async () => {
+    const replies = ["throw", "no", "no, with a reason"];
     const broker = new ConfirmationBroker(async () => {
       const next = replies.shift();
       if (next === "throw") throw new Error("terminal closed");
-      return next as "no";
+      return next === "no" ? { approved: false } : { approved: false, reason: "not in this folder" };
     });
     expect(await ask(broker, "shell", { command: "a" })).toEqual({
       approved: false,
@@ -109,10 +109,14 @@ describe("ConfirmationBroker", () => {
       approved: false,
       reason: "the user said no",
     });
+    expect(await ask(broker, "shell", { command: "c" })).toEqual({
+      approved: false,
+      reason: "not in this folder",
+    });
     expect(broker.approvals.size).toBe(0);
   });
 
-  it("gives the asker the request's own signal, and does not ask about a call cancelled while queued", async () => {
+  it("gives the person's confirm the request's own signal, and does not ask about a call cancelled while queued", async () => {
     const seen: AbortSignal[] = [];
     let release = () => {};
     const broker = new ConfirmationBroker(async (r) => {
@@ -120,7 +124,7 @@ describe("ConfirmationBroker", () => {
       await new Promise<void>((resolve) => {
         release = resolve;
       });
-      return "yes";
+      return { approved: true };
     });
     const first = new AbortController();
     const second = new AbortController();
@@ -136,7 +140,7 @@ describe("ConfirmationBroker", () => {
 
   it("answers a bus's published requests with the same confirm, from the request's call", async () => {
     const bus = new MessageBus({ timeoutMs: 5_000 });
-    const broker = new ConfirmationBroker(async () => "always");
+    const broker = new ConfirmationBroker(async () => ({ approved: true, always: true }));
     const stop = broker.install(bus);
     expect(await bus.confirm(request("shell", { command: "ls" }))).toEqual({ approved: true, always: true });
     expect(broker.approvals.has("shell", { command: "ls" })).toBe(true);

@@ -3,20 +3,21 @@
  * How a session answers `ask`: a broker whose `confirm` is given to each of the session's calls (so it
  * knows the call, its agent and its signal from the request itself), consults the session's "always"
  * allow-list (tool + exact argument digest, never a whole program or folder) before asking, and asks a
- * person one question at a time.
+ * person one question at a time. The person is asked through a `Confirm`, the one shape a confirmation has
+ * everywhere in toolgate; a response with `always` adds the exact call to the allow-list.
  */
 import type { MessageBus } from "../bus/index.js";
-import type { ConfirmationRequest, ConfirmationResponse } from "../core/index.js";
+import type { Confirm, ConfirmationRequest, ConfirmationResponse } from "../core/index.js";
 import { argsDigest } from "../core/index.js";
 
-/** A person's answer. `always` approves this exact call (same tool, same arguments) for the session. */
+/** A person's answer as typed. `always` approves this exact call (same tool, same arguments) for the session. */
 export type Answer = "yes" | "no" | "always";
 
-/**
- * Asks a person about one call's request; resolves to their answer. The request's signal aborts when the
- * call is cancelled (withdraw the question then). Rejects → no.
- */
-export type Asker = (request: ConfirmationRequest) => Promise<Answer>;
+/** The response a typed answer gives. */
+export function answerResponse(answer: Answer): ConfirmationResponse {
+  if (answer === "always") return { approved: true, always: true };
+  return { approved: answer === "yes" };
+}
 /** The session's allow-list: exact calls the person approved "always". */
 export class SessionApprovals {
   private readonly keys = new Set<string>();
@@ -42,7 +43,7 @@ export class SessionApprovals {
 /**
  * Answers the confirmation requests of a session's calls (and its sub-agents', which share the broker).
  * @example
- * const broker = new ConfirmationBroker(async ({ details }) => ((await ask(details)) ? "yes" : "no"));
+ * const broker = new ConfirmationBroker(async ({ details }) => ({ approved: await ask(details) }));
  * await gate.execute(call, { signal, confirm: broker.confirm });
  */
 export class ConfirmationBroker {
@@ -50,11 +51,13 @@ export class ConfirmationBroker {
   private queue: Promise<unknown> = Promise.resolve();
 
   /**
-   * @param refusal the reason a "no" gives (default "the user said no"); an asker that answers for nobody
-   * (`toolgate run` without `--yes`) says so instead.
+   * @param person asks the person (the request's signal aborts when the call is cancelled: withdraw the
+   * question then); a rejection is a no
+   * @param refusal the reason a "no" without one gives (default "the user said no"); a confirm that answers
+   * for nobody (`toolgate run` without `--yes`) says so instead.
    */
   constructor(
-    private readonly asker: Asker,
+    private readonly person: Confirm,
     private readonly refusal = "the user said no",
   ) {}
 
@@ -83,22 +86,19 @@ export class ConfirmationBroker {
       return { approved: true, reason: "approved earlier for this session", always: true };
     // Cancelled while it waited its turn: the call is gone, so nobody is asked.
     if (request.signal.aborted) return { approved: false, reason: "the call was cancelled" };
-    let answer: Answer;
+    let response: ConfirmationResponse;
     try {
-      answer = await this.asker(request);
+      response = await this.person(request);
     } catch {
-      answer = "no";
+      response = { approved: false };
     }
-    if (answer === "always") {
-      this.approvals.add(request.call.name, request.call.args);
-      return { approved: true, always: true };
-    }
-    if (answer === "yes") return { approved: true };
-    return { approved: false, reason: this.refusal };
+    if (!response.approved) return { ...response, reason: response.reason ?? this.refusal };
+    if (response.always) this.approvals.add(request.call.name, request.call.args);
+    return response;
   }
 }
 
-/** An asker for scripts: yes to everything (`--yes`) or no to everything. Never "always". */
-export function fixedAsker(answer: "yes" | "no"): Asker {
-  return async () => answer;
+/** A confirm for scripts: yes to everything (`--yes`) or no to everything. Never "always". */
+export function fixedConfirm(answer: "yes" | "no"): Confirm {
+  return async () => ({ approved: answer === "yes" });
 }

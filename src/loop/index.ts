@@ -4,7 +4,7 @@
  * transcripts and replay, the sub-agent runner, and the host that brings a project's tool pool into a gate.
  * Anything added here is public.
  */
-export { type Answer, type Asker, ConfirmationBroker, fixedAsker } from "./approvals.js";
+export { type Answer, answerResponse, ConfirmationBroker, fixedConfirm } from "./approvals.js";
 export { attachToolPool, type SessionHost } from "./host.js";
 export { formatMs, renderTranscript } from "./replay.js";
 export { AgentSession } from "./session.js";

@@ -204,7 +204,7 @@ describe("the guard path and policy", () => {
     // The broker is given to each call (no bus listener): the request itself names the call.
     const broker = new ConfirmationBroker(async ({ call }) => {
       asked.push(JSON.stringify({ name: call.name, args: call.args }));
-      return "always";
+      return { approved: true, always: true };
     });
     const write = (content: string) => ({
       toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content, overwrite: true } }],

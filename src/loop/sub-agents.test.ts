@@ -49,7 +49,7 @@ describe("spawn_agents backed by the loop", () => {
     const broker = new ConfirmationBroker(async ({ details, agent }) => {
       asked.push(details.agent);
       requestedBy.push(agent);
-      return "yes";
+      return { approved: true };
     });
     const events: LoopEvent[] = [];
     const dir = sessionsDir(root);

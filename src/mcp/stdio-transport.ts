@@ -2,12 +2,15 @@
  * @module mcp/stdio-transport
  * The client side of MCP's stdio transport: a child process speaking newline-delimited JSON-RPC. Like the
  * SDK's, but it reads large messages in linear time (a 20 MB result is one concatenation, not hundreds),
- * caps a message's size, and hands stderr to the caller instead of the user's terminal.
+ * caps a message's size, and hands stderr to the caller instead of the user's terminal. The server starts as
+ * the leader of its own process group (utils/process-group, as shell commands and hooks do), so when it is
+ * closed, or exits or crashes on its own, whatever it started is stopped with it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { liveGroupMembers, spawnGroup, stopGroup } from "../utils/index.js";
 import { clientSdk } from "./sdk.js";
 
 export interface ChildStdioParams {
@@ -52,7 +55,7 @@ export class ChildStdioTransport implements Transport {
     const sdk = await clientSdk();
     this.sdk = sdk;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, {
+      const child = spawnGroup(command, args, {
         env: { ...sdk.getDefaultEnvironment(), ...env },
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
@@ -65,6 +68,12 @@ export class ChildStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.on("spawn", () => resolve());
+      // The server is gone (closed, crashed or done): what it started goes too. Its output pipes close (and
+      // `close` fires) only once no grandchild holds them.
+      child.on("exit", () => {
+        const pid = child.pid;
+        if (pid !== undefined && liveGroupMembers(pid).length > 0) void stopGroup(pid, GRACE_MS);
+      });
       child.on("close", (code, signal) => {
         if (this.child === child) this.child = undefined;
         this.params.onExit?.(code, signal);
@@ -121,26 +130,25 @@ export class ChildStdioTransport implements Transport {
     });
   }
 
-  /** Closes stdin, then escalates to SIGTERM and SIGKILL if the child lingers. */
+  /**
+   * Closes stdin, waits a grace period for the server to exit, then stops its whole process group (SIGTERM,
+   * then SIGKILL): no child of the server outlives it.
+   */
   async close(): Promise<void> {
     const child = this.child;
     if (!child) return;
     const exited = new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve();
-      else child.once("close", () => resolve());
+      else child.once("exit", () => resolve());
     });
-    const wait = () => Promise.race([exited, new Promise((r) => setTimeout(r, GRACE_MS).unref())]);
     try {
       child.stdin?.end();
     } catch {
       // already closed
     }
-    await wait();
-    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-      if (child.exitCode !== null || child.signalCode !== null) break;
-      child.kill(signal);
-      await wait();
-    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, GRACE_MS).unref())]);
+    if (child.pid !== undefined) await stopGroup(child.pid, GRACE_MS);
+    await exited;
     this.pending = [];
   }
 }

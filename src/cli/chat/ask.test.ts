@@ -2,7 +2,7 @@ import { createInterface } from "node:readline/promises";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { ConfirmationDetails } from "../../core/index.js";
-import { terminalAsker } from "./ask.js";
+import { terminalConfirm } from "./ask.js";
 
 const shell: ConfirmationDetails = {
   toolName: "shell",
@@ -14,7 +14,7 @@ const shell: ConfirmationDetails = {
   sandbox: "workspace-write (writes only inside the workspace; no network; secrets unreadable)",
 };
 
-// parseAnswer and alwaysScope are covered in render.test.ts; this file drives the asker itself.
+// parseAnswer and alwaysScope are covered in render.test.ts; this file drives the terminal confirm itself.
 describe("the terminal confirmation question", () => {
   it("asks again on an unclear answer and treats end of input as no", async () => {
     const input = new PassThrough();
@@ -30,7 +30,7 @@ describe("the terminal confirmation question", () => {
         await new Promise((r) => setImmediate(r));
     };
     const written: string[] = [];
-    const ask = terminalAsker(
+    const ask = terminalConfirm(
       rl,
       (t) => written.push(t),
       () => undefined,
@@ -40,12 +40,12 @@ describe("the terminal confirmation question", () => {
     input.write("perhaps\n");
     await asked(2);
     input.write("a\n");
-    expect(await answer).toBe("always");
+    expect(await answer).toEqual({ approved: true, always: true });
     expect(written.join("")).toContain("please answer y, n or a");
     const aborted = new AbortController();
     const second = ask({ details: shell, signal: aborted.signal } as Parameters<typeof ask>[0]);
     aborted.abort();
-    expect(await second).toBe("no");
+    expect(await second).toEqual({ approved: false });
     rl.close();
   });
 });

@@ -5,8 +5,8 @@
  * again; end of input or Ctrl-C is a no.
  */
 import type { Interface } from "node:readline/promises";
-import type { ConfirmationDetails } from "../../core/index.js";
-import type { Answer, Asker } from "../../loop/index.js";
+import type { Confirm, ConfirmationDetails } from "../../core/index.js";
+import { type Answer, answerResponse } from "../../loop/index.js";
 import { alwaysBlock, type OfferAlways, writtenLine } from "../always-rule.js";
 import { renderConfirmation } from "../prompt.js";
 
@@ -31,18 +31,18 @@ export function parseAnswer(text: string): Answer | undefined {
 }
 
 /**
- * An asker on a readline interface. `before` ends the streamed line first; `width` is the terminal's width
+ * The person's `Confirm` on a readline interface. `before` ends the streamed line first; `width` is the terminal's width
  * now (the quoted text is folded to it). End of input (Ctrl-D) or a cancelled call (Ctrl-C) is a no.
  * With `offer`, "always" also adds the narrowest rule allowing the call to the policy file (shown first);
  * where no rule can be added it says why, and "always" approves the call for this session only.
  */
-export function terminalAsker(
+export function terminalConfirm(
   rl: Interface,
   write: (text: string) => void,
   before: () => void,
   width: () => number | undefined = () => undefined,
   offer?: OfferAlways,
-): Asker {
+): Confirm {
   return async (request) => {
     const { details, signal } = request;
     before();
@@ -52,7 +52,7 @@ export function terminalAsker(
     write(`\n${renderConfirmation(details, { width: width(), ...shown })}`);
     const answer = await question(rl, write, signal);
     if (answer === "always" && always && "rule" in always) write(writtenLine(always, await always.write()));
-    return answer;
+    return answerResponse(answer);
   };
 }
 

@@ -4,10 +4,11 @@
  * session's confirmation broker, the project's tool pool with `spawn_agents` backed by the loop, the
  * agent's resolved scope (`--agent NAME`), the transcript file, and the session itself.
  */
+
+import type { Confirm } from "../../core/index.js";
 import { type ChatMessage, type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
 import {
   AgentSession,
-  type Asker,
   attachToolPool,
   ConfirmationBroker,
   createAgentRunner,
@@ -45,7 +46,7 @@ export interface ChatSetup {
 export async function setupSession(
   ctx: CliContext,
   flags: SessionFlags,
-  asker: Asker,
+  person: Confirm,
   onEvent: (event: LoopEvent) => void,
   how: {
     command: "chat" | "run";
@@ -92,7 +93,7 @@ export async function setupSession(
   const defaultTool = gate.settings.planner.defaultTool;
   const warn = (m: string) => ctx.io.stderr(`toolgate: warning: ${m}\n`);
   // The session's calls bring the broker's `confirm` with them (loop/run-calls.ts); the bus is not involved.
-  const broker = new ConfirmationBroker(asker, how.refusal);
+  const broker = new ConfirmationBroker(person, how.refusal);
   const dir = sessionsDir(root);
   // The window: [llm] context_window, else what the server states (llm/window.ts); the banner says which.
   const contextWindow = status.window?.tokens;

@@ -8,10 +8,10 @@
 import { createInterface } from "node:readline/promises";
 import { Writable } from "node:stream";
 import { SETUP_KINDS } from "../../llm/index.js";
-import { fixedAsker } from "../../loop/index.js";
+import { fixedConfirm } from "../../loop/index.js";
 import { describeConfiguredSandbox } from "../../sandbox/index.js";
 import { gateOffer } from "../always-rule.js";
-import { terminalAsker } from "../chat/ask.js";
+import { terminalConfirm } from "../chat/ask.js";
 import { isCommand, runCommand } from "../chat/commands.js";
 import { HISTORY_SIZE, historyFile, InputHistory } from "../chat/history.js";
 import { LOCAL_MODEL_OPTION } from "../chat/local-offer.js";
@@ -88,15 +88,15 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
   const lines = io.isTTY ? undefined : rl[Symbol.asyncIterator]();
   const renderer = new EventRenderer({ write: (t) => io.stdout(t), color });
   const interactive = io.isTTY && values.yes !== true;
-  const asker = interactive
-    ? terminalAsker(
+  const person = interactive
+    ? terminalConfirm(
         rl,
         (t) => io.stdout(t),
         () => renderer.finish(),
         () => process.stdout.columns,
         gateOffer(() => ctx.gate(), ctx.root),
       )
-    : fixedAsker(values.yes ? "yes" : "no");
+    : fixedConfirm(values.yes ? "yes" : "no");
   let setup: ChatSetup | undefined;
   try {
     if (interactive) await askWorkspaceTrust(ctx, (q) => askBeforeStart(rl, q));
@@ -106,7 +106,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
           if (event.type !== "thinking") renderer.handle(event);
         }
       : renderer.handle;
-    setup = await setupSession(ctx, values, asker, onEvent, {
+    setup = await setupSession(ctx, values, person, onEvent, {
       command: "chat",
       ...(interactive || values.yes ? {} : { refusal: UNATTENDED }),
       ...(values.resume ? { resume: positionals[0] ? { session: positionals[0] } : {} } : {}),

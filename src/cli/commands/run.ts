@@ -8,7 +8,7 @@
  */
 import { ConfigError } from "../../core/index.js";
 import { SETUP_KINDS } from "../../llm/index.js";
-import { fixedAsker, type TurnResult } from "../../loop/index.js";
+import { fixedConfirm, type TurnResult } from "../../loop/index.js";
 import { LOCAL_MODEL_OPTION } from "../chat/local-offer.js";
 import { EventRenderer } from "../chat/render.js";
 import { RUN_OPTIONS } from "../chat/session-options.js";
@@ -58,7 +58,7 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
   let setup: ChatSetup | undefined;
   try {
     try {
-      setup = await setupSession(ctx, values, fixedAsker(values.yes ? "yes" : "no"), onEvent, {
+      setup = await setupSession(ctx, values, fixedConfirm(values.yes ? "yes" : "no"), onEvent, {
         command: "run",
         refusal: UNATTENDED,
         // A script never downloads a model unless told to (--yes).

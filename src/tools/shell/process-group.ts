@@ -1,13 +1,15 @@
 /**
  * @module tools/shell/process-group
  * One shell command running in its own process group: spawning (`detached`, stdin closed), capped output
- * capture, and stopping the whole group (SIGTERM, then SIGKILL after a grace period) so no grandchild survives.
+ * capture, and stopping the whole group (utils/process-group: SIGTERM, then SIGKILL after a grace period) so no
+ * grandchild survives.
  */
-import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import type { ChildProcess, StdioOptions } from "node:child_process";
+import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { liveGroupMembers, spawnGroup, stopGroup } from "../../utils/index.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 
 /** What to run and how. */
@@ -47,10 +49,6 @@ export interface GroupExit {
   error?: Error;
 }
 
-// Ref'd on purpose: a call waiting for its group to stop must keep Node alive until it has (an unref'd wait let
-// Node exit mid-call, status 0 with no output, when a kill landed right after the command started).
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** `bash` from PATH or the usual places, else `/bin/sh`. Looked up once per factory. */
 export function findShell(path = process.env.PATH ?? ""): string {
   const dirs = [...path.split(delimiter).filter(Boolean), "/bin", "/usr/bin", "/usr/local/bin"];
@@ -61,32 +59,9 @@ export function findShell(path = process.env.PATH ?? ""): string {
   return "/bin/sh";
 }
 
-/**
- * Live (not zombie) members of process group `pgid`. Reads `/proc` where it exists, because a reaper-less
- * init leaves zombies that `kill(-pgid, 0)` would still count.
- */
-export function liveGroupMembers(pgid: number): number[] {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return []; // ESRCH: not even a zombie is left (the common case, and cheap).
-  }
-  if (!existsSync("/proc/self/stat")) return [pgid];
-  const live: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // Fields after the parenthesised command name: state, ppid, pgrp, ...
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") live.push(Number(entry));
-  }
-  return live;
-}
+export { liveGroupMembers };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A running command and its process group. */
 export class ProcessGroup {
@@ -112,7 +87,7 @@ export class ProcessGroup {
     const fds = options.launcher?.fds ?? [];
     const input = options.stdin ?? "ignore";
     const stdio: StdioOptions = [input, "pipe", "pipe", ...fds.map((f) => ("fd" in f ? f.fd : "pipe"))];
-    this.child = spawn(program!, args, { cwd: options.cwd, env: options.env, detached: true, stdio });
+    this.child = spawnGroup(program!, args, { cwd: options.cwd, env: options.env, stdio });
     fds.forEach((f, i) => {
       const pipe = this.child.stdio[3 + i] as Writable | null | undefined;
       if (!("data" in f) || !pipe) return;
@@ -180,28 +155,10 @@ export class ProcessGroup {
     return pid !== undefined && liveGroupMembers(pid).length > 0;
   }
 
-  private signal(signal: NodeJS.Signals): void {
-    const pid = this.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
-  }
-
   /** SIGTERM to the whole group; SIGKILL after `graceMs` if anything is left. Idempotent. */
   stop(graceMs: number): Promise<void> {
-    this.stopping ??= (async () => {
-      this.signal("SIGTERM");
-      const deadline = Date.now() + graceMs;
-      while (Date.now() < deadline) {
-        if (!this.alive()) return;
-        await sleep(20);
-      }
-      this.signal("SIGKILL");
-      for (let i = 0; i < 50 && this.alive(); i++) await sleep(20);
-    })();
+    const pid = this.pid;
+    this.stopping ??= pid === undefined ? Promise.resolve() : stopGroup(pid, graceMs);
     return this.stopping;
   }
 }
