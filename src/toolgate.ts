@@ -145,6 +145,8 @@ export interface HookListing {
   untrusted: readonly HookSpec[];
   /** Settings-file entries toolgate does not run (other events, non-command hooks), with why. */
   skipped: readonly SkippedHook[];
+  /** Whether a failing hook lets the call run (`hooks_fail = "open"` in the user's own config). */
+  failOpen: boolean;
 }
 
 /** A ready gate. */
@@ -395,7 +397,7 @@ async function gateHooks(
   trust: TrustLookup,
   logger: Logger,
 ): Promise<{ set?: HookSet; listing: HookListing }> {
-  if (options.hooks === false) return { listing: { hooks: [], untrusted: [], skipped: [] } };
+  if (options.hooks === false) return { listing: { hooks: [], untrusted: [], skipped: [], failOpen: false } };
   const own = options.config !== undefined;
   const home = (typeof options.hooks === "object" ? options.hooks.home : undefined) ?? homedir();
   const { HookSet, loadHooks } = await import("./hooks/index.js");
@@ -421,14 +423,15 @@ async function gateHooks(
     logger.warn(
       "the workspace's config cannot set hooks_may_allow or hooks_fail; only your own config (--config) can",
     );
-  const listing = { hooks: loaded.hooks, untrusted: loaded.untrusted, skipped: loaded.skipped };
+  const failOpen = own && settings.hooksFail === "open";
+  const listing = { hooks: loaded.hooks, untrusted: loaded.untrusted, skipped: loaded.skipped, failOpen };
   if (loaded.hooks.length === 0) return { listing };
   const set = new HookSet({
     hooks: loaded.hooks,
     cwd: root,
     ...(options.env ? { env: options.env } : {}),
     mayAllow: own && settings.hooksMayAllow,
-    failOpen: own && settings.hooksFail === "open",
+    failOpen,
   });
   return { set, listing };
 }

@@ -120,4 +120,55 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
     expect(run.stderr).toContain(`toolgate: line 2 write_file: ${NOBODY.slice("toolgate: ".length)}`);
     expect(run.stderr.split("to allow it:").length - 1).toBe(1);
   });
+
+  it("a hook's deny, failure or ask names the hook and its file, not a rule that could not lift it", async () => {
+    const home = await workspace();
+    const hook = (command: string) => [{ type: "command", command }];
+    await mkdir(join(home, ".claude"));
+    await writeFile(
+      join(home, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hooks: hook("echo 'no shell today' >&2; exit 2") },
+            { matcher: "Write", hooks: hook("exit 1") },
+            {
+              matcher: "WebFetch",
+              hooks: hook(
+                `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"network"}}'`,
+              ),
+            },
+          ],
+        },
+      }),
+    );
+    const dir = await workspace({ "allow.toml": 'default = "allow"\n' });
+    const run = (tool: string, args: object, ...flags: string[]) =>
+      toolgate(["--policy", "allow.toml", "call", tool, JSON.stringify(args), ...flags], {
+        cwd: dir,
+        env: { HOME: home },
+      });
+    const list = "`toolgate hooks list` shows every hook and where it is read from";
+
+    const denied = await run("shell", { command: "ls" }, "--yes");
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toContain(
+      `  denied by hook \`echo 'no shell today' >&2; exit 2\` (~/.claude/settings.json#PreToolUse[0].hooks[0]); a hook's deny always wins, no rule and no --yes overrides it: to allow this call change that hook or remove it; ${list}\n`,
+    );
+    expect(denied.stderr).not.toContain("[[rules]]");
+
+    const failed = await run("write_file", { path: "x", content: "y" }, "--yes");
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toContain(
+      "  hook `exit 1` (~/.claude/settings.json#PreToolUse[1].hooks[0]) failed, and a hook that fails denies the call (hooks fail closed)",
+    );
+
+    const asked = await run("web_fetch", { url: "https://example.com/" });
+    expect(asked.code).toBe(3);
+    expect(asked.stderr).toContain("  asked by hook `echo");
+    expect(asked.stderr).toContain(
+      "no policy rule stops a hook asking. To allow it: run it on a terminal to be asked, or pass --yes",
+    );
+    expect(asked.stderr).not.toContain("[[rules]]");
+  });
 });

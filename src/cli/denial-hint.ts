@@ -10,7 +10,7 @@
  * analysis cannot vouch for, a path outside the workspace — no table is suggested, and the hint says why.
  */
 import { isAbsolute, relative } from "node:path";
-import type { CallResult, Tool, ToolCall } from "../core/index.js";
+import { type CallResult, displaySafe, type HookReport, type Tool, type ToolCall } from "../core/index.js";
 import type { CompiledPolicy } from "../policy/index.js";
 import { allowRule } from "./allow-rule.js";
 
@@ -38,6 +38,8 @@ export async function denialHint(
 ): Promise<string | undefined> {
   if (result.error?.type !== "denied_by_policy") return undefined;
   if (result.decision === "ask" && ctx.askable) return undefined;
+  const byHook = hookHint(result, ctx);
+  if (byHook !== undefined) return byHook;
   if (result.decision === "deny") {
     const denying = ctx.policy.rules.find((r) => r.ref.id === result.rule);
     if (denying) {
@@ -59,6 +61,33 @@ export async function denialHint(
     `${lead}${result.decision === "ask" ? ", or" : "; to allow it,"} ${where}:`,
     indent(rule.text),
   ].join("\n");
+}
+
+/**
+ * A denial or ask that came from a pre-tool hook: no policy rule can lift it, so the hint names the hook and its
+ * file instead of a rule. (A policy deny never reaches the hooks, so a hook's deny or failure in the reports is
+ * the cause.)
+ */
+function hookHint(result: CallResult, ctx: HintContext): string | undefined {
+  const pre = (result.hooks ?? []).filter((h) => h.event === "pre_tool");
+  const named = (h: HookReport) => {
+    const [file, place] = h.source.split("#");
+    const where = `${displayPath(file ?? "", ctx.root)}${place ? `#${place}` : ""}`;
+    return displaySafe(`hook \`${h.hook}\` (${where})`, false);
+  };
+  const list = "`toolgate hooks list` shows every hook and where it is read from";
+  if (result.decision === "deny") {
+    const failed = pre.find((h) => h.failure);
+    if (failed)
+      return `  ${named(failed)} failed, and a hook that fails denies the call (hooks fail closed): fix the hook or remove it; no rule and no --yes overrides it; ${list}`;
+    const denied = pre.find((h) => h.decision === "deny");
+    if (denied)
+      return `  denied by ${named(denied)}; a hook's deny always wins, no rule and no --yes overrides it: to allow this call change that hook or remove it; ${list}`;
+    return undefined;
+  }
+  const asked = result.decision === "ask" ? pre.find((h) => h.decision === "ask") : undefined;
+  if (!asked) return undefined;
+  return `  asked by ${named(asked)}; no policy rule stops a hook asking. To allow it: ${ctx.terminalAsks ? "run it on a terminal to be asked, or " : ""}pass --yes to approve what the policy and hooks ask about; ${list}`;
 }
 
 function displayPath(path: string, root: string): string {

@@ -18,10 +18,10 @@ import {
   type ToolResult,
 } from "../core/index.js";
 import { SHELL_FIXED_ENV, sanitizeEnv } from "../tools/index.js";
-import { toHost } from "./mapping.js";
+import { type HostFormat, toHost } from "./mapping.js";
 import { runHook } from "./run-hook.js";
 import type { HookEvent, HookSpec } from "./sources.js";
-import { matcherMatches } from "./sources.js";
+import { compileMatcher } from "./sources.js";
 import { type HookCall, hookInput, verdictOf } from "./verdict.js";
 
 export interface HookSetOptions {
@@ -46,13 +46,30 @@ interface Answer {
   context?: string;
 }
 
+/** Whether a hook is for a tool: given toolgate's name, and the host's name for a format (computed on demand). */
+type HookTest = (tool: string, host: (format: HostFormat) => string) => boolean;
+
+/** A hook's test, compiled once: no call pays for a regex or a pattern it has already seen. */
+function hookTest(spec: HookSpec): HookTest {
+  if ("tools" in spec.match) {
+    const patterns = spec.match.tools.map((p) => compileToolPattern(p));
+    return (tool) => patterns.some((p) => p.test(tool));
+  }
+  const matcher = compileMatcher(spec.match.matcher);
+  if (!matcher) return () => true;
+  const format = spec.format;
+  return format === "toolgate" ? (tool) => matcher.test(tool) : (_tool, host) => matcher.test(host(format));
+}
+
 export class HookSet {
   readonly hooks: readonly HookSpec[];
   private readonly env: Record<string, string>;
   private readonly sessionId: string;
+  private readonly tests: readonly { spec: HookSpec; test: HookTest }[];
 
   constructor(private readonly options: HookSetOptions) {
     this.hooks = options.hooks;
+    this.tests = options.hooks.map((spec) => ({ spec, test: hookTest(spec) }));
     this.sessionId = options.sessionId ?? randomUUID();
     // The shell's environment: allowlisted variables, no secrets, git's safety switches.
     this.env = {
@@ -66,12 +83,11 @@ export class HookSet {
 
   /** The hooks of `event` that match `tool` (by toolgate's patterns, or the host's matcher on the host's name). */
   matching(event: HookEvent, tool: string, args: Record<string, unknown>): HookSpec[] {
-    return this.hooks.filter((spec) => {
-      if (spec.event !== event) return false;
-      if ("tools" in spec.match) return spec.match.tools.some((p) => compileToolPattern(p).test(tool));
-      const host = spec.format === "toolgate" ? tool : toHost(spec.format, tool, args).name;
-      return matcherMatches(spec.match.matcher, host);
-    });
+    const names: Partial<Record<HostFormat, string>> = {};
+    const host = (format: HostFormat) => (names[format] ??= toHost(format, tool, args).name);
+    const out: HookSpec[] = [];
+    for (const { spec, test } of this.tests) if (spec.event === event && test(tool, host)) out.push(spec);
+    return out;
   }
 
   /** The policy engine with the pre-tool hooks after it. */

@@ -227,3 +227,32 @@ describe("a cloned workspace's hooks", () => {
     expect(existsSync(marker)).toBe(true);
   });
 });
+
+describe("a cloned workspace's [[hooks]] in .toolgate/config.toml", () => {
+  it("do not run until `toolgate trust`, whose review lists each hook's command", async () => {
+    const xdg = await mkdtemp(join(tmpdir(), "tg-hooks-xdg-"));
+    const marker = "config-hook-ran";
+    const hook = `touch ${marker}; echo '{"decision":"block","reason":"the config hook blocks reads"}'`;
+    const cloned = await tempWorkspace({
+      "README.md": "hello\n",
+      ".toolgate/config.toml": `hooks_fail = "open"\n\n[[hooks]]\nname = "reads"\nevent = "pre_tool"\ntools = ["read_file"]\ncommand = ${JSON.stringify(hook)}\n`,
+    });
+    const env = { HOME: home, XDG_CONFIG_HOME: xdg };
+    const args = ["call", "--policy", policy, "--json", "read_file", '{"path":"README.md"}'];
+    const before = await toolgate(args, { cwd: cloned, env });
+    expect(before.code, before.stderr).toBe(0);
+    expect(existsSync(join(cloned, marker))).toBe(false);
+
+    const shown = await toolgate(["trust", "--show"], { cwd: cloned, env });
+    expect(shown.stdout).toContain(`- hook "reads" pre_tool [read_file]: runs ${JSON.stringify(hook)}`);
+    expect(shown.stdout).toContain('- sets hooks_fail = "open"');
+    expect((await toolgate(["trust"], { cwd: cloned, env })).code).toBe(0);
+
+    const after = await toolgate(args, { cwd: cloned, env });
+    expect(after.code, after.stderr).toBe(3);
+    expect(JSON.parse(after.stdout).error.message).toContain(
+      "hook `reads` said: the config hook blocks reads",
+    );
+    expect(existsSync(join(cloned, marker))).toBe(true);
+  });
+});

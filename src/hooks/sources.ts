@@ -139,8 +139,13 @@ function checkMatcher(matcher: string, where: string): void {
   }
 }
 
+/** A host matcher as a whole-name regex; undefined for empty and `*`, which match every tool. */
+export function compileMatcher(matcher: string): RegExp | undefined {
+  if (matcher === "" || matcher === "*") return undefined;
+  return new RegExp(`^(?:${matcher})$`);
+}
+
 /** Whether a host matcher matches the host's tool name: empty and `*` match every tool, else a whole-name regex. */
 export function matcherMatches(matcher: string, hostName: string): boolean {
-  if (matcher === "" || matcher === "*") return true;
-  return new RegExp(`^(?:${matcher})$`).test(hostName);
+  return compileMatcher(matcher)?.test(hostName) ?? true;
 }

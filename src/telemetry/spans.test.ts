@@ -3,6 +3,10 @@
  * becomes an `execute_tool` span with the GenAI attributes and the policy's, inside a turn's `invoke_agent`
  * span; with no tracer provider registered, nothing is recorded.
  */
+
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
@@ -12,7 +16,9 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { tempWorkspace } from "../test-support/cli.js";
 import { type PolicyGate, policyGate } from "../test-support/policy-gate.js";
+import { createToolgate } from "../toolgate.js";
 import { withTurnSpan } from "./spans.js";
 
 let fixture: PolicyGate;
@@ -132,5 +138,72 @@ describe("OpenTelemetry spans", () => {
     const [span] = exporter.getFinishedSpans();
     expect(span!.name).toBe("invoke_agent a");
     expect(span!.status).toEqual({ code: 2, message: "model down" });
+  });
+
+  it("names the hooks that ran on the call's span, what each said, and one event per hook run", async () => {
+    register();
+    const root = await tempWorkspace({ "notes.txt": "hello\n" });
+    const home = await mkdtemp(join(tmpdir(), "tg-otel-home-"));
+    const scan = join(home, "scan.sh");
+    await writeFile(scan, `#!/bin/sh\ncat >/dev/null\necho '{"additionalContext":"scanned"}'\n`, {
+      mode: 0o755,
+    });
+    const hooked = await createToolgate({
+      roots: [root],
+      policyText: 'default = "allow"\n',
+      config: {
+        hooks: [
+          { name: "quiet", event: "pre_tool", tools: ["read_file"], command: "cat >/dev/null" },
+          { name: "no-ls", event: "pre_tool", tools: ["ls"], command: "echo 'not today' >&2; exit 2" },
+          { name: "broken", event: "pre_tool", tools: ["glob"], command: "exit 7" },
+          { name: "scan", event: "post_tool", tools: ["read_file"], command: scan },
+        ],
+      },
+      hooks: { home },
+    });
+    try {
+      const read = await hooked.execute({ id: "r", name: "read_file", args: { path: "notes.txt" } });
+      expect(read.ok).toBe(true);
+      const ls = await hooked.execute({ id: "l", name: "ls", args: { path: "." } });
+      expect(ls.decision).toBe("deny");
+      const glob = await hooked.execute({ id: "g", name: "glob", args: { pattern: "*" } });
+      expect(glob.decision).toBe("deny");
+    } finally {
+      await hooked.close();
+    }
+    const [readSpan, lsSpan, globSpan] = exporter.getFinishedSpans();
+    expect(attrs(readSpan!)).toMatchObject({
+      "toolgate.hooks": ["quiet", "scan"],
+      "toolgate.hooks.decisions": ["none", "none"],
+      "toolgate.hooks.failed": false,
+    });
+    expect(readSpan!.events.map((e) => e.attributes)).toEqual([
+      {
+        "toolgate.hook.name": "quiet",
+        "toolgate.hook.source": "the config option#hooks[0]",
+        "toolgate.hook.event": "pre_tool",
+        "toolgate.hook.duration_ms": expect.any(Number),
+      },
+      {
+        "toolgate.hook.name": "scan",
+        "toolgate.hook.source": "the config option#hooks[3]",
+        "toolgate.hook.event": "post_tool",
+        "toolgate.hook.duration_ms": expect.any(Number),
+      },
+    ]);
+    expect(attrs(lsSpan!)).toMatchObject({
+      "toolgate.hooks": ["no-ls"],
+      "toolgate.hooks.decisions": ["deny"],
+      "toolgate.outcome": "denied_by_policy",
+    });
+    expect(lsSpan!.events[0]?.attributes).toMatchObject({
+      "toolgate.hook.decision": "deny",
+      "toolgate.hook.reason": "not today",
+    });
+    expect(attrs(globSpan!)).toMatchObject({
+      "toolgate.hooks.decisions": ["failed"],
+      "toolgate.hooks.failed": true,
+    });
+    expect(globSpan!.events[0]?.attributes?.["toolgate.hook.failure"]).toBe("exited with status 7");
   });
 });

@@ -31,7 +31,13 @@ export const ATTR = {
   agent: "toolgate.agent",
   stopReason: "toolgate.stop_reason",
   sandbox: "toolgate.sandbox",
+  hooks: "toolgate.hooks",
+  hookDecisions: "toolgate.hooks.decisions",
+  hookFailed: "toolgate.hooks.failed",
 } as const;
+
+/** A hook run's span event: its name, source, event, answer, and how long it took. */
+export const HOOK_EVENT = "toolgate.hook";
 
 /**
  * Records one finished call as an `execute_tool` span (started `result.durationMs` ago, ended now), a child of
@@ -43,7 +49,7 @@ export function recordToolSpan(call: ToolCall, result: CallResult, scope?: ToolS
   try {
     const end = Date.now();
     const outcome = result.error ? result.error.type : "ok";
-    const attributes: Record<string, string> = {
+    const attributes: OtelApi.Attributes = {
       [ATTR.operation]: "execute_tool",
       [ATTR.toolName]: result.tool,
       [ATTR.toolType]: "function",
@@ -56,11 +62,28 @@ export function recordToolSpan(call: ToolCall, result: CallResult, scope?: ToolS
     if (scope?.agent) attributes[ATTR.agent] = scope.agent;
     if (result.sandbox) attributes[ATTR.sandbox] = result.sandbox;
     if (result.error) attributes[ATTR.errorType] = result.error.type;
+    const hooks = result.hooks ?? [];
+    if (hooks.length > 0) {
+      // Parallel arrays, one entry per hook run in the order they were asked: which hooks, and what each said.
+      attributes[ATTR.hooks] = hooks.map((h) => h.hook);
+      attributes[ATTR.hookDecisions] = hooks.map((h) => (h.failure ? "failed" : (h.decision ?? "none")));
+      attributes[ATTR.hookFailed] = hooks.some((h) => h.failure !== undefined);
+    }
     const span = tracer(otel).startSpan(`execute_tool ${result.tool}`, {
       kind: otel.SpanKind.INTERNAL,
       startTime: end - result.durationMs,
       attributes,
     });
+    for (const h of hooks)
+      span.addEvent(HOOK_EVENT, {
+        "toolgate.hook.name": h.hook,
+        "toolgate.hook.source": h.source,
+        "toolgate.hook.event": h.event,
+        "toolgate.hook.duration_ms": h.durationMs,
+        ...(h.decision ? { "toolgate.hook.decision": h.decision } : {}),
+        ...(h.reason ? { "toolgate.hook.reason": h.reason } : {}),
+        ...(h.failure ? { "toolgate.hook.failure": h.failure } : {}),
+      });
     if (result.error) span.setStatus({ code: otel.SpanStatusCode.ERROR, message: result.error.message });
     span.end(end);
   } catch {

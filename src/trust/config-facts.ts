@@ -15,6 +15,16 @@ export interface ConfigFacts {
   sets: Record<string, string>;
   /** `[files] protected` entries that remove protection. */
   unprotects: string[];
+  /** `[[hooks]]` tables, one line each (what runs, when); absent in facts recorded before hooks were listed. */
+  hooks?: string[];
+}
+
+/** A `[[hooks]]` table as the review shows it; the defaults are the schema's (`tools = ["*"]`). */
+function hookLine(raw: unknown): string {
+  const t = (raw ?? {}) as Record<string, unknown>;
+  const tools = Array.isArray(t["tools"]) ? t["tools"].map(String).join(", ") : "*";
+  const name = typeof t["name"] === "string" ? ` ${JSON.stringify(t["name"])}` : "";
+  return `hook${name} ${String(t["event"])} [${tools}]: runs ${JSON.stringify(String(t["command"]))}`;
 }
 
 export const configKind: FactKind<ConfigFacts> = {
@@ -22,16 +32,21 @@ export const configKind: FactKind<ConfigFacts> = {
     const raw = parse(text) as Record<string, Record<string, unknown>>;
     const { ignored, unprotected } = withoutSecurityKeys(raw as ToolgateConfig);
     const sets: Record<string, string> = {};
+    let hooks: string[] = [];
     for (const key of ignored) {
       const dot = key.indexOf(".");
-      sets[key] = JSON.stringify(raw[key.slice(0, dot)]?.[key.slice(dot + 1)]);
+      // Top-level keys (hooks_fail, hooks_may_allow) have no section; [[hooks]] is listed hook by hook.
+      if (key === "hooks") hooks = (Array.isArray(raw[key]) ? (raw[key] as unknown[]) : []).map(hookLine);
+      else if (dot < 0) sets[key] = JSON.stringify(raw[key]);
+      else sets[key] = JSON.stringify(raw[key.slice(0, dot)]?.[key.slice(dot + 1)]);
     }
-    return { sets, unprotects: unprotected };
+    return { sets, unprotects: unprotected, hooks };
   },
   describe(facts) {
     const lines = Object.entries(facts.sets).map(([key, value]) => `sets ${key} = ${value}`);
     for (const p of facts.unprotects)
       lines.push(`exempts from its own protected paths: ${JSON.stringify(p)}`);
+    lines.push(...(facts.hooks ?? []));
     return lines;
   },
   changes(before, after) {
@@ -46,6 +61,10 @@ export const configKind: FactKind<ConfigFacts> = {
     for (const p of after.unprotects)
       if (!before.unprotects.includes(p))
         lines.push(`added: exempts from its own protected paths: ${JSON.stringify(p)} (looser)`);
+    const was = before.hooks ?? [];
+    const now = after.hooks ?? [];
+    for (const h of now) if (!was.includes(h)) lines.push(`added: ${h}`);
+    for (const h of was) if (!now.includes(h)) lines.push(`removed: ${h}`);
     return lines;
   },
 };

@@ -135,6 +135,36 @@ describe("reviewing a workspace", () => {
     );
   });
 
+  it("lists a config's [[hooks]] with their commands, and hooks added or removed after trust", async () => {
+    const hook = (name: string, command: string) =>
+      `[[hooks]]\nname = "${name}"\nevent = "pre_tool"\ntools = ["shell"]\ncommand = "${command}"\n`;
+    const root = await tempWorkspace(
+      { ".toolgate/config.toml": `hooks_may_allow = true\n${hook("guard", "./guard.sh")}` },
+      "tg-review-",
+    );
+    const store = await newStore();
+    const first = await review(root, store);
+    expect(formatReview(first)).toBe(
+      [
+        "  .toolgate/config.toml: not trusted yet",
+        "    - sets hooks_may_allow = true",
+        '    - hook "guard" pre_tool [shell]: runs "./guard.sh"',
+        "",
+      ].join("\n"),
+    );
+    await trustReview(first, store);
+    await writeFile(join(root, ".toolgate", "config.toml"), hook("scan", "python3 scan.py"));
+    expect(formatReview(await review(root, store))).toBe(
+      [
+        "  .toolgate/config.toml: changed since it was trusted",
+        "    - removed: hooks_may_allow (was true)",
+        '    - added: hook "scan" pre_tool [shell]: runs "python3 scan.py"',
+        '    - removed: hook "guard" pre_tool [shell]: runs "./guard.sh"',
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("a file that appears in a trusted folder is new, and one removed is named", async () => {
     const root = await tempWorkspace({ ".toolgate/policy.toml": POLICY }, "tg-review-");
     const store = await newStore();

@@ -3,7 +3,7 @@
  * for the model server), then a PATH without bwrap, which must fail the sandbox check and name the fix, and one
  * with bwrap but without socat, which fails the network-grant check (required when every command gets network).
  */
-import { symlink } from "node:fs/promises";
+import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +48,7 @@ describe("toolgate doctor", () => {
       "shell sandbox",
       "sandbox view",
       "network grants",
+      "hooks",
       "model server",
       "local model runtime",
     ]);
@@ -93,6 +94,67 @@ describe("toolgate doctor", () => {
     expect(result.stdout).toMatch(/^✓ node: Node\.js v\d+/m);
     expect(result.stdout).toMatch(/^! model server: cannot reach ollama at http:\/\/127\.0\.0\.1:9/m);
     expect(result.stdout).toContain("    fix: start it with `ollama serve`");
+    expect(result.code).toBe(0);
+  });
+
+  it('warns about hooks that cannot run, hooks_fail = "open", hooks waiting for trust and entries not run', async () => {
+    const home = await tempWorkspace({}, "tg-doctor-home-");
+    const root = await tempWorkspace(
+      {
+        ".claude/hooks/ok.sh": "#!/bin/sh\nexit 0\n",
+        ".gemini/settings.json": JSON.stringify({
+          hooks: { BeforeTool: [{ matcher: "", hooks: [{ type: "command", command: "true" }] }] },
+        }),
+      },
+      "tg-doctor-hooks-",
+    );
+    await chmod(join(root, ".claude/hooks/ok.sh"), 0o755);
+    await mkdir(join(home, ".claude"));
+    const hook = (command: string) => ({ type: "command", command });
+    await writeFile(
+      join(home, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                hook("./missing.sh"),
+                hook('"$CLAUDE_PROJECT_DIR"/.claude/hooks/ok.sh'),
+                hook("no-such-program-tg --check"),
+                hook("python3 -c 'pass'"),
+              ],
+            },
+          ],
+          Stop: [{ hooks: [hook("true")] }],
+        },
+      }),
+    );
+    const config = join(home, "config.toml");
+    await writeFile(config, `hooks_fail = "open"\n[llm]\nbase_url = "${url}"\n`);
+    const result = await toolgate(["doctor", "--json", "--config", config, "--workspace", root], {
+      cwd: root,
+      // A trust list of its own: the tests' default one trusts every temp folder.
+      env: { HOME: home, XDG_CONFIG_HOME: await tempWorkspace({}, "tg-doctor-xdg-") },
+    });
+    const hooks = (JSON.parse(result.stdout) as Check[]).find((c) => c.check === "hooks")!;
+    expect(hooks).toMatchObject({ ok: false, required: false });
+    const warnings = hooks.detail.split("; ");
+    expect(warnings.slice(0, 2)).toEqual([
+      "4 hook(s) run",
+      "1 settings-file entr(ies) toolgate does not run (`toolgate hooks list` says why)",
+    ]);
+    expect(warnings).toContain(
+      'hooks_fail = "open": a hook that crashes, times out or is missing lets the call run, so a broken guard stops guarding unnoticed',
+    );
+    const broken = warnings.filter((w) => w.includes("cannot run"));
+    expect(broken).toEqual([
+      "hook `./missing.sh` (~/.claude/settings.json#PreToolUse[0].hooks[0]) cannot run: ./missing.sh is not an executable file (it is ignored)",
+      "hook `no-such-program-tg --check` (~/.claude/settings.json#PreToolUse[0].hooks[2]) cannot run: no-such-program-tg is not on PATH (it is ignored)",
+    ]);
+    expect(warnings).toContain(`1 workspace hook(s) do not run until trusted: ${root}/.gemini/settings.json`);
+    expect(hooks.fix).toContain('remove hooks_fail = "open"');
+    expect(hooks.fix).toContain("`toolgate trust --show`");
     expect(result.code).toBe(0);
   });
 });

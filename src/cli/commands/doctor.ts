@@ -1,7 +1,7 @@
 /**
  * @module cli/commands/doctor
  * `toolgate doctor`: what this machine gives toolgate — Node, ripgrep, the bash grammar, bubblewrap and user
- * namespaces (the shell sandbox), socat and nsenter (network grants), the policy and config, the model server, the local model runtime and whether
+ * namespaces (the shell sandbox), socat and nsenter (network grants), the policy and config, the hooks, the model server, the local model runtime and whether
  * it computes on a GPU or the CPU — each with the fix when missing.
  * Exit 0 when everything toolgate needs works (the model server is only needed by chat/run), else 1.
  */
@@ -21,6 +21,7 @@ import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
 import { USAGE } from "../usage.js";
 import { checkFleet } from "./doctor-fleet.js";
+import { checkHooks } from "./doctor-hooks.js";
 
 const usage = USAGE.doctor;
 
@@ -66,6 +67,7 @@ export async function runDoctor(argv: string[], ctx: CliContext): Promise<ExitCo
     checkSandbox(gate),
     checkSandboxView(gate),
     checkNetworkGrants(gate),
+    checkHooks(gate, ctx.root),
     await checkModel(gate),
     await checkLocalRuntime(ctx),
     ...(await checkFleet(gate)),
