@@ -13,6 +13,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { AgentRunner, AgentWhitelist, Resolution } from "./agents/index.js";
 // Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
 import { COORDINATION_TOOLS } from "./agents/resolve.js";
+import { approvalStoreFor } from "./approvals/index.js";
 import { MessageBus } from "./bus/index.js";
 import { defaultSettings } from "./config/defaults.js";
 import type { ToolgateConfig, ToolgateSettings } from "./config/index.js";
@@ -27,7 +28,6 @@ import {
   executeCall,
   FileAuditSink,
   type HookReport,
-  InProcessApprovalStore,
   type Logger,
   type PipelineDeps,
   type ProviderName,
@@ -104,7 +104,8 @@ export interface ToolgateOptions {
   state?: StateBackend;
   /**
    * Where every `ask` is kept until it is answered (exactly once), expires or is withdrawn. Default: an
-   * in-process store (answered by a call's own `confirm` or the bus's listeners). Not closed by the gate.
+   * in-process store (answered by a call's own `confirm` or the bus's listeners), or with
+   * `[approvals] route = "console"` the user's shared approvals folder. Not closed by the gate.
    */
   approvals?: ApprovalStore;
   /** Extra environment variables the shell may pass to commands (still sanitized). */
@@ -250,7 +251,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
 
   const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
-  const approvals: ApprovalStore = options.approvals ?? new InProcessApprovalStore();
+  // `[approvals] route = "console"`: the machine's shared folder, where the console (or anyone) answers.
+  const approvals: ApprovalStore = options.approvals ?? approvalStoreFor(settings.approvals.route);
   const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
   const audit = resolveAudit(options.audit, settings, first, logger);
   const source = new ToolSource({

@@ -4,4 +4,5 @@
  * of the user shares, no server) and waiting on any store. Anything added here is public to other folders.
  */
 export { FileApprovalStore, type FileApprovalStoreOptions } from "./file-store.js";
+export { approvalStoreFor, approvalsDir } from "./folder.js";
 export { type WaitOptions, waitForSettlement } from "./wait.js";
