@@ -4,25 +4,14 @@
  * refuses it with the person's reason. An untrusted workspace cannot turn the route on.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { userStateDir } from "../state/index.js";
 import { BIN, type RunResult, tempWorkspace } from "../test-support/cli.js";
+import { userHome } from "../test-support/console.js";
 import { FileApprovalStore } from "./file-store.js";
 import { approvalsDir } from "./folder.js";
-
-/** A user configuration folder of its own, trusting `trusted` (or nothing). */
-function userHome(trusted?: string): string {
-  const home = mkdtempSync(join(tmpdir(), "tg-route-xdg-"));
-  mkdirSync(join(home, "toolgate"), { recursive: true });
-  const list = trusted
-    ? [{ path: realpathSync(trusted), since: new Date(0).toISOString(), content: "any" }]
-    : [];
-  writeFileSync(join(home, "toolgate", "trusted.json"), JSON.stringify({ version: 2, trusted: list }));
-  return home;
-}
 
 /** Starts `toolgate call write_file` (no TTY, no --yes); resolves when it exits. */
 function callWriteFile(ws: string, home: string): Promise<RunResult> {
