@@ -152,7 +152,8 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   );
   c.header("X-Content-Type-Options", "nosniff");
   c.header("X-Frame-Options", "DENY");
-  c.header("Referrer-Policy", "no-referrer");
+  // Not no-referrer: with it Chromium sends `Origin: null` on the page's own form posts, which the Origin check refuses.
+  c.header("Referrer-Policy", "same-origin");
   c.header("Cross-Origin-Opener-Policy", "same-origin");
   c.header("Cross-Origin-Resource-Policy", "same-origin");
   c.header("Cache-Control", "no-store");
