@@ -89,6 +89,19 @@ if (!declarations.startsWith("/// <reference"))
 copyFileSync(inPackage("web-tree-sitter", "tree-sitter.wasm"), join(grammarDir, "tree-sitter.wasm"));
 copyFileSync(inPackage("web-tree-sitter", "LICENSE"), join(grammarDir, "web-tree-sitter.LICENSE"));
 
+// The console page's script: one small browser module served as /app.js (no inline script: the CSP forbids it).
+await build({
+  input: join(root, "src", "console", "page", "app.ts"),
+  platform: "browser",
+  output: {
+    file: join(root, "dist", "console", "page", "app.js"),
+    format: "esm",
+    comments: false,
+    minify: true,
+  },
+  logLevel: "warn",
+});
+
 const out = join(root, "dist", "bin");
 rmSync(out, { recursive: true, force: true });
 await build({

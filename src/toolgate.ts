@@ -16,6 +16,7 @@ import {
   COORDINATION_TOOLS,
   type Resolution,
 } from "./agents/index.js";
+import { approvalStoreFor } from "./approvals/index.js";
 import { MessageBus } from "./bus/index.js";
 // By file, not the config front door, which loads zod (docs/architecture.md, "Imports past a front door").
 import { defaultSettings } from "./config/defaults.js";
@@ -31,7 +32,6 @@ import {
   executeCall,
   FileAuditSink,
   type HookReport,
-  InProcessApprovalStore,
   type Logger,
   type PipelineDeps,
   type ProviderName,
@@ -108,8 +108,10 @@ export interface ToolgateOptions {
    */
   state?: StateBackend;
   /**
-   * Where every `ask` is kept until it is answered (exactly once), expires or is withdrawn. Default: an
-   * in-process store (answered by a call's own `confirm` or the bus's listeners). Not closed by the gate.
+   * Where every `ask` is kept until it is answered (exactly once), expires or is withdrawn. Default: fleet
+   * mode's Redis store when `[fleet]` is set; the user's shared approvals folder with `[approvals] route =
+   * "console"`; else an in-process store (answered by a call's own `confirm` or the bus's listeners). Not
+   * closed by the gate.
    */
   approvals?: ApprovalStore;
   /** Extra environment variables the shell may pass to commands (still sanitized). */
@@ -260,7 +262,10 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
 
     const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
-    const approvals: ApprovalStore = options.approvals ?? fleet?.approvals ?? new InProcessApprovalStore();
+    // Fleet mode's Redis; else with `[approvals] route = "console"` the user's shared folder, where the console
+    // (or anyone) answers; else this process's own store.
+    const approvals: ApprovalStore =
+      options.approvals ?? fleet?.approvals ?? approvalStoreFor(settings.approvals.route);
     const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
     const audit = resolveAudit(options.audit, settings, first, logger);
     const source = new ToolSource({

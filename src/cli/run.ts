@@ -154,6 +154,13 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       return { help: m.help, run: m.runDoctor };
     },
   },
+  console: {
+    usage: USAGE.console,
+    load: async () => {
+      const m = await import("./commands/console.js");
+      return { help: m.help, run: m.runConsole };
+    },
+  },
 };
 
 const EXIT_HELP =

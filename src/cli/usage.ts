@@ -32,4 +32,6 @@ export const USAGE = {
   models:
     "toolgate models pull [NAME|URL] [--sha256 HEX] [--yes] | toolgate models list | toolgate models rm NAME",
   doctor: "toolgate doctor",
+  console:
+    "toolgate console [--listen HOST:PORT] [--allow-remote [--public-host NAME]...] [--tls-cert FILE --tls-key FILE | --insecure-http] [--audit FILE]",
 } as const;

@@ -19,3 +19,7 @@ export type ToolChoice = (typeof TOOL_CHOICES)[number];
 
 /** `[sandbox] mode`. */
 export const SANDBOX_MODES = ["auto", "workspace-write", "read-only", "off"] as const;
+
+/** `[approvals] route`: asks stay with the process that asked, or go to the machine's shared folder too. */
+export const APPROVAL_ROUTES = ["local", "console"] as const;
+export type ApprovalRoute = (typeof APPROVAL_ROUTES)[number];

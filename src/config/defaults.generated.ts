@@ -23,6 +23,9 @@ export const CONFIG_DEFAULTS = deepFreeze({
   "confirm": {
     "timeout_ms": 300000
   },
+  "approvals": {
+    "route": "local"
+  },
   "jira": {},
   "confluence": {},
   "llm": {

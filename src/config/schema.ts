@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_LIMITS } from "../core/index.js";
-import { LLM_PROVIDERS, SANDBOX_MODES, SEARCH_BACKENDS, TOOL_CHOICES } from "./choices.js";
+import { APPROVAL_ROUTES, LLM_PROVIDERS, SANDBOX_MODES, SEARCH_BACKENDS, TOOL_CHOICES } from "./choices.js";
 import { HOOK_SETTINGS } from "./hooks-schema.js";
 
 // Leaf types, each with the message a wrong value gets (the key path and the file are added in front).
@@ -122,6 +122,15 @@ export const CONFIG_SCHEMA = z.strictObject({
       ).default(DEFAULT_CONFIRM_TIMEOUT_MS),
     },
     "Confirmations (`ask` decisions).",
+  ),
+  approvals: section(
+    {
+      route: oneOf(
+        APPROVAL_ROUTES,
+        "`local`: an ask is answered in the process that asked (its terminal, its MCP client), or refused when nobody is there; `console`: every ask is also published in the user's shared approvals folder, where `toolgate console` (or any process) may answer it, and a process with nobody to ask waits for that answer up to `[confirm] timeout_ms`.",
+      ).default("local"),
+    },
+    "Where asks are answered (docs/console.md).",
   ),
   jira: section(
     {

@@ -66,6 +66,7 @@ export type {
   ApprovalState,
   ApprovalStore,
   ArgKind,
+  AuditRecord,
   AuditSink,
   Confirm,
   ConfirmationDetails,

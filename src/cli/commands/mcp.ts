@@ -21,6 +21,7 @@ import { type CompiledPolicy, evaluate } from "../../policy/index.js";
 import { gateOffer } from "../always-rule.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
+import { parseListen } from "../listen.js";
 import { type CommandHelp, parseOptions } from "../options.js";
 import { USAGE } from "../usage.js";
 import { runMcpList } from "./mcp-list.js";
@@ -203,13 +204,4 @@ function httpLimits(values: Partial<Record<keyof typeof HTTP_LIMITS, string>>): 
     out[option] = n;
   }
   return out;
-}
-
-/** `HOST:PORT`, `[::1]:PORT` or `:PORT` (loopback). */
-function parseListen(value: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
-  const port = m ? Number(m[3]) : Number.NaN;
-  if (!m || port > 65535)
-    throw new UsageError(`--http wants HOST:PORT (e.g. 127.0.0.1:8931), not ${JSON.stringify(value)}`);
-  return { host: m[1] ?? (m[2] || "127.0.0.1"), port };
 }

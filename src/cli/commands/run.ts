@@ -1,13 +1,15 @@
 /**
  * @module cli/commands/run
  * `toolgate run "TASK"`: one task without a person — for scripts and CI. Progress (tool lines) goes to
- * stderr, the final answer to stdout; asks are refused unless `--yes` (which never overrides a deny).
+ * stderr, the final answer to stdout; asks are refused unless `--yes` (which never overrides a deny), or wait
+ * for an answer in the console with `[approvals] route = "console"`.
  * Exit: 0 answered; 3 answered, but the policy refused one of its calls (a deny, or an ask nobody answered);
  * 1 stopped without an answer (step limit, loop, model failure, Ctrl-C); 2 bad usage or model configuration
  * (server unreachable, model not found, key missing).
  */
-import { ConfigError } from "../../core/index.js";
+import { ConfigError, type Confirm } from "../../core/index.js";
 import { SETUP_KINDS } from "../../llm/index.js";
+
 import { fixedConfirm, type TurnResult } from "../../loop/index.js";
 import { LOCAL_MODEL_OPTION } from "../chat/local-offer.js";
 import { EventRenderer } from "../chat/render.js";
@@ -26,7 +28,7 @@ const OPTIONS = RUN_OPTIONS;
 
 export const help: CommandHelp = {
   summary:
-    "One task without a person, for scripts and CI: progress on stderr, the answer on stdout; an ask is refused unless --yes. Exit 0 answered, 3 answered but the policy refused one of its calls, 1 stopped without an answer, 2 bad usage or model configuration.",
+    'One task without a person, for scripts and CI: progress on stderr, the answer on stdout; an ask is refused unless --yes (or, with [approvals] route = "console", waits for an answer in the console). Exit 0 answered, 3 answered but the policy refused one of its calls, 1 stopped without an answer, 2 bad usage or model configuration.',
   options: OPTIONS,
   examples: [
     'toolgate run "list the TODO comments in src/" --quiet',
@@ -58,7 +60,8 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
   let setup: ChatSetup | undefined;
   try {
     try {
-      setup = await setupSession(ctx, values, fixedConfirm(values.yes ? "yes" : "no"), onEvent, {
+      const confirm = values.yes ? fixedConfirm("yes") : unattendedConfirm(ctx);
+      setup = await setupSession(ctx, values, confirm, onEvent, {
         command: "run",
         refusal: UNATTENDED,
         // A script never downloads a model unless told to (--yes).
@@ -99,6 +102,24 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     stopTermination();
     await setup?.close();
   }
+}
+
+/**
+ * `run` without `--yes`: an ask is refused, unless the gate's asks go to a shared store
+ * (`[approvals] route = "console"`) where a person may answer it — then the ask waits there, up to the
+ * approval timeout. Settling the ask (there, or by its expiry) aborts the request's signal; whatever this
+ * confirm says after that no longer counts, the settled record decides.
+ */
+function unattendedConfirm(ctx: CliContext): Confirm {
+  return async (request) => {
+    if (!(await ctx.gate()).approvals.shared) return { approved: false };
+    const { signal } = request;
+    await new Promise<void>((settled) => {
+      if (signal.aborted) settled();
+      else signal.addEventListener("abort", () => settled(), { once: true });
+    });
+    return { approved: false };
+  };
 }
 
 /** Why an ask is refused in `run`. */

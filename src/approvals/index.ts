@@ -1,0 +1,8 @@
+/**
+ * @module approvals
+ * The front door of shared approvals on one machine: the file approval store (a folder every toolgate process
+ * of the user shares, no server) and waiting on any store. Anything added here is public to other folders.
+ */
+export { FileApprovalStore, type FileApprovalStoreOptions } from "./file-store.js";
+export { approvalStoreFor, approvalsDir } from "./folder.js";
+export { type WaitOptions, waitForSettlement } from "./wait.js";

@@ -1,0 +1,138 @@
+/**
+ * @module console/app
+ * The console's routes on hono: sign-in with the token, the page and its static script, the pending asks
+ * (a list, then server-sent events as asks are published and settled), answering one, and the audit log.
+ * Every route passes the access checks of console/access.ts first.
+ */
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { type ApprovalStore, displaySafe } from "../core/index.js";
+import { type ConsoleAccess, type ConsoleSession, securityHeaders } from "./access.js";
+import { appPage, loginPage, STYLE } from "./pages.js";
+import { askView, readAudit } from "./views.js";
+
+/** Options of {@link createConsoleApp}. */
+export interface ConsoleAppOptions {
+  store: ApprovalStore;
+  access: ConsoleAccess;
+  /** The page's script (the built `dist/console/page/app.js`). */
+  script: string;
+  /** The audit log shown by the audit view; none: the view says there is none. */
+  auditFile?: string;
+}
+
+const MAX_NAME = 64;
+const MAX_REASON = 2_000;
+
+/** A signed-in person's name as recorded (`by`): display-safe, one line, at most 64 characters. */
+function deciderName(raw: unknown): string {
+  const name = typeof raw === "string" ? displaySafe(raw.trim(), false).slice(0, MAX_NAME) : "";
+  return name === "" ? "console" : name;
+}
+
+/**
+ * The console as a hono app (serve it with @hono/node-server).
+ * @example serve({ fetch: createConsoleApp({ store, access, script }).fetch, hostname: "127.0.0.1", port })
+ */
+export function createConsoleApp(options: ConsoleAppOptions): Hono {
+  const { store, access } = options;
+  const app = new Hono();
+  app.use("*", securityHeaders, access.guard);
+
+  app.get("/style.css", (c) => c.body(STYLE, 200, { "Content-Type": "text/css; charset=utf-8" }));
+  app.get("/app.js", (c) =>
+    c.body(options.script, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
+  );
+
+  app.get("/login", (c) => c.html(loginPage()));
+  app.post("/login", async (c) => {
+    const form = await c.req.parseBody();
+    const token = typeof form.token === "string" ? form.token : "";
+    if (!access.tokenMatches(token)) return c.html(loginPage("That is not the console's token."), 401);
+    const { id } = access.startSession(deciderName(form.name));
+    c.header("Set-Cookie", access.cookie(id));
+    return c.redirect("/", 303);
+  });
+
+  app.get("/", (c) => {
+    const session = access.session(c);
+    if (!session) return c.redirect("/login", 303);
+    return c.html(appPage(session));
+  });
+
+  const api = new Hono<{ Variables: { session: ConsoleSession } }>();
+  api.use("*", access.signedIn);
+
+  api.get("/approvals", async (c) => {
+    const pending = await store.list({ state: "pending" });
+    return c.json({ pending: pending.map(askView) });
+  });
+
+  api.post("/approvals/:id", async (c) => {
+    const session = c.get("session");
+    let body: { decision?: unknown; reason?: unknown };
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ ok: false, message: "the body must be JSON" }, 400);
+    }
+    if (body.decision !== "approve" && body.decision !== "deny")
+      return c.json({ ok: false, message: 'decision must be "approve" or "deny"' }, 400);
+    const reason = typeof body.reason === "string" ? body.reason.trim().slice(0, MAX_REASON) : "";
+    const result = await store.answer(c.req.param("id"), {
+      approved: body.decision === "approve",
+      by: session.name,
+      ...(reason === "" ? {} : { reason }),
+    });
+    if (result.ok) return c.json({ ok: true, ask: askView(result.record) });
+    return c.json({ ok: false, message: result.message }, result.record ? 409 : 404);
+  });
+
+  api.get("/events", (c) =>
+    streamSSE(c, async (stream) => {
+      const queue: string[] = [];
+      let wake: (() => void) | undefined;
+      const stop = store.watch((record) => {
+        queue.push(JSON.stringify(askView(record)));
+        wake?.();
+      });
+      stream.onAbort(() => {
+        stop();
+        wake?.();
+      });
+      // A ready event first: the page then fetches the list, so nothing published in between is missed.
+      await stream.writeSSE({ event: "ready", data: "{}" });
+      while (!stream.aborted) {
+        const data = queue.shift();
+        if (data !== undefined) {
+          await stream.writeSSE({ event: "ask", data });
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          const ping = setTimeout(resolve, 15_000);
+          ping.unref();
+        });
+        wake = undefined;
+        if (queue.length === 0 && !stream.aborted) await stream.writeSSE({ event: "ping", data: "{}" });
+      }
+      stop();
+    }),
+  );
+
+  api.get("/audit", async (c) => {
+    const { auditFile } = options;
+    if (!auditFile) return c.json({ file: null, records: [] });
+    const tool = c.req.query("tool") || undefined;
+    const decision = c.req.query("decision") || undefined;
+    const records = await readAudit(auditFile, {
+      ...(tool ? { tool } : {}),
+      ...(decision ? { decision } : {}),
+    });
+    return c.json({ file: displaySafe(auditFile, false), records });
+  });
+
+  app.route("/api", api);
+  app.notFound((c) => c.text("not found", 404));
+  return app;
+}

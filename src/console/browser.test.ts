@@ -1,0 +1,192 @@
+/**
+ * The console in a real browser: Debian's chromium driven by playwright-core (no browser download). Signs in
+ * with the token; asks of real `toolgate call` processes (no terminal, `[approvals] route = "console"`)
+ * appear; Approve lets the process run, Deny with a reason refuses it with that reason; two people racing on
+ * one ask: the loser reads who decided and when; hostile texts render inert; the audit view filters; axe-core
+ * finds no serious or critical violation. Screenshots go to test-output/console/.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approvalsDir, FileApprovalStore } from "../approvals/index.js";
+import { userStateDir } from "../state/index.js";
+import { BIN, REPO_ROOT, type RunResult, tempWorkspace } from "../test-support/cli.js";
+import { ask, DETAILS, TOKEN, userHome } from "../test-support/console.js";
+import { type RunningConsole, startConsole } from "./index.js";
+import hostile from "./testdata/hostile-content.json" with { type: "json" };
+
+const CHROMIUM = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => existsSync(p)) as string;
+const SHOTS = join(REPO_ROOT, "test-output", "console");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+let ws: string;
+let home: string;
+let store: FileApprovalStore;
+let running: RunningConsole;
+let browser: Browser;
+
+function callWriteFile(path: string): Promise<RunResult> {
+  const args = [BIN, "call", "write_file", JSON.stringify({ path, content: "hi\n" }), "--workspace", ws];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ws, env: { ...process.env, XDG_CONFIG_HOME: home } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function signIn(name: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on("dialog", (dialog) => {
+    throw new Error(`a dialog opened: ${dialog.message()}`);
+  });
+  await page.goto(running.url);
+  await page.getByLabel("Console token").fill(TOKEN);
+  await page.getByLabel("Your name").fill(name);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("live");
+  return page;
+}
+
+/** The list item of the ask headed `heading` (the newest, if several). */
+const askItem = (page: Page, heading: string) =>
+  page.getByRole("listitem").filter({ hasText: heading }).last();
+
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated over CDP, which the page's CSP does not govern; the page itself runs no inline script.
+  await page.evaluate(AXE);
+  const result = (await page.evaluate("axe.run({ resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string }[];
+  };
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+}
+
+describe("the console in chromium", () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    ws = await tempWorkspace({
+      ".toolgate/config.toml": '[approvals]\nroute = "console"\n\n[audit]\nfile = "audit.jsonl"\n',
+    });
+    home = userHome(ws);
+    store = new FileApprovalStore({ dir: approvalsDir(userStateDir({ env: { XDG_CONFIG_HOME: home } })) });
+    running = await startConsole({ store, token: TOKEN, auditFile: join(ws, "audit.jsonl") });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: process.getuid?.() === 0 ? ["--no-sandbox"] : [],
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await running?.close();
+    await store?.close();
+  });
+
+  it("signs in with the token; an approved call runs, a denied one gets the reason", async () => {
+    const page = await signIn("alice");
+    expect(await axeViolations(page)).toEqual([]);
+    const calling = callWriteFile("approved.txt");
+    const item = askItem(page, "write_file needs your approval");
+    await item.waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(SHOTS, "pending.png"), fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    await item.getByRole("button", { name: "Approve" }).click();
+    const approved = await calling;
+    expect(approved.code).toBe(0);
+    expect(readFileSync(join(ws, "approved.txt"), "utf8")).toBe("hi\n");
+    await expect.poll(() => item.getByRole("status").textContent()).toBe("Approved.");
+
+    const denying = callWriteFile("denied.txt");
+    const next = page
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("button", { name: "Deny", disabled: false }) });
+    await next.waitFor({ timeout: 60_000 });
+    await next.getByLabel("Reason (the model sees it)").fill("not on a Friday");
+    await next.getByRole("button", { name: "Deny" }).click();
+    const denied = await denying;
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toContain("write_file was denied: it was not approved: not on a Friday");
+    expect(existsSync(join(ws, "denied.txt"))).toBe(false);
+    await page.context().close();
+  }, 240_000);
+
+  it("tells the second of two people deciding one ask who decided and when", async () => {
+    const [alice, bob] = [await signIn("alice"), await signIn("bob")];
+    const record = await store.publish(ask({ callId: "race" }));
+    const heading = "shell needs your approval (risk: high)";
+    const [a, b] = [askItem(alice, heading), askItem(bob, heading)];
+    await Promise.all([a.waitFor({ timeout: 60_000 }), b.waitFor({ timeout: 60_000 })]);
+    // Bob's click may land before or after his page hears of Alice's answer: either way he is told.
+    await a.getByRole("button", { name: "Approve" }).click();
+    await b
+      .getByRole("button", { name: "Deny" })
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
+    await expect
+      .poll(() => b.getByRole("status").textContent(), { timeout: 30_000 })
+      .toMatch(new RegExp(`^approval ${record.id} was already approved by alice at \\d{4}-\\d\\d-\\d\\dT`));
+    expect((await store.get(record.id))?.settled?.by).toBe("alice");
+    await bob.screenshot({ path: join(SHOTS, "already-decided.png"), fullPage: true });
+    await alice.context().close();
+    await bob.context().close();
+  }, 240_000);
+
+  it("renders hostile texts and 1 MB arguments as inert text", async () => {
+    const page = await signIn("alice");
+    const records = [];
+    for (const c of hostile.cases) {
+      records.push(
+        await store.publish(ask({ callId: c.note, details: { ...DETAILS, command: c.text, agent: c.text } })),
+      );
+    }
+    const huge = `${"<b>x</b>".repeat(131_072)}`;
+    records.push(await store.publish(ask({ callId: "huge", details: { ...DETAILS, command: huge } })));
+    await expect
+      .poll(() => page.getByRole("listitem").count(), { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(records.length);
+    const text = (await page.locator("#asks").textContent()) as string;
+    for (const c of hostile.cases) expect(text).toContain(c.written ?? c.text);
+    expect(text).toContain("more characters not shown");
+    // Nothing in the asks became an element: only what the page itself builds.
+    const tags = await page
+      .locator("#asks *")
+      .evaluateAll((nodes) => [...new Set(nodes.map((n) => n.tagName))]);
+    expect(tags.sort()).toEqual(["BUTTON", "DIV", "H3", "INPUT", "LABEL", "LI", "P", "SPAN"]);
+    await page.screenshot({ path: join(SHOTS, "hostile.png") });
+    for (const record of records) await store.withdraw(record.id);
+    await page.context().close();
+  }, 240_000);
+
+  it("shows the audit log, filtered by tool and decision", async () => {
+    const page = await signIn("alice");
+    const rows = page.locator("#audit-table tbody tr");
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await page.getByLabel("Decision").selectOption("ask");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect
+      .poll(async () =>
+        (await rows.allTextContents()).every((r) => r.includes("write_file") && r.includes("ask")),
+      )
+      .toBe(true);
+    await page.getByLabel("Tool").fill("read_file");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByLabel("Tool").fill("");
+    await page.getByLabel("Decision").selectOption("");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, "audit.png"), fullPage: true });
+    await page.context().close();
+  }, 240_000);
+});

@@ -1,0 +1,65 @@
+/**
+ * Hostile content (testdata/hostile-content.json, and 1 MB of arguments) through the console's API over
+ * real HTTP: the page is sent the text with hidden characters written out, exactly as the terminal shows
+ * them, as JSON (never HTML), and a huge field is cut with a count. The browser test renders the same asks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { displaySafe } from "../core/index.js";
+import { ask, consoleFixture, DETAILS, raw } from "../test-support/console.js";
+import { type AskView, MAX_FIELD_CHARS } from "./index.js";
+import hostile from "./testdata/hostile-content.json" with { type: "json" };
+
+describe("hostile content in the console's API", () => {
+  let fixture: Awaited<ReturnType<typeof consoleFixture>>;
+  let session: Awaited<ReturnType<typeof fixture.signIn>>;
+  beforeAll(async () => {
+    fixture = await consoleFixture();
+    session = await fixture.signIn();
+  });
+  afterAll(async () => fixture.close());
+
+  const pending = async (): Promise<AskView[]> => {
+    const res = await raw(fixture.running.port, {
+      path: "/api/approvals",
+      headers: { host: fixture.host, cookie: session.cookie },
+    });
+    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    return JSON.parse(res.body).pending;
+  };
+
+  it.each(hostile.cases)("$note reaches the page as written-out text", async ({ note, text, written }) => {
+    // As the gate would publish it (display-safe), and raw too (another process wrote the folder).
+    for (const command of [displaySafe(text, false), text]) {
+      const record = await fixture.store.publish(
+        ask({ callId: note, details: { ...DETAILS, command, description: command, agent: command } }),
+      );
+      const view = (await pending()).find((v) => v.id === record.id) as AskView;
+      const shown = view.fields.find((f) => f.label === "command")?.text;
+      expect(shown).toBe(written ?? text);
+      expect(view.fields.find((f) => f.label === "sub-agent")?.text).toBe(written ?? text);
+      await fixture.store.withdraw(record.id);
+    }
+  });
+
+  it("cuts a 1 MB argument to what the page can show, saying how much is left out", async () => {
+    const huge = `${"A".repeat(1_000_000)}<script>`;
+    const record = await fixture.store.publish(
+      ask({ callId: "huge", details: { ...DETAILS, command: huge } }),
+    );
+    const view = (await pending()).find((v) => v.id === record.id) as AskView;
+    const shown = view.fields.find((f) => f.label === "command")?.text as string;
+    expect(shown).toBe(
+      `${"A".repeat(MAX_FIELD_CHARS)}… (${huge.length - MAX_FIELD_CHARS} more characters not shown)`,
+    );
+    await fixture.store.withdraw(record.id);
+  });
+
+  it("shows the fields in the terminal's order, the sandbox line last", async () => {
+    const record = await fixture.store.publish(ask({ callId: "order" }));
+    const view = (await pending()).find((v) => v.id === record.id) as AskView;
+    expect(view.heading).toBe("shell needs your approval (risk: high)");
+    expect(view.fields.map((f) => f.label)).toEqual(["call", "command", "affects", "why asked"]);
+    expect(view.sandbox).toBe("sandbox: workspace-write: writes only inside /ws, no network");
+    await fixture.store.withdraw(record.id);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * @module console/pages
+ * The console's two HTML pages and its style sheet. No inline script or style (the CSP forbids both): the
+ * page's behaviour is the static `/app.js`. The only values put into HTML are escaped.
+ */
+import type { ConsoleSession } from "./access.js";
+
+/** `text` safe inside HTML text and double-quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string, head = ""): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="/style.css">
+${head}</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+/** The sign-in form: a labelled token field (and the name answers are recorded under). */
+export function loginPage(error?: string): string {
+  const problem = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>\n` : "";
+  return page(
+    "Sign in — toolgate console",
+    `<main>
+<h1>toolgate console</h1>
+${problem}<form method="post" action="/login">
+<p><label for="token">Console token</label>
+<input id="token" name="token" type="password" autocomplete="off" required></p>
+<p><label for="name">Your name (recorded with each answer)</label>
+<input id="name" name="name" type="text" autocomplete="username" maxlength="64"></p>
+<p><button type="submit">Sign in</button></p>
+</form>
+</main>`,
+  );
+}
+
+/** The console: pending asks and the audit view; `/app.js` fills them. */
+export function appPage(session: ConsoleSession): string {
+  return page(
+    "toolgate console",
+    `<header>
+<h1>toolgate console</h1>
+<p>Signed in as <span id="who">${escapeHtml(session.name)}</span> · <span id="status" role="status">connecting…</span></p>
+<nav aria-label="Views"><a href="#pending">Pending approvals</a> · <a href="#audit">Audit log</a></nav>
+</header>
+<main>
+<section id="pending" aria-labelledby="pending-title">
+<h2 id="pending-title">Pending approvals</h2>
+<p id="none">Nothing is waiting for approval.</p>
+<ol id="asks"></ol>
+</section>
+<section id="audit" aria-labelledby="audit-title">
+<h2 id="audit-title">Audit log</h2>
+<form id="audit-filter">
+<label for="audit-tool">Tool</label> <input id="audit-tool" name="tool" type="text">
+<label for="audit-decision">Decision</label>
+<select id="audit-decision" name="decision">
+<option value="">any</option><option value="allow">allow</option><option value="ask">ask</option><option value="deny">deny</option>
+</select>
+<button type="submit">Filter</button>
+</form>
+<p id="audit-file"></p>
+<table id="audit-table">
+<caption>Most recent calls first</caption>
+<thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Decision</th><th scope="col">Rule</th><th scope="col">Outcome</th><th scope="col">Agent</th></tr></thead>
+<tbody></tbody>
+</table>
+</section>
+</main>`,
+    `<meta name="csrf-token" content="${escapeHtml(session.csrf)}">
+<script type="module" src="/app.js"></script>
+`,
+  );
+}
+
+/** The style sheet: system fonts, light and dark following the system. */
+export const STYLE = `:root { color-scheme: light dark; --fg: #1b1b1b; --bg: #fff; --muted: #555; --line: #ccc; --accent: #0b57d0; --bad: #b3261e; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6e6e6; --bg: #161616; --muted: #aaa; --line: #444; --accent: #8ab4f8; --bad: #f2b8b5; } }
+body { font: 1rem/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; max-width: 70rem; padding: 1rem; }
+h1 { font-size: 1.4rem; } h2 { font-size: 1.2rem; }
+label { margin-right: .5rem; }
+input, select, button, textarea { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: .3rem .5rem; }
+button { cursor: pointer; border-color: var(--accent); }
+button:focus-visible, input:focus-visible, a:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.error, .lost { color: var(--bad); }
+#asks { list-style: none; padding: 0; }
+.ask { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; margin-bottom: 1rem; }
+.ask h3 { font-size: 1rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
+.field { margin: .25rem 0; }
+.field .label { color: var(--muted); }
+.quoted { white-space: pre-wrap; overflow-wrap: anywhere; border-left: 3px solid var(--line); padding-left: .5rem; margin: .1rem 0 .1rem 1rem; font-family: ui-monospace, monospace; max-height: 30rem; overflow: auto; }
+.meta { color: var(--muted); font-size: .9rem; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-top: .5rem; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .25rem .5rem; overflow-wrap: anywhere; }
+`;

@@ -1,0 +1,115 @@
+/**
+ * @module console/views
+ * What the page is sent, as plain data it renders as text: an ask as the terminal shows it (the heading,
+ * the quoted fields of `confirmationFields` in their order, the sandbox line last), and the audit log's
+ * records, filtered. Texts pass through `displaySafe` again here (a record in a shared folder was written by
+ * another process) and a very long one is cut, saying how much was left out.
+ */
+import { readFile } from "node:fs/promises";
+import {
+  type ApprovalRecord,
+  type AuditRecord,
+  confirmationFields,
+  displaySafe,
+  settledMessage,
+} from "../core/index.js";
+
+/** Longest text of one field the page is sent; the rest is counted, not sent. */
+export const MAX_FIELD_CHARS = 20_000;
+
+/** One ask as the page shows it. */
+export interface AskView {
+  id: string;
+  tool: string;
+  agent: string | null;
+  state: ApprovalRecord["state"];
+  createdAt: number;
+  expiresAt: number;
+  /** `TOOL needs your approval (risk: R)`, as the terminal heads it. */
+  heading: string;
+  fields: { label: string; text: string; multiline: boolean }[];
+  /** The sandbox line, last. */
+  sandbox: string;
+  /** For a settled ask: who, when, and why, in the store's words. */
+  settled: string | null;
+}
+
+function cut(text: string): string {
+  if (text.length <= MAX_FIELD_CHARS) return text;
+  return `${text.slice(0, MAX_FIELD_CHARS)}… (${text.length - MAX_FIELD_CHARS} more characters not shown)`;
+}
+
+const safe = (text: string, multiline = false) => cut(displaySafe(text, multiline));
+
+/**
+ * The page's view of one ask.
+ * @example askView(record).heading // "shell needs your approval (risk: high)"
+ */
+export function askView(record: ApprovalRecord): AskView {
+  const { details } = record;
+  return {
+    id: record.id,
+    tool: safe(record.tool),
+    agent: record.agent === undefined ? null : safe(record.agent),
+    state: record.state,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+    heading: safe(`${details.toolName} needs your approval (risk: ${details.risk})`),
+    fields: confirmationFields(details).map((f) => ({
+      label: f.label,
+      text: safe(f.text, f.multiline),
+      multiline: f.multiline,
+    })),
+    sandbox: safe(`sandbox: ${details.sandbox ?? "none"}`),
+    settled: settledMessage(record) ?? null,
+  };
+}
+
+/** Which audit records the page asks for. */
+export interface AuditFilter {
+  tool?: string;
+  decision?: string;
+  /** Most records returned, newest first (default 500). */
+  limit?: number;
+}
+
+/**
+ * The audit log's records matching `filter`, newest first; a line that is not a record is skipped. A log
+ * that does not exist (no call recorded yet) is empty.
+ * @example await readAudit("/ws/.toolgate/audit.jsonl", { decision: "deny" })
+ */
+export async function readAudit(file: string, filter: AuditFilter = {}): Promise<AuditRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return [];
+    throw error;
+  }
+  const limit = filter.limit ?? 500;
+  const out: AuditRecord[] = [];
+  const lines = text.split("\n");
+  for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
+    const line = lines[i]?.trim();
+    if (!line) continue;
+    let record: AuditRecord;
+    try {
+      record = JSON.parse(line) as AuditRecord;
+    } catch {
+      continue;
+    }
+    if (typeof record?.tool !== "string") continue;
+    if (filter.tool && record.tool !== filter.tool) continue;
+    if (filter.decision && String(record.decision) !== filter.decision) continue;
+    out.push(auditView(record));
+  }
+  return out;
+}
+
+/** An audit record with its texts display-safe (the page shows them as text). */
+function auditView(record: AuditRecord): AuditRecord {
+  const view = { ...record, tool: safe(record.tool) };
+  if (record.agent !== undefined) view.agent = safe(record.agent);
+  if (record.rule) view.rule = safe(record.rule);
+  return view;
+}
