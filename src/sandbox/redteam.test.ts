@@ -1,0 +1,130 @@
+/**
+ * REDTEAM 2026-11-27 (these tests FAIL now; the fixes are not part of this branch). Breaks found by the red team
+ * that cannot be rows of testdata/escapes.json because the escape suite calls toolgate in its own process, and a
+ * synchronous read blocked on a FIFO would stop that process (and the suite) for good. Here toolgate runs as the
+ * built binary in a child process, watched for the state of being blocked on a FIFO, and killed.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN } from "../test-support/cli.js";
+
+interface HangCase {
+  note: string;
+  command: string;
+  hangs: "command" | "later";
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cases = (
+  JSON.parse(readFileSync(join(here, "testdata", "redteam-hangs.json"), "utf8")) as { cases: HangCase[] }
+).cases;
+
+let base: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  base = await mkdtemp("/var/tmp/toolgate-redteam-");
+  await writeFile(
+    join(base, "policy.toml"),
+    'default = "allow"\n[[rules]]\ntool = "shell"\ndecision = "allow"\n',
+  );
+  await mkdir(join(base, "xdg", "toolgate"), { recursive: true });
+  await mkdir(join(base, "home"));
+  env = { XDG_CONFIG_HOME: join(base, "xdg"), HOME: join(base, "home") };
+});
+afterAll(() => rm(base, { recursive: true, force: true }));
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Whether a thread of the process waits in the kernel for the other end of a FIFO. */
+function blockedOnFifo(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some(
+      (task) => readFileSync(`/proc/${pid}/task/${task}/wchan`, "utf8") === "wait_for_partner",
+    );
+  } catch {
+    return false;
+  }
+}
+
+interface CallResult {
+  output: string;
+  blocked: boolean;
+}
+
+/** Runs one sandboxed command through the CLI; stops it (SIGKILL) as soon as it blocks on a FIFO. */
+function call(ws: string, command: string): Promise<CallResult> {
+  const args = [BIN, "call", "shell", JSON.stringify({ command }), "--workspace", ws];
+  const child: ChildProcess = spawn(process.execPath, [...args, "--policy", join(base, "policy.toml")], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    output += d.toString();
+  });
+  return new Promise((resolve, reject) => {
+    let blocked = false;
+    let done = false;
+    child.on("error", reject);
+    child.on("close", () => {
+      done = true;
+      resolve({ output, blocked });
+    });
+    void (async () => {
+      while (!done) {
+        if (child.pid !== undefined && blockedOnFifo(child.pid)) {
+          blocked = true;
+          child.kill("SIGKILL");
+          return;
+        }
+        await pause(100);
+      }
+    })();
+  });
+}
+
+async function repository(name: string): Promise<string> {
+  const ws = join(base, name);
+  await mkdir(ws);
+  const git = (...args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn("git", ["-C", ws, ...args], { stdio: "ignore" });
+      child.on("error", reject);
+      child.on("close", (code) =>
+        code === 0 ? resolve() : reject(new Error(`git ${args.join(" ")}: ${code}`)),
+      );
+    });
+  await writeFile(join(ws, "README.md"), "hello\n");
+  await git("init", "-q");
+  await git("add", "-A");
+  await git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
+  return ws;
+}
+
+describe("REDTEAM: a command cannot make toolgate block on a FIFO", () => {
+  it.each(cases.map((c, i) => [c.note, c, i] as const))("%s", async (_note, c, i) => {
+    const ws = await repository(`ws-${i}`);
+    const first = await call(ws, c.command);
+    expect(first.blocked, `the command's own call blocked on a FIFO: ${first.output}`).toBe(false);
+    const later = await call(ws, "echo still-works");
+    expect(later.blocked, `a later command blocked on a FIFO: ${later.output}`).toBe(false);
+    expect(later.output).toContain("still-works");
+  });
+});
+
+describe("REDTEAM: a command's output cannot drive the person's terminal", () => {
+  it("escape sequences (OSC 52 sets the clipboard, OSC 0 the title) do not reach toolgate's output raw", async () => {
+    const ws = await repository("ws-escapes");
+    const result = await call(ws, "printf '\\033]52;c;ZWNobyBwd25lZAo=\\007\\033]0;title\\007ok\\n'");
+    expect(result.output).toContain("ok");
+    expect(result.output.includes("\u001b"), JSON.stringify(result.output)).toBe(false);
+  });
+});
