@@ -5,7 +5,7 @@
  * built binary in a child process, watched for the state of being blocked on a FIFO, and killed.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -126,5 +126,19 @@ describe("REDTEAM: a command's output cannot drive the person's terminal", () =>
     const result = await call(ws, "printf '\\033]52;c;ZWNobyBwd25lZAo=\\007\\033]0;title\\007ok\\n'");
     expect(result.output).toContain("ok");
     expect(result.output.includes("\u001b"), JSON.stringify(result.output)).toBe(false);
+  });
+});
+
+describe("REDTEAM: a secret written while a command runs", () => {
+  // The mounts are planned once, when the command starts: a secret the person (or a login tool) writes into the
+  // workspace while a long command runs (a dev server, a watcher, a background job) is not hidden from it.
+  it("a .pem file created on the host after the command started is not readable by that command", async () => {
+    const ws = await repository("ws-later-secret");
+    const secret = `LATER-SECRET-${process.pid}`;
+    const running = call(ws, "touch started; while [ ! -e later.pem ]; do sleep 0.2; done; cat later.pem");
+    while (!existsSync(join(ws, "started"))) await pause(100);
+    await writeFile(join(ws, "later.pem"), `${secret}\n`);
+    const result = await running;
+    expect(result.output).not.toContain(secret);
   });
 });
