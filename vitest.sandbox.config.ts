@@ -12,5 +12,6 @@ import base from "./vitest.config.js";
 export default defineConfig({
   ...base,
   cacheDir: join(tmpdir(), `toolgate-vitest-${process.getuid?.() ?? "user"}`),
-  test: { ...base.test, include: ["src/sandbox/**/*.test.ts"] },
+  // One plain project: the base config's unit/system projects would each bring back their own includes.
+  test: { ...base.test, projects: undefined, include: ["src/sandbox/**/*.test.ts"] },
 });

@@ -8,7 +8,10 @@ const require = createRequire(import.meta.url);
 try {
   require.resolve("node-llama-cpp/package.json");
 } catch {
-  console.log("installing node-llama-cpp (the local model runtime the tests use; ~700 MB)");
+  console.log(
+    "installing node-llama-cpp 3.22.1, the local model runtime the tests use (~700 MB download, into this " +
+      "project's node_modules/, not saved in package.json; later runs reuse it)",
+  );
   const r = spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "node-llama-cpp@3.22.1"], {
     stdio: "inherit",
   });

@@ -1,13 +1,22 @@
 /**
  * @module toolgate
- * The public API: `createToolgate(options)` and the types a host needs. Anything added here is public
- * (a test pins this list).
+ * The public API of the root entry (`toolgate`): `createToolgate(options)`, the tool model, the agent loop,
+ * state stores and the types a host needs. Anything added here is public (a test pins this list;
+ * docs/public-api.md is generated from it). The other subpaths' lists are in `src/api/` and the adapters.
  */
 
 export { MessageBus } from "./bus/index.js";
 export type { ToolgateConfig, ToolgateSettings } from "./config/index.js";
 export type {
   AnthropicTool,
+  ApprovalAnswer,
+  ApprovalAsk,
+  ApprovalFilter,
+  ApprovalRecord,
+  ApprovalScope,
+  ApprovalSettlement,
+  ApprovalState,
+  ApprovalStore,
   ArgKind,
   Confirm,
   ConfirmationDetails,
@@ -30,6 +39,7 @@ export type {
   ProviderToolMap,
   RiskLevel,
   RunContext,
+  SettleResult,
   Tool,
   ToolCall,
   ToolError,
@@ -46,6 +56,7 @@ export {
   defineTool,
   type ExecuteOptions,
   errorResult,
+  InProcessApprovalStore,
   okResult,
   PROVIDER_NAMES,
   ToolFailure,
@@ -78,34 +89,34 @@ export {
   type TurnResult,
 } from "./loop/index.js";
 export {
-  DEFAULT_PROFILE,
-  type ModelReply,
-  mergeProfiles,
-  type PlanInput,
-  type PlannedCall,
-  type PlannerProfile,
-  type PlanResult,
-  parsePlannerProfile,
-  plan,
-  profileForTools,
-  type RoutingPlan,
-  type SkippedCall,
-  type ToolRule,
-} from "./planner/index.js";
-export {
+  type Change,
+  createFileStateBackend,
+  createInProcessStateBackend,
+  createMemoryStore,
+  createTodoStore,
+  type FileStateBackendOptions,
+  type JsonValue,
   type MemoryEntry,
+  type MemoryRecord,
+  type MemoryRecords,
   type MemoryStore,
+  type MemoryWrite,
   memoryFilePath,
   openMemoryStore,
   openTodoStore,
   projectStateDir,
+  type StateBackend,
   StateError,
+  type StateMeta,
   type StateScope,
   type TodoChange,
   type TodoItem,
+  type TodoList,
+  type TodoRecords,
   type TodoStatus,
   type TodoStore,
   todosFilePath,
   userStateDir,
+  type WriteOutcome,
 } from "./state/index.js";
 export { createToolgate, type Toolgate, type ToolgateOptions } from "./toolgate.js";

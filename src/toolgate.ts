@@ -2,12 +2,13 @@
  * @module toolgate
  * `createToolgate(options)`: wires the parts into one gate — roots, settings, the tool source (built-in and
  * registered tools plus the project's MCP pool, as generations), policy (file or built-in default) with its
- * argument plug-ins, message bus, audit — and exposes the one pipeline. Everything is validated here, at
- * creation, never at first use.
+ * argument plug-ins, state backend, approval store and the message bus over it, audit — and exposes the one
+ * pipeline. Everything is validated here, at creation, never at first use.
  */
 
 import { existsSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { AgentRunner, AgentWhitelist, Resolution } from "./agents/index.js";
 // Not the agents front door: it loads the tool pool and with it the MCP SDK, which `call read_file` must not pay for.
@@ -16,6 +17,7 @@ import { MessageBus } from "./bus/index.js";
 import { defaultSettings } from "./config/defaults.js";
 import type { ToolgateConfig, ToolgateSettings } from "./config/index.js";
 import {
+  type ApprovalStore,
   type AuditSink,
   type CallResult,
   type CheckResult,
@@ -24,6 +26,8 @@ import {
   type ExecuteOptions,
   executeCall,
   FileAuditSink,
+  type HookReport,
+  InProcessApprovalStore,
   type Logger,
   type PipelineDeps,
   type ProviderName,
@@ -34,6 +38,7 @@ import {
   ToolRegistry,
   type ToolScope,
 } from "./core/index.js";
+import type { HookSet, HookSpec, SkippedHook } from "./hooks/index.js";
 import {
   type ArgKindPlugin,
   builtinDefaultPolicy,
@@ -51,6 +56,8 @@ import {
   validateAgainstTools,
   withGitConfigCheck,
 } from "./policy/index.js";
+import { isPlaceholder } from "./sandbox/index.js";
+import { createFileStateBackend, type StateBackend } from "./state/index.js";
 import { recordToolSpan } from "./telemetry/index.js";
 import { type ToolGeneration, ToolSource } from "./tool-source.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
@@ -89,6 +96,17 @@ export interface ToolgateOptions {
   audit?: string | AuditSink;
   /** How long an `ask` waits for an answer. Default: `[confirm] timeout_ms` (5 minutes). */
   confirmTimeoutMs?: number;
+  /**
+   * Where the memory and write_todos tools (and `toolgate memory` / `todos`) keep their state. Default: the
+   * file backend (`<first root>/.toolgate/state/`, the user's state folder). The gate does not close a
+   * backend it was given.
+   */
+  state?: StateBackend;
+  /**
+   * Where every `ask` is kept until it is answered (exactly once), expires or is withdrawn. Default: an
+   * in-process store (answered by a call's own `confirm` or the bus's listeners). Not closed by the gate.
+   */
+  approvals?: ApprovalStore;
   /** Extra environment variables the shell may pass to commands (still sanitized). */
   env?: Record<string, string>;
   /**
@@ -106,6 +124,22 @@ export interface ToolgateOptions {
    * Default false (the `toolgate` command turns it on); `attachProjectTools` turns it on later.
    */
   mcp?: boolean;
+  /**
+   * Whether hook scripts run (docs/hooks.md): the config's `[[hooks]]`, `~/.claude/settings.json`,
+   * `~/.gemini/settings.json`, and the workspace's `.claude/settings.json` / `.gemini/settings.json` once trusted.
+   * Default true. `home` is where the user's own settings files are (default: the home folder).
+   */
+  hooks?: boolean | { home?: string };
+}
+
+/** A gate's hooks (docs/hooks.md). */
+export interface HookListing {
+  /** The hooks that run, in order: the config's, the user's settings files', the trusted workspace's. */
+  hooks: readonly HookSpec[];
+  /** The workspace's hooks that wait for `toolgate trust`. */
+  untrusted: readonly HookSpec[];
+  /** Settings-file entries toolgate does not run (other events, non-command hooks), with why. */
+  skipped: readonly SkippedHook[];
 }
 
 /** A ready gate. */
@@ -116,7 +150,12 @@ export interface Toolgate {
    * tools once a listing or a call brought them in. Read it; add tools with `register`.
    */
   readonly registry: ToolRegistry;
+  /** The confirmation listeners (`onConfirmation`), an adapter over `approvals`. */
   readonly bus: MessageBus;
+  /** Where every `ask` is kept and answered (see `ToolgateOptions.approvals`). */
+  readonly approvals: ApprovalStore;
+  /** Where memory and todos are kept (see `ToolgateOptions.state`). */
+  readonly state: StateBackend;
   /** The config as written (file or object; an untrusted workspace's without its security keys). */
   readonly config: ToolgateConfig;
   /** The same as settings: camelCase, every default applied (`settingsFromConfig`). */
@@ -128,6 +167,8 @@ export interface Toolgate {
    * `ToolgateOptions.trustWorkspace`): false when any of them is untrusted, changed or new since trusted.
    */
   readonly workspaceTrusted: boolean;
+  /** The hooks that run, those waiting for trust, and the settings-file entries toolgate does not run. */
+  readonly hooks: HookListing;
   /**
    * Every tool, the project's MCP servers listed: rebuilds when `.mcp.json`, a server's tool list or the
    * registered tools changed since the last generation, and returns the generation now in force.
@@ -178,6 +219,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
   const workspaceTrusted = options.trustWorkspace ?? (await everyFileTrusted(first, trust));
   const { config, settings } = await resolveConfig(options.config, cwd, first, trust, logger);
 
+  const state = options.state ?? createFileStateBackend({ root: first, logger });
   // The host's tools; the generations the pipeline runs against are made from it and the project's pool.
   const registry = new ToolRegistry({ logger });
   const builtins: BuiltinTools = await createBuiltinTools({
@@ -186,6 +228,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     logger,
     env: options.env ?? {},
     commandNotes: (command, cwd) => commandNotes(roots, command, cwd),
+    state,
   });
   const wanted = options.builtins ?? true;
   for (const tool of builtins.tools) {
@@ -204,10 +247,11 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     for (const warning of lintPolicy(policy, known)) logger.warn(warning.message);
   }
   const engine = new PolicyEngine({ policy, plugins, roots });
+  const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
 
-  const bus = new MessageBus({
-    timeoutMs: options.confirmTimeoutMs ?? settings.confirm.timeoutMs,
-  });
+  const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
+  const approvals: ApprovalStore = options.approvals ?? new InProcessApprovalStore();
+  const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
   const audit = resolveAudit(options.audit, settings, first, logger);
   const source = new ToolSource({
     host: registry,
@@ -221,8 +265,11 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     logger,
   });
   const deps: Omit<PipelineDeps, "registry"> = {
-    decider: engine,
+    decider: hooks ? hooks.decider(engine) : engine,
+    ...(hooks ? { postTool: hooks.post } : {}),
     confirmer: bus,
+    approvals,
+    confirmTimeoutMs,
     ...(audit ? { audit } : {}),
     limits: settings.limits,
   };
@@ -243,10 +290,13 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       return source.current.registry;
     },
     bus,
+    approvals,
+    state,
     config,
     settings,
     policy,
     workspaceTrusted,
+    hooks: hookListing,
     tools: () => source.full(),
     schemas(provider, schemaOptions) {
       const cache = cacheOf(source.current.registry);
@@ -268,9 +318,13 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       const recorder = createRecorder();
       const result = await checkCall(pipeline, call, {
         ...scope,
-        decide: (request) => engine.decide(request, recorder),
+        decide: async (request) => {
+          const decision = await engine.decide(request, recorder);
+          return hooks ? hooks.pre(request, decision) : decision;
+        },
       });
-      return { ...result, explanation: renderExplanation(recorder.events) };
+      const hookLines = result.ok ? explainHooks(result.decision.hooks) : "";
+      return { ...result, explanation: renderExplanation(recorder.events) + hookLines };
     },
     register(tool) {
       validateAgainstTools(policy, [tool]);
@@ -281,8 +335,72 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     async close() {
       await source.close();
       await builtins.close();
+      // Only what the gate made itself: a host's backend or store is the host's to close.
+      if (!options.state) await state.close?.();
+      if (!options.approvals) await approvals.close?.();
     },
   };
+}
+
+/**
+ * The gate's hooks, or none. The config's `[[hooks]]` are the user's own when the config was named
+ * (`config` option, `--config`); the workspace's `.toolgate/config.toml` has none until trusted (its loader drops
+ * them), and its hooks never lift an `ask`. `hooks_may_allow` and `hooks_fail = "open"` count only from the
+ * user's own config.
+ */
+async function gateHooks(
+  options: ToolgateOptions,
+  settings: ToolgateSettings,
+  root: string,
+  trust: TrustLookup,
+  logger: Logger,
+): Promise<{ set?: HookSet; listing: HookListing }> {
+  if (options.hooks === false) return { listing: { hooks: [], untrusted: [], skipped: [] } };
+  const own = options.config !== undefined;
+  const home = (typeof options.hooks === "object" ? options.hooks.home : undefined) ?? homedir();
+  const { HookSet, loadHooks } = await import("./hooks/index.js");
+  const loaded = await loadHooks({
+    root,
+    home,
+    config: {
+      hooks: settings.hooks,
+      source:
+        typeof options.config === "string"
+          ? options.config
+          : own
+            ? "the config option"
+            : ".toolgate/config.toml",
+      origin: own ? "user" : "workspace",
+    },
+    trusted: (path, bytes) => trust.file(path, bytes).state === "trusted",
+  });
+  const waiting = new Set(loaded.untrusted.map((h) => h.source.split("#")[0]));
+  for (const file of waiting)
+    logger.warn(`${file} has hooks that do not run until the workspace is trusted (\`toolgate trust\`)`);
+  if (!own && (settings.hooksMayAllow || settings.hooksFail === "open"))
+    logger.warn(
+      "the workspace's config cannot set hooks_may_allow or hooks_fail; only your own config (--config) can",
+    );
+  const listing = { hooks: loaded.hooks, untrusted: loaded.untrusted, skipped: loaded.skipped };
+  if (loaded.hooks.length === 0) return { listing };
+  const set = new HookSet({
+    hooks: loaded.hooks,
+    cwd: root,
+    ...(options.env ? { env: options.env } : {}),
+    mayAllow: own && settings.hooksMayAllow,
+    failOpen: own && settings.hooksFail === "open",
+  });
+  return { set, listing };
+}
+
+/** The hooks' part of `policy check --explain`: each hook, its answer or failure. */
+function explainHooks(reports: readonly HookReport[] | undefined): string {
+  if (!reports || reports.length === 0) return "";
+  const lines = reports.map(
+    (r) =>
+      `  hook \`${r.hook}\` (${r.source}): ${r.failure ? `failed: ${r.failure}` : (r.decision ?? "no opinion")}${r.reason ? ` — ${r.reason}` : ""}`,
+  );
+  return `\nhooks:\n${lines.join("\n")}`;
 }
 
 /** The argument kinds the policy understands beyond plain text: paths, shell commands, URLs. */
@@ -290,13 +408,13 @@ export function policyPlugins(workspace: Workspace): ArgKindPlugin[] {
   // Outside the roots or malformed → undefined: path rules then fail closed on it.
   const canonicalize = (raw: string) => workspace.canonicalizeForPolicy(raw);
   return [
-    createPathKind(canonicalize) as ArgKindPlugin,
-    withGitConfigCheck(createCommandKind()) as ArgKindPlugin,
-    createUrlKind() as ArgKindPlugin,
+    createPathKind(canonicalize),
+    withGitConfigCheck(createCommandKind({ hidden: isPlaceholder })),
+    createUrlKind(),
   ];
 }
 
-const gitChecked = withGitConfigCheck(createCommandKind());
+const gitChecked = withGitConfigCheck(createCommandKind({ hidden: isPlaceholder }));
 
 /** What a person sees beside a shell command: why it is risky, and why no allow rule can vouch for it. */
 async function commandNotes(

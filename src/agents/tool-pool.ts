@@ -9,7 +9,7 @@
  */
 import { resolve as resolvePath } from "node:path";
 import type { Logger, Tool } from "../core/index.js";
-import { ConfigError, ParamValidator, ToolRegistry } from "../core/index.js";
+import { ConfigError, displaySafe, ParamValidator, ToolRegistry } from "../core/index.js";
 import {
   loadMcpConfig,
   McpClientPool,
@@ -256,7 +256,7 @@ export class ToolPools {
     const untrusted = this.untrustedServers(servers, origins, digests);
     for (const [file, names] of untrusted.files)
       warnings.push(
-        `${file} ${names.why}: not starting ${names.servers.join(", ")} (\`toolgate trust\` shows what it would start and trusts it)`,
+        `${file} ${names.why}: not starting ${names.servers.map((n) => displaySafe(n, false)).join(", ")} (\`toolgate trust\` shows what it would start and trusts it)`,
       );
     for (const status of untrusted.servers) delete servers[status.name];
     for (const [name, config] of project.overrides) {

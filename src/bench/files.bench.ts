@@ -15,88 +15,14 @@ import { ripgrepArgs } from "../tools/files/grep-backends.js";
 import { createGlobTool } from "../tools/glob.js";
 import { createGrepTool, findBundledRipgrep } from "../tools/grep.js";
 import { createReadFileTool } from "../tools/read-file.js";
-import { seededRandom } from "../utils/index.js";
 import { Workspace } from "../workspace/index.js";
+import { exists, grepCorpus, hugeFile } from "./file-corpora.js";
 import { fmt, interleaved, report } from "./harness.js";
 
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
 const benchDir = join(tmpdir(), "toolgate-bench-files");
 const signal = new AbortController().signal;
-
-const CODE_LINES = [
-  'import { parse } from "./parser.js";',
-  "export function handle(request, options) {",
-  "  const value = options.value ?? 0;",
-  "  if (!request) return null;",
-  "  for (const item of request.items) {",
-  "    result.push(transform(item, value));",
-  "  }",
-  "  return result;",
-  "}",
-  "// keeps the cache warm between calls",
-  "  const config = await loadConfig(path);",
-  "  if (error) return { ok: false, error };",
-  "  let index = 0;",
-  "  while (index < data.length) index += step;",
-  "  return data.slice(0, index);",
-  "export default class Store {",
-  "  constructor(path) { this.path = path; }",
-  "  async get(key) { return this.map.get(key); }",
-  '  throw new Error("bad value: " + value);',
-  "/** Returns the file's size in bytes. */",
-];
-
-/** One generated source file: 60–200 lines picked from CODE_LINES (about one in six holds `return`). */
-function sourceFile(random: () => number): string {
-  const lines: string[] = [];
-  const count = 60 + Math.floor(random() * 140);
-  for (let i = 0; i < count; i++) lines.push(CODE_LINES[Math.floor(random() * CODE_LINES.length)] as string);
-  return `${lines.join("\n")}\n`;
-}
-
-/**
- * A tree shaped like a real repository (about 30 MB): `src/` (1,200 files in nested folders), committed
- * `vendor/` libraries (800 files), git-ignored `node_modules/` (2,000) and `dist/` build output (1,200 plus
- * source maps), docs, and two secret files (`certs/dev.pem`, `deploy/prod.key`) that also hold the pattern.
- * `return` matches about 35,000 lines in the searched files.
- */
-async function grepCorpus(): Promise<string> {
-  const dir = join(benchDir, "grep");
-  if (await exists(join(dir, ".complete"))) return dir;
-  await rm(dir, { recursive: true, force: true });
-  const random = seededRandom(42);
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, ".gitignore"), "node_modules/\ndist/\n*.log\n");
-  const groups: [string, number, (i: number) => string][] = [
-    ["src", 1200, (i) => `src/feature${i % 24}/${i % 3 === 0 ? "lib/" : ""}module${i}.ts`],
-    ["vendor", 800, (i) => `vendor/lib${i % 16}/dist/part${i}.js`],
-    ["node_modules", 2000, (i) => `node_modules/pkg${i % 80}/lib/file${i}.js`],
-    ["dist", 1200, (i) => `dist/feature${i % 24}/module${i}.js`],
-  ];
-  for (const [, count, name] of groups) {
-    for (let i = 0; i < count; i += 100) {
-      await Promise.all(
-        Array.from({ length: Math.min(100, count - i) }, async (_, k) => {
-          const path = join(dir, name(i + k));
-          await mkdir(dirname(path), { recursive: true });
-          await writeFile(path, sourceFile(random));
-        }),
-      );
-    }
-  }
-  await mkdir(join(dir, "docs"), { recursive: true });
-  for (let i = 0; i < 100; i++) await writeFile(join(dir, "docs", `guide${i}.md`), sourceFile(random));
-  for (const secret of ["certs/dev.pem", "deploy/prod.key"]) {
-    await mkdir(dirname(join(dir, secret)), { recursive: true });
-    await writeFile(join(dir, secret), "return the key\n".repeat(10));
-  }
-  await writeFile(join(dir, "build.log"), "return\n".repeat(1000));
-  await writeFile(join(dir, ".complete"), "");
-  // The kernel writing the fresh files back would run through the timings, on either side at random.
-  await promisify(execFile)("sync");
-  return dir;
-}
 
 /** 100,000 empty files in 1,000 folders, a tenth of them under git-ignored `vendor/`. */
 async function globCorpus(): Promise<string> {
@@ -118,13 +44,6 @@ async function globCorpus(): Promise<string> {
   return dir;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 /** Runs rg and collects stdout, as a caller of raw ripgrep would. */
 function rawRg(rg: string, args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -137,7 +56,7 @@ function rawRg(rg: string, args: string[], cwd: string): Promise<string> {
 }
 
 async function benchGrep(rg: string): Promise<void> {
-  const dir = await realpath(await grepCorpus());
+  const dir = await realpath(await grepCorpus(benchDir));
   const workspace = await Workspace.create([dir]);
   const ours = createGrepTool({ workspace, ripgrepPath: rg });
   const js = createGrepTool({ workspace, ripgrepPath: null });
@@ -287,26 +206,8 @@ function shellOut(command: string): Promise<string> {
   });
 }
 
-/** 216 MB of 80-byte lines (2.7 million). */
-async function hugeFile(): Promise<string> {
-  const file = join(benchDir, "huge.txt");
-  if (await exists(file)) return file;
-  const handle = await open(file, "w");
-  try {
-    const pad = "x".repeat(71);
-    for (let start = 1; start <= 2_700_000; start += 100_000) {
-      const lines: string[] = [];
-      for (let i = start; i < start + 100_000; i++) lines.push(`${String(i).padStart(8, "0")} ${pad}\n`);
-      await handle.write(lines.join(""));
-    }
-  } finally {
-    await handle.close();
-  }
-  return file;
-}
-
 async function benchReadDeep(): Promise<void> {
-  const file = await hugeFile();
+  const file = await hugeFile(benchDir);
   const size = (await stat(file)).size;
   const tool = createReadFileTool({
     workspace: await Workspace.create([benchDir], { maxFileBytes: 1 << 20 }),

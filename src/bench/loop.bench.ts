@@ -3,8 +3,8 @@
  * The agent loop's own cost, model time excluded: a turn of two model calls (a read_file call, then the
  * answer) through `AgentSession` against a replay server on 127.0.0.1 speaking Ollama NDJSON, beside an
  * anchor doing the same work by hand in the same run — the same two requests posted with `fetch` and read
- * to the end, and the same read_file call through `gate.execute`. Then compaction: shortening the tool
- * results of a 20-round history, beside a plain pass slicing the same strings.
+ * to the end, and the same read_file call through `gate.execute`. (The context budget's own cost is in
+ * context.bench.ts.)
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
@@ -12,10 +12,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChatMessage, createChatModel } from "../llm/index.js";
-import { charsOf, shortenToolResults, TokenGauge } from "../loop/context.js";
 import { AgentSession } from "../loop/index.js";
 import { createToolgate } from "../toolgate.js";
-import { fmt, measure, measureSync, report } from "./harness.js";
+import { fmt, measure, report } from "./harness.js";
 
 const CALL =
   '{"model":"m","created_at":"2025-06-01T10:00:00Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"read_file","arguments":{"path":"notes.txt"}}}]},"done":false}\n' +
@@ -108,44 +107,6 @@ export default async function run(): Promise<void> {
       pass: (ours.p50 - anchor.p50) / 2 <= 2,
     });
     console.log(`      loop overhead per step: ${fmt(Math.max(0, ours.p50 - anchor.p50) / 2)} at p50`);
-
-    // Compaction: a 20-round history with 8 KB tool results, shortened to fit a small budget.
-    const history: ChatMessage[] = [
-      { role: "system", content: "s".repeat(2000) },
-      { role: "user", content: "go" },
-    ];
-    for (let i = 0; i < 20; i++) {
-      const id = `c${i}`;
-      history.push({
-        role: "assistant",
-        content: "",
-        toolCalls: [{ id, name: "read_file", arguments: { path: `f${i}` } }],
-      });
-      history.push({ role: "tool", content: `${i}`.repeat(8000), toolCallId: id, name: "read_file" });
-    }
-    const gauge = new TokenGauge();
-    const compact = measureSync(() => {
-      const messages = [...history];
-      shortenToolResults(messages, gauge.charsFor(gauge.estimate(messages) - 4000));
-    }, 500);
-    const plain = measureSync(() => {
-      const messages = history.map((m) =>
-        m.role === "tool" ? { ...m, content: `${m.content.slice(0, 300)}\n[shortened]` } : m,
-      );
-      charsOf(messages);
-    }, 500);
-    // Both must have done the same work: every old result shortened.
-    const check = [...history];
-    if (shortenToolResults(check, gauge.charsFor(gauge.estimate(check) - 4000)) !== 19)
-      throw new Error("the compaction bench no longer shortens the same results as its anchor");
-    report({
-      name: "compaction of 20 rounds × 8 KB tool results (shortening step), p50 / p99",
-      ours: `${fmt(compact.p50)} / ${fmt(compact.p99)}`,
-      anchor: `${fmt(plain.p50)} / ${fmt(plain.p99)} (one pass slicing every result)`,
-      ratio: compact.p50 / plain.p50,
-      target: "≤ 1 ms at p50 (absolute; the summarising step is model time)",
-      pass: compact.p50 <= 1,
-    });
   } finally {
     await gate.close();
     await server.close();

@@ -9,7 +9,7 @@
 import picomatch from "picomatch";
 import type { Decision, RuleRef, ToolKind } from "../core/index.js";
 import { defineTool, okResult, type Tool } from "../core/index.js";
-import type { ArgKindPlugin, CompiledPolicy, PreparedCall } from "../policy/index.js";
+import type { CompiledPolicy, PreparedCall } from "../policy/index.js";
 import { createCommandKind, evaluate, matchRule, PolicyEngine, parsePolicy } from "../policy/index.js";
 import { loadBashParser } from "../policy/shell/parser.js";
 import { seededRandom } from "../utils/index.js";
@@ -208,7 +208,7 @@ const MAX_PARSE_RATIO = 3.7;
  */
 async function benchShellDecisions(): Promise<void> {
   const parser = await loadBashParser();
-  const plugins = [createCommandKind() as ArgKindPlugin];
+  const plugins = [createCommandKind()];
   const policy = await parsePolicy(SHELL_POLICY, "bench-shell.toml", { plugins });
   const engine = new PolicyEngine({ policy, roots: ["/"] });
   const tool = defineTool({

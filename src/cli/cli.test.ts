@@ -161,6 +161,43 @@ describe("toolgate command", () => {
     expect(r.code).toBe(2);
   });
 
+  it("prints a batch in text mode as a line per call, errors with their line numbers (issue 30)", async () => {
+    const ws = await project({ "two.txt": "a\n" });
+    const input = [
+      '{"name":"read_file","args":{"path":"notes.txt"}}',
+      '{"name":"ls","args":{}}',
+      "",
+      '{"name":"shell","args":{"command":"ls"}}',
+      "not json",
+      '{"name":"read_file","args":{"path":"missing.txt"}}',
+    ].join("\n");
+    const r = await toolgate(["call", "--batch", "-", "--workspace", ws], { input });
+    expect(r.stdout).toBe(
+      "line 1 read_file: Read notes.txt (2 lines, utf-8, LF)\nline 2 ls: Listed 3 entries in ./\n",
+    );
+    expect(r.stderr.split("\n").filter((l) => l.startsWith("toolgate:"))).toEqual([
+      "toolgate: line 4 shell: denied_by_policy: shell was denied: no shell here",
+      `toolgate: line 5: invalid_params: Unexpected token 'o', "not json" is not valid JSON`,
+      "toolgate: line 6 read_file: file_not_found: file not found: missing.txt",
+    ]);
+    expect(r.code).toBe(2);
+  });
+
+  it.each([
+    ["all succeed", ['{"name":"ls","args":{}}'], 0],
+    ["a tool error", ['{"name":"ls","args":{}}', '{"name":"read_file","args":{"path":"missing.txt"}}'], 1],
+    [
+      "a denial beats a tool error",
+      ['{"name":"read_file","args":{"path":"missing.txt"}}', '{"name":"shell","args":{"command":"ls"}}'],
+      3,
+    ],
+    ["bad usage beats a denial", ['{"name":"shell","args":{"command":"ls"}}', '{"name":"no_such_tool"}'], 2],
+  ])("a mixed batch exits with its worst call's code: %s", async (_note, lines, code) => {
+    const ws = await project();
+    const r = await toolgate(["call", "--batch", "-", "--workspace", ws], { input: lines.join("\n") });
+    expect(r.code).toBe(code);
+  });
+
   it("checks the policy without executing", async () => {
     const ws = await project();
     const r = await toolgate([

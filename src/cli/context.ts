@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import type { Confirm } from "../core/index.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
+import type { OfferAlways } from "./always-rule.js";
 import type { GlobalOptions } from "./globals.js";
 import type { CliIo } from "./io.js";
 import { askOnTerminal } from "./prompt.js";
@@ -48,8 +49,8 @@ export function createContext(io: CliIo, globals: GlobalOptions): CliContext & {
  * What answers a command's `ask`, given to each call: `--yes` approves (never overriding a deny, which never
  * reaches here); a terminal prompts. Otherwise none: the gate's bus has no listener, so it refuses.
  */
-export function approverFor(io: CliIo, yes: boolean): Confirm | undefined {
+export function approverFor(io: CliIo, yes: boolean, offer?: OfferAlways): Confirm | undefined {
   if (yes) return async () => ({ approved: true, reason: "--yes" });
-  if (io.isTTY) return (request) => askOnTerminal(io, request);
+  if (io.isTTY) return (request) => askOnTerminal(io, request, offer);
   return undefined;
 }

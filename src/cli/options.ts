@@ -10,8 +10,10 @@ import { UsageError } from "./exit-codes.js";
 export interface OptionSpec {
   type: "string" | "boolean";
   short?: string;
-  /** The placeholder shown in help (`FILE`, `N`); string options only. */
+  /** The placeholder shown in help and usage (`FILE`, `N`); string options only. */
   value?: string;
+  /** The values a string option takes, when it is one of a few words: shown as `a|b|c` in place of `value`. */
+  choices?: readonly string[];
   /** A string option that may be given more than once (its value is then a list). */
   multiple?: boolean;
   description: string;
@@ -90,10 +92,26 @@ function usageErrorFrom(error: unknown, command: string): unknown {
   return error;
 }
 
+/** `--provider ollama|openai|local`, `--batch FILE`, `--yes`: the long flag with what it takes. */
+function longFlag(name: string, spec: OptionSpec): string {
+  if (spec.type === "boolean") return `--${name}`;
+  return `--${name} ${spec.choices?.join("|") ?? spec.value ?? "VALUE"}`;
+}
+
 /** `-y, --yes` / `    --batch FILE`: a flag as help shows it. */
 function flagText(name: string, spec: OptionSpec): string {
-  const long = `--${name}${spec.type === "string" ? ` ${spec.value ?? "VALUE"}` : ""}`;
+  const long = longFlag(name, spec);
   return spec.short ? `-${spec.short}, ${long}` : `    ${long}`;
+}
+
+/**
+ * A table's flags as a usage line shows them, in the table's order.
+ * @example usageFlags({ yes: { type: "boolean", short: "y", description: "..." } }) // "[--yes]"
+ */
+export function usageFlags(options: OptionTable): string {
+  return Object.entries(options)
+    .map(([name, spec]) => `[${longFlag(name, spec)}]${spec.multiple ? "..." : ""}`)
+    .join(" ");
 }
 
 /** Two columns: flags, then what they do. */

@@ -13,7 +13,13 @@ afterAll(() => term.close());
 
 async function runOnTerminal(ws: string, args: string, answer: string) {
   const name = `prompt-${sessions++}`;
-  term.start(name, `cd ${shellQuote(ws)} && node ${BIN} call ${args}; echo "EXIT=$?"; sleep 60`);
+  // Wide enough that the sandbox line of a network grant (~210 columns) is one row.
+  term.start(
+    name,
+    `cd ${shellQuote(ws)} && node ${BIN} call ${args}; echo "EXIT=$?"; sleep 60`,
+    undefined,
+    240,
+  );
   // The question is answered only once it is asked (the last line is the question, nothing typed yet).
   const shown = await term.waitForPrompt(name, "Allow? [y/N]");
   term.keys(name, answer, "Enter");

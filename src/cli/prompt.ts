@@ -13,6 +13,7 @@ import {
   type ConfirmationResponse,
   confirmationFields,
 } from "../core/index.js";
+import { alwaysBlock, type OfferAlways, writtenLine } from "./always-rule.js";
 import type { CliIo } from "./io.js";
 
 /** How a confirmation is drawn. */
@@ -21,6 +22,11 @@ export interface RenderOptions {
   width?: number;
   /** toolgate's own lines shown before the sandbox line (chat: what "always" covers). */
   notes?: readonly string[];
+  /**
+   * What "always" would do, after the notes: toolgate's `lead` line, then `text` (the rule, or why there is
+   * none — it may hold the call's words) quoted like a field.
+   */
+  always?: { lead: string; text: string };
 }
 
 const GUTTER = "│ ";
@@ -47,6 +53,10 @@ export function renderConfirmation(details: ConfirmationDetails, options: Render
     }
   }
   for (const note of options.notes ?? []) lines.push(`  ${note}`);
+  if (options.always) {
+    lines.push(`  ${options.always.lead}`);
+    for (const line of options.always.text.split("\n")) lines.push(...quoted("    ", "    ", line, width));
+  }
   lines.push(`  sandbox: ${details.sandbox}`);
   return `${lines.join("\n")}\n`;
 }
@@ -90,21 +100,35 @@ export function fold(text: string, columns: number): string[] {
 const columnsOf = (ch: string): number => (ch === "\t" ? 8 : ch.codePointAt(0)! >= 0x1100 ? 2 : 1);
 const widthOf = (text: string): number => [...text].reduce((n, ch) => n + columnsOf(ch), 0);
 
-/** Asks on the terminal about one call; cancelling the call (its signal) withdraws the question. */
-export async function askOnTerminal(io: CliIo, request: ConfirmationRequest): Promise<ConfirmationResponse> {
+/**
+ * Asks on the terminal about one call; cancelling the call (its signal) withdraws the question. With `offer`,
+ * "always" is a third answer when a rule can be added: it approves the call and writes the rule shown.
+ */
+export async function askOnTerminal(
+  io: CliIo,
+  request: ConfirmationRequest,
+  offer?: OfferAlways,
+): Promise<ConfirmationResponse> {
   const { details, signal } = request;
-  io.stderr(renderConfirmation(details, { width: process.stderr.columns }));
+  const always = offer ? await offer(request) : undefined;
+  const width = process.stderr.columns;
+  io.stderr(renderConfirmation(details, { width, ...(always ? { always: alwaysBlock(always) } : {}) }));
+  const withAlways = always !== undefined && "rule" in always;
   const rl = createInterface({ input: io.stdin, terminal: false });
   let cancelled = () => {};
   try {
     const answer = await new Promise<string>((resolve, reject) => {
-      io.stderr("Allow? [y/N] ");
+      io.stderr(withAlways ? "Allow? [y]es / [N]o / [a]lways: " : "Allow? [y/N] ");
       cancelled = () => reject(Object.assign(new Error("cancelled"), { name: "AbortError" }));
       if (signal.aborted) return cancelled();
       signal.addEventListener("abort", cancelled, { once: true });
       rl.once("line", (line) => resolve(line));
       rl.once("close", () => resolve(""));
     });
+    if (withAlways && /^\s*(a|always)\s*$/i.test(answer)) {
+      io.stderr(writtenLine(always, await always.write()));
+      return { approved: true, always: true };
+    }
     const yes = /^\s*(y|yes)\s*$/i.test(answer);
     return yes ? { approved: true } : { approved: false, reason: "the user said no" };
   } finally {

@@ -1,13 +1,22 @@
 import { describe, expect, it } from "vitest";
+import { LLM_PROVIDERS } from "../config/choices.js";
+import { PROVIDER_NAMES } from "../core/index.js";
 import { COMMANDS, helpText } from "./run.js";
+import { USAGE } from "./usage.js";
 
 describe("the command table", () => {
-  it("lists each command's usage exactly as its module states it (--help loads no module)", async () => {
+  it("has a usage line and a module for every command, and a command for every usage line", async () => {
+    expect(Object.keys(COMMANDS).sort()).toEqual(Object.keys(USAGE).sort());
     for (const [name, entry] of Object.entries(COMMANDS)) {
-      const command = await entry.load();
-      expect({ name, usage: entry.usage }).toEqual({ name, usage: command.usage });
-      expect(command.run).toBeTypeOf("function");
+      expect({ name, usage: entry.usage }).toEqual({ name, usage: USAGE[name as keyof typeof USAGE] });
+      expect((await entry.load()).run).toBeTypeOf("function");
     }
+  });
+
+  it("names every choice where a usage line lists them: the model providers, the schema formats", () => {
+    for (const name of ["chat", "run"] as const)
+      expect(USAGE[name]).toContain(`--provider ${LLM_PROVIDERS.join("|")}`);
+    expect(USAGE.schema).toContain(`--provider ${PROVIDER_NAMES.join("|")}`);
   });
 
   it("gives every command a help: a summary, each flag described, and examples that run the command", async () => {

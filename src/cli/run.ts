@@ -3,21 +3,20 @@
  * The command dispatcher: global flags → command → exit code. Errors are one clear line on stderr (a stack
  * trace only with `--debug`); every failure maps to an exit code in one place.
  */
-import { readFile } from "node:fs/promises";
 import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode, UsageError } from "./exit-codes.js";
 import { GLOBAL_OPTIONS, type GlobalOptions, splitGlobals } from "./globals.js";
 import type { CliIo } from "./io.js";
 import { type CommandHelp, optionLines, renderCommandHelp } from "./options.js";
+import { USAGE } from "./usage.js";
 
 interface Command {
-  usage: string;
   /** What `toolgate COMMAND --help` prints: summary, the command's flags, examples. */
   help: CommandHelp;
   run(argv: string[], ctx: CliContext): Promise<ExitCode>;
 }
 
-/** One command: its `--help` line (static, so `--help` loads no command) and its module, loaded on use. */
+/** One command: its usage line (`cli/usage.ts`, so `--help` loads no command) and its module, loaded on use. */
 export interface CommandEntry {
   usage: string;
   load(): Promise<Command>;
@@ -25,124 +24,127 @@ export interface CommandEntry {
 
 /**
  * The commands, in `--help` order. A command's module loads only when it runs: `toolgate call` does not
- * pay for the model clients or the MCP SDK. `usage` must equal the module's own usage string (run.test.ts
- * checks): to add a command, add a row here.
+ * pay for the model clients or the MCP SDK. To add a command, add a row here and its usage line to
+ * `cli/usage.ts`.
  */
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   chat: {
-    usage:
-      "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]",
+    usage: USAGE.chat,
     load: async () => {
       const m = await import("./commands/chat.js");
-      return { usage: m.usage, help: m.help, run: m.runChat };
+      return { help: m.help, run: m.runChat };
     },
   },
   run: {
-    usage:
-      'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--quiet]',
+    usage: USAGE.run,
     load: async () => {
       const m = await import("./commands/run.js");
-      return { usage: m.usage, help: m.help, run: m.runRun };
+      return { help: m.help, run: m.runRun };
     },
   },
   replay: {
-    usage: "toolgate replay [FILE|SESSION_ID]",
+    usage: USAGE.replay,
     load: async () => {
       const m = await import("./commands/replay.js");
-      return { usage: m.usage, help: m.help, run: m.runReplay };
+      return { help: m.help, run: m.runReplay };
     },
   },
   tools: {
-    usage: "toolgate tools",
+    usage: USAGE.tools,
     load: async () => {
       const m = await import("./commands/tools.js");
-      return { usage: m.usage, help: m.help, run: m.runTools };
+      return { help: m.help, run: m.runTools };
     },
   },
   schema: {
-    usage: "toolgate schema --provider openai|openai-responses|anthropic|gemini|ollama [--report]",
+    usage: USAGE.schema,
     load: async () => {
       const m = await import("./commands/schema.js");
-      return { usage: m.usage, help: m.help, run: m.runSchema };
+      return { help: m.help, run: m.runSchema };
     },
   },
   call: {
-    usage: "toolgate call TOOL [ARGS_JSON|-] [--yes] | toolgate call --batch FILE|- [--yes]",
+    usage: USAGE.call,
     load: async () => {
       const m = await import("./commands/call.js");
-      return { usage: m.usage, help: m.help, run: m.runCall };
+      return { help: m.help, run: m.runCall };
     },
   },
   policy: {
-    usage: "toolgate policy check TOOL [ARGS_JSON] [--explain] | toolgate policy validate FILE [--strict]",
+    usage: USAGE.policy,
     load: async () => {
       const m = await import("./commands/policy.js");
-      return { usage: m.usage, help: m.help, run: m.runPolicy };
+      return { help: m.help, run: m.runPolicy };
     },
   },
   plan: {
-    usage: "toolgate plan --query Q [--response-file F|-] [--routing JSON] [--tools A,B] [--round N]",
+    usage: USAGE.plan,
     load: async () => {
       const m = await import("./commands/plan.js");
-      return { usage: m.usage, help: m.help, run: m.runPlan };
+      return { help: m.help, run: m.runPlan };
     },
   },
   agents: {
-    usage: "toolgate agents list | toolgate agents resolve AGENT [--depth N]",
+    usage: USAGE.agents,
     load: async () => {
       const m = await import("./commands/agents.js");
-      return { usage: m.agentsUsage, help: m.agentsHelp, run: (argv, ctx) => m.runAgents(argv, ctx) };
+      return { help: m.agentsHelp, run: (argv, ctx) => m.runAgents(argv, ctx) };
     },
   },
   mcp: {
-    usage:
-      "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]... [--session-idle-ms N] [--max-sessions N] [--max-sessions-per-token N]] | toolgate mcp list",
+    usage: USAGE.mcp,
     load: async () => {
       const m = await import("./commands/mcp.js");
-      return { usage: m.usage, help: m.help, run: m.runMcp };
+      return { help: m.help, run: m.runMcp };
+    },
+  },
+  hooks: {
+    usage: USAGE.hooks,
+    load: async () => {
+      const m = await import("./commands/hooks.js");
+      return { help: m.help, run: m.runHooks };
     },
   },
   trust: {
-    usage: "toolgate trust [DIR] | toolgate trust --list | toolgate trust --remove DIR",
+    usage: USAGE.trust,
     load: async () => {
       const m = await import("./commands/trust.js");
-      return { usage: m.usage, help: m.help, run: m.runTrust };
+      return { help: m.help, run: m.runTrust };
     },
   },
   memory: {
-    usage: "toolgate memory list|get KEY|set KEY VALUE|delete KEY [--scope project|user]",
+    usage: USAGE.memory,
     load: async () => {
       const m = await import("./commands/project.js");
-      return { usage: m.memoryUsage, help: m.memoryHelp, run: m.runMemory };
+      return { help: m.memoryHelp, run: m.runMemory };
     },
   },
   todos: {
-    usage: "toolgate todos list|add TEXT|complete ID|remove ID|update ID [--text T] [--status S]",
+    usage: USAGE.todos,
     load: async () => {
       const m = await import("./commands/project.js");
-      return { usage: m.todosUsage, help: m.todosHelp, run: m.runTodos };
+      return { help: m.todosHelp, run: m.runTodos };
     },
   },
   init: {
-    usage: "toolgate init [--force]",
+    usage: USAGE.init,
     load: async () => {
       const m = await import("./commands/init.js");
-      return { usage: m.usage, help: m.help, run: m.runInit };
+      return { help: m.help, run: m.runInit };
     },
   },
   models: {
-    usage:
-      "toolgate models pull [NAME|URL] [--sha256 HEX] [--yes] | toolgate models list | toolgate models rm NAME",
+    usage: USAGE.models,
     load: async () => {
       const m = await import("./commands/models.js");
-      return { usage: m.usage, help: m.help, run: m.runModels };
+      return { help: m.help, run: m.runModels };
     },
   },
   doctor: {
-    usage: "toolgate doctor",
+    usage: USAGE.doctor,
     load: async () => {
       const m = await import("./commands/doctor.js");
-      return { usage: m.usage, help: m.help, run: m.runDoctor };
+      return { help: m.help, run: m.runDoctor };
     },
   },
 };
@@ -166,7 +168,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     globals = split.globals;
     const [name, ...rest] = split.rest;
     if (globals.version && name === undefined) {
-      io.stdout(`${await packageVersion()}\n`);
+      // Loaded here, not at the top: `--help` loads nothing beyond the tables.
+      const { TOOLGATE_VERSION } = await import("../utils/index.js");
+      io.stdout(`${TOOLGATE_VERSION}\n`);
       return EXIT.ok;
     }
     // `toolgate help COMMAND` is `toolgate COMMAND --help`.
@@ -178,7 +182,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     const entry = lookup(topic ?? name!);
     const command = await entry.load();
     if (topic !== undefined) {
-      io.stdout(renderCommandHelp(command.usage, command.help));
+      io.stdout(renderCommandHelp(entry.usage, command.help));
       return EXIT.ok;
     }
     if (globals.version) throw new UsageError(`--version takes no command (toolgate --version)`);
@@ -199,15 +203,6 @@ function lookup(name: string): CommandEntry {
       `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`,
     );
   return entry;
-}
-
-/**
- * The version in the package's own package.json (two folders up from `src/cli/`, `dist/cli/` and the bundle's
- * `dist/bin/`).
- */
-async function packageVersion(): Promise<string> {
-  const text = await readFile(new URL("../../package.json", import.meta.url), "utf8");
-  return (JSON.parse(text) as { version: string }).version;
 }
 
 async function reportError(error: unknown, io: CliIo, globals: GlobalOptions): Promise<ExitCode> {

@@ -2,9 +2,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../core/index.js";
+import { ConfigError, DEFAULT_CONFIRM_TIMEOUT_MS } from "../core/index.js";
 import { loadConfigFile, parseConfig, settingsFromConfig } from "./config.js";
-import { DEFAULT_CONFIRM_TIMEOUT_MS } from "./defaults.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import { checkedKeys, SECURITY_KEYS, withoutSecurityKeys } from "./trust.js";
 
@@ -59,10 +58,20 @@ describe("settingsFromConfig", () => {
     expect(settings.limits).toEqual({ maxChars: 1000, maxLines: 2000 });
     expect(settings.llm).toEqual({ provider: "ollama", apiKeyEnv: "K" });
     expect(settings.confirm).toEqual({ timeoutMs: DEFAULT_CONFIRM_TIMEOUT_MS });
-    expect(settings.sandbox).toEqual({ mode: "auto", network: false, writable: [], hidden: [] });
+    expect(settings.sandbox).toEqual({
+      mode: "auto",
+      network: false,
+      allowHosts: [],
+      writable: [],
+      hidden: [],
+      readable: [],
+      unchecked: [],
+    });
     expect(settings.web).toEqual({ allowHosts: [] });
     expect(settings.files).toEqual({ protected: [] });
-    expect(Object.keys(settings)).toEqual(Object.keys(CONFIG_SCHEMA.shape));
+    const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    expect(Object.keys(settings)).toEqual(Object.keys(CONFIG_SCHEMA.shape).map(camel));
+    expect([settings.hooks, settings.hooksMayAllow, settings.hooksFail]).toEqual([[], false, "closed"]);
   });
 
   it("does not share default lists between two settings", () => {
@@ -108,12 +117,12 @@ describe("security keys (security-keys.json)", () => {
 
   it("drops them from an untrusted config, keeping the rest", () => {
     const config = parseConfig(
-      `[web]\nallow_hosts = ["10.0.0.1"]\ntimeout_ms = 5\n[sandbox]\nmode = "off"\n[llm]\nmodel = "m"\nbase_url = "http://x"\n`,
+      `[web]\nallow_hosts = ["10.0.0.1"]\ntimeout_ms = 5\n[sandbox]\nmode = "off"\nallow_hosts = ["127.0.0.1:5432"]\n[llm]\nmodel = "m"\nbase_url = "http://x"\n`,
       "c.toml",
     );
     expect(withoutSecurityKeys(config)).toEqual({
       config: { web: { timeout_ms: 5 }, llm: { model: "m" } },
-      ignored: ["web.allow_hosts", "sandbox.mode", "llm.base_url"],
+      ignored: ["web.allow_hosts", "sandbox.mode", "sandbox.allow_hosts", "llm.base_url"],
       unprotected: [],
     });
   });

@@ -11,6 +11,7 @@ import type { z } from "zod";
 import { ConfigError } from "../core/index.js";
 import { isPlainObject } from "../utils/index.js";
 import { camelKeys } from "./defaults.js";
+import { HOOK_KEYS } from "./hooks-schema.js";
 import { CONFIG_SCHEMA, type ToolgateConfig, type ToolgateSettings } from "./schema.js";
 
 /** Parses and validates config text. `source` names the file in errors. */
@@ -80,14 +81,23 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     const key = issue.keys[0]!;
     if (path.length === 0)
       return `unknown section [${key}] (known: ${Object.keys(CONFIG_SCHEMA.shape).join(", ")})`;
+    // Inside a [[hooks]] table (`hooks.0`): the table's keys, not a section's.
+    if (path.length !== 1) return `unknown key ${[...path, key].join(".")}`;
     const section = path[0] as keyof typeof CONFIG_SCHEMA.shape;
-    const known = Object.keys(CONFIG_SCHEMA.shape[section].unwrap().shape);
+    if (HOOK_KEYS.includes(section)) return `${section}: unknown key ${key}`;
+    const known = Object.keys(sectionShape(section));
     return `unknown key ${section}.${key} (known in [${section}]: ${known.join(", ")})`;
   }
-  if (path.length === 1) return `${path[0]} must be a table ([${path[0]}])`;
+  if (path.length === 1 && !HOOK_KEYS.includes(path[0]!)) return `${path[0]} must be a table ([${path[0]}])`;
   return `${path.join(".")} ${issue.message}`;
 }
 
 function firstLine(s: string): string {
   return s.split("\n")[0] ?? s;
+}
+
+/** A section's keys' schemas (every top-level key but the hook keys is a section). */
+function sectionShape(name: string): object {
+  return (CONFIG_SCHEMA.shape as unknown as Record<string, { unwrap(): { shape: object } }>)[name]!.unwrap()
+    .shape;
 }

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "../llm/index.js";
+import { HOOK_ENTRY, HOOK_KEYS } from "./hooks-schema.js";
 import { configReference } from "./reference.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 
@@ -29,15 +30,25 @@ describe("docs/configuration.md reference", () => {
   it("lists every key with a description", () => {
     const reference = configReference();
     const sections = reference.split("### ").slice(1);
-    expect(sections.map((t) => t.split("\n")[0])).toEqual(
-      Object.keys(CONFIG_SCHEMA.shape).map((name) => `\`[${name}]\``),
-    );
-    for (const [i, section] of Object.values(CONFIG_SCHEMA.shape).entries()) {
-      const keys = sections[i]!.split("\n").filter((l) => l.startsWith("| `"));
-      expect(keys.map((l) => l.split(" | ")[0])).toEqual(
-        Object.keys(section.unwrap().shape).map((key) => `| \`${key}\``),
-      );
+    const named = Object.entries(CONFIG_SCHEMA.shape).filter(([name]) => !HOOK_KEYS.includes(name));
+    expect(sections.map((t) => t.split("\n")[0])).toEqual([
+      ...named.map(([name]) => `\`[${name}]\``),
+      "Top-level keys",
+      "`[[hooks]]`",
+    ]);
+    const rows = (text: string) =>
+      text
+        .split("\n")
+        .filter((l) => l.startsWith("| `"))
+        .map((l) => l.split(" | ")[0]);
+    for (const [i, [, section]] of named.entries()) {
+      const shape = (section as unknown as { unwrap(): { shape: object } }).unwrap().shape;
+      expect(rows(sections[i]!)).toEqual(Object.keys(shape).map((key) => `| \`${key}\``));
     }
+    expect(rows(sections[named.length]!)).toEqual(["| `hooks_may_allow`", "| `hooks_fail`"]);
+    expect(rows(sections[named.length + 1]!)).toEqual(
+      Object.keys(HOOK_ENTRY.shape).map((key) => `| \`${key}\``),
+    );
     for (const row of reference.split("\n").filter((l) => l.startsWith("| `"))) {
       expect(row.split(" | ")[3]?.trim(), row).not.toBe("");
     }

@@ -5,6 +5,7 @@
  * generated from the schema (reference.test.ts fails when it is stale).
  */
 import type { z } from "zod";
+import { HOOK_ENTRY, HOOK_KEYS, HOOK_SETTINGS } from "./hooks-schema.js";
 import { CONFIG_SCHEMA } from "./schema.js";
 import { SECURITY_KEYS } from "./trust.js";
 
@@ -63,9 +64,12 @@ const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 export function configReference(): string {
   const out: string[] = [];
   for (const [name, section] of Object.entries(CONFIG_SCHEMA.shape)) {
+    if (HOOK_KEYS.includes(name)) continue;
     out.push(`### \`[${name}]\``, "", section.description ?? "", "");
     out.push("| key | type | default | description |", "|---|---|---|---|");
-    for (const [key, schema] of Object.entries(section.unwrap().shape as Record<string, z.core.$ZodType>)) {
+    for (const [key, schema] of Object.entries(
+      (section as unknown as { unwrap(): { shape: Record<string, z.core.$ZodType> } }).unwrap().shape,
+    )) {
       const doc = keyDoc(schema);
       const guarded = SECURITY_KEYS.includes(`${name}.${key}`) || SECURITY_KEYS.includes(`${name}.*`);
       const note = guarded ? " *Ignored in an untrusted workspace.*" : "";
@@ -75,5 +79,34 @@ export function configReference(): string {
     }
     out.push("");
   }
+  out.push(...hookReference());
   return out.join("\n").trimEnd();
+}
+
+function row(key: string, schema: z.core.$ZodType, note = ""): string {
+  const doc = keyDoc(schema);
+  return `| \`${key}\` | ${doc.type} | ${shownDefault(doc.default)} | ${cell(doc.description)}${note} |`;
+}
+
+/** The top-level hook keys and the keys of one `[[hooks]]` table (config/hooks-schema.ts). */
+function hookReference(): string[] {
+  const head = ["| key | type | default | description |", "|---|---|---|---|"];
+  const untrusted = " *Ignored in an untrusted workspace.*";
+  return [
+    "### Top-level keys",
+    "",
+    "Written before the first section. The user's own config only: a workspace's config cannot loosen hooks.",
+    "",
+    ...head,
+    row("hooks_may_allow", HOOK_SETTINGS.hooks_may_allow, untrusted),
+    row("hooks_fail", HOOK_SETTINGS.hooks_fail, untrusted),
+    "",
+    "### `[[hooks]]`",
+    "",
+    "Hook scripts run around tool calls (docs/hooks.md), one table per hook; a workspace's run only once it is trusted.",
+    "",
+    ...head,
+    ...Object.entries(HOOK_ENTRY.shape).map(([key, schema]) => row(key, schema)),
+    "",
+  ];
 }

@@ -2,17 +2,13 @@
  * @module config/schema
  * The one description of `.toolgate/config.toml`: every section and key with its type, default and meaning,
  * as a zod schema. The file's type ({@link ToolgateConfig}), its validation, the settings with defaults
- * ({@link ToolgateSettings}) and `docs/configuration.md` all come from it — to add a setting, add it here.
+ * ({@link ToolgateSettings}), the defaults a gate without a config file uses (`defaults.generated.ts`, written
+ * from here by `npm run generate`) and `docs/configuration.md` all come from it — to add a setting, add it here.
  */
 import { z } from "zod";
-import { CONFIG_DEFAULTS } from "./defaults.js";
-
-const DEFAULTS = CONFIG_DEFAULTS;
-
-const SEARCH_BACKENDS = ["duckduckgo", "searxng", "brave"] as const;
-const LLM_PROVIDERS = ["ollama", "openai", "local"] as const;
-const TOOL_CHOICES = ["auto", "none", "required"] as const;
-const SANDBOX_MODES = ["auto", "workspace-write", "read-only", "off"] as const;
+import { DEFAULT_CONFIRM_TIMEOUT_MS, DEFAULT_LIMITS } from "../core/index.js";
+import { LLM_PROVIDERS, SANDBOX_MODES, SEARCH_BACKENDS, TOOL_CHOICES } from "./choices.js";
+import { HOOK_SETTINGS } from "./hooks-schema.js";
 
 // Leaf types, each with the message a wrong value gets (the key path and the file are added in front).
 const text = (description: string) => z.string({ error: "must be a string" }).describe(description);
@@ -54,7 +50,7 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       allow_hosts: strings(
         "Private or loopback hosts (`host` or `host:port`) `web_fetch`, `web_search` and the Atlassian tools may reach; public hosts need no entry.",
-      ).default(() => [...DEFAULTS.web.allow_hosts]),
+      ).default(() => []),
       timeout_ms: whole(
         "Request timeout of the web tools, in milliseconds (the tools' default: 30 000).",
       ).optional(),
@@ -66,9 +62,7 @@ export const CONFIG_SCHEMA = z.strictObject({
   ),
   search: section(
     {
-      backend: oneOf(SEARCH_BACKENDS, "The search engine `web_search` asks.").default(
-        DEFAULTS.search.backend,
-      ),
+      backend: oneOf(SEARCH_BACKENDS, "The search engine `web_search` asks.").default("duckduckgo"),
       url: text('The SearXNG instance\'s address (`backend = "searxng"`).').optional(),
       api_key_env: text(
         'The environment variable holding the Brave API key (`backend = "brave"`).',
@@ -83,7 +77,7 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       env: strings(
         "Environment variables the shell passes from toolgate's own environment to commands (others are not passed).",
-      ).default(() => [...DEFAULTS.shell.env]),
+      ).default(() => []),
       timeout_ms: whole(
         "A command's default timeout, in milliseconds (the tool's default: 120 000).",
       ).optional(),
@@ -95,7 +89,7 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       protected: strings(
         "Extra paths (gitignore-style, relative to the workspace) no file tool may write; they add to the built-in protected list, which no entry can take a path out of (a `!` entry only makes an exception to these extra paths, and is ignored in an untrusted workspace).",
-      ).default(() => [...DEFAULTS.files.protected]),
+      ).default(() => []),
       max_file_bytes: whole(
         "Largest file the file tools read whole, in bytes (the workspace's default: 10 MiB).",
       ).optional(),
@@ -106,9 +100,9 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       max_chars: whole(
         "Characters of a tool's output given to the model; the rest is cut with a note.",
-      ).default(DEFAULTS.limits.max_chars),
+      ).default(DEFAULT_LIMITS.maxChars),
       max_lines: whole("Lines of a tool's output given to the model; the rest is cut with a note.").default(
-        DEFAULTS.limits.max_lines,
+        DEFAULT_LIMITS.maxLines,
       ),
     },
     "How much of a tool's output reaches the model.",
@@ -125,7 +119,7 @@ export const CONFIG_SCHEMA = z.strictObject({
     {
       timeout_ms: whole(
         "How long an `ask` waits for an answer before it counts as denied, in milliseconds.",
-      ).default(DEFAULTS.confirm.timeout_ms),
+      ).default(DEFAULT_CONFIRM_TIMEOUT_MS),
     },
     "Confirmations (`ask` decisions).",
   ),
@@ -163,7 +157,7 @@ export const CONFIG_SCHEMA = z.strictObject({
       provider: oneOf(
         LLM_PROVIDERS,
         "The model server's protocol: Ollama's, or OpenAI-compatible; or `local`: a GGUF model run in-process (docs/local-model.md).",
-      ).default(DEFAULTS.llm.provider),
+      ).default("ollama"),
       base_url: text(
         "The model server's address (default: `http://127.0.0.1:11434` for ollama, `https://api.openai.com/v1` for openai).",
       ).optional(),
@@ -176,7 +170,7 @@ export const CONFIG_SCHEMA = z.strictObject({
       ).optional(),
       max_retries: whole("Retries of a failed model request (the client's default: 2).").optional(),
       context_window: whole(
-        "The model's context window in tokens, for deciding when to compact the conversation (at least 256).",
+        "The model's context window in tokens (at least 256): every prompt is kept inside it, less a reserve for the reply. Default: what the server states — Ollama's `/api/show` (capped at 16 384), vLLM's `max_model_len`, llama.cpp's `n_ctx`, the embedded model's loaded context; never more than the server says it holds (docs/chat.md#the-context-window).",
       ).optional(),
       threads: whole(
         "The `local` provider's CPU threads (default: node-llama-cpp's choice, one per core). On a machine busy with other work, fewer threads are often faster.",
@@ -203,28 +197,45 @@ export const CONFIG_SCHEMA = z.strictObject({
     },
     "The planner guard.",
   ),
+  fleet: section(
+    {
+      redis: text(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the file's syntax, not a template
+        "The Redis server of the fleet (`redis://`, `rediss://`, `unix:///path`; `${env:VAR}` reads a variable; `TOOLGATE_REDIS_URL` when unset). Validated and resolved today; the gate and the CLI do not use it yet (the Redis approval store and state backend exist as library pieces).",
+      ).optional(),
+      project: text(
+        "The key namespace, `toolgate:{PROJECT}:…` (default: the name of the first root).",
+      ).optional(),
+    },
+    "Fleet mode (in progress): one approval queue and shared state on Redis for many agents on many machines.",
+  ),
   sandbox: section(
     {
       mode: oneOf(
         SANDBOX_MODES,
         "`auto`: `workspace-write` where bubblewrap can make a sandbox, else unsandboxed and said so; `workspace-write`, `read-only` (a mode that cannot be had fails the call), or `off`.",
-      ).default(DEFAULTS.sandbox.mode),
-      network: flag("Whether sandboxed commands may use the network.").default(DEFAULTS.sandbox.network),
-      writable: strings("Extra writable paths (relative to the workspace, or `~/...`).").default(() => [
-        ...DEFAULTS.sandbox.writable,
-      ]),
+      ).default("auto"),
+      network: flag(
+        "Whether every sandboxed command gets the network (through toolgate's egress proxy, as a network grant does).",
+      ).default(false),
+      allow_hosts: strings(
+        "Private or loopback hosts (`host` or `host:port`) a command granted network may reach through the proxy; public hosts need no entry.",
+      ).default(() => []),
+      writable: strings("Extra writable paths (relative to the workspace, or `~/...`).").default(() => []),
       hidden: strings("Extra paths commands may not read (relative to the workspace, or `~/...`).").default(
-        () => [...DEFAULTS.sandbox.hidden],
+        () => [],
       ),
       readable: strings(
         "Extra paths inside the home folder commands may read (`~/...`; the home folder is otherwise empty but for toolchains and caches).",
-      ).default(() => [...DEFAULTS.sandbox.readable]),
+      ).default(() => []),
       unchecked: strings(
         "Folders the sandbox's survey does not look through for secrets and protected files (large build output; relative to the workspace).",
-      ).default(() => [...DEFAULTS.sandbox.unchecked]),
+      ).default(() => []),
     },
     "The shell sandbox (bubblewrap).",
   ),
+  // Top-level keys, not sections: `[[hooks]]` is a list (config/hooks-schema.ts).
+  ...HOOK_SETTINGS,
 });
 
 /** The config file as written (snake_case keys, every key optional): what `parseConfig` returns. */

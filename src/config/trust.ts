@@ -6,6 +6,7 @@
  * protection away (`!.git`); everything else applies.
  */
 
+import { HOOK_KEYS } from "./hooks-schema.js";
 import { CONFIG_SCHEMA, type ToolgateConfig } from "./schema.js";
 import SECURITY from "./security-keys.json" with { type: "json" };
 
@@ -60,6 +61,11 @@ export function withoutSecurityKeys(
   const ignored: string[] = [];
   const unprotected: string[] = [];
   for (const [section, table] of Object.entries(config as Record<string, Record<string, unknown>>)) {
+    // Hooks are code: a workspace's own hooks, and its say on how hooks count, wait for trust.
+    if (HOOK_KEYS.includes(section)) {
+      ignored.push(section);
+      continue;
+    }
     const kept: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(table ?? {})) {
       if (isSecurityKey(section, key, keys)) ignored.push(`${section}.${key}`);

@@ -1,11 +1,13 @@
 /**
  * @module core/check
- * The first three steps of the pipeline without running anything: resolve → build → decide. Used by
- * `toolgate policy check` and hosts that want to know what would happen. Same steps, same answers.
+ * The first three steps of the pipeline without running anything: resolve → build → decide (with the tool's
+ * `precheck` of what the call targets, so a path outside the workspace is `path_not_allowed` here as in a
+ * call). Used by `toolgate policy check` and hosts that want to know what would happen. Same steps, same
+ * answers.
  */
 import type { PipelineDeps } from "./execute.js";
 import { buildInvocation } from "./steps/build.js";
-import { decideCall } from "./steps/decide.js";
+import { decideCall, precheckCall } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
 import type { DecisionRequest, PolicyDecision, ToolCall, ToolError, ToolScope } from "./types.js";
 
@@ -32,5 +34,10 @@ export async function checkCall(
     ...(options.scope ? { scope: options.scope } : {}),
   };
   const decider = options.decide ? { decide: options.decide } : deps.decider;
-  return { ok: true, decision: await decideCall(decider, request) };
+  const decision = await decideCall(decider, request);
+  if (decision.decision !== "deny") {
+    const refused = await precheckCall(resolved, built.invocation, new AbortController().signal);
+    if (refused?.error) return { ok: false, error: refused.error };
+  }
+  return { ok: true, decision };
 }

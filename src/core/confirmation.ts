@@ -16,6 +16,9 @@ import type {
   ToolScope,
 } from "./types.js";
 
+/** How long a question to a person waits for an answer when nothing says otherwise: 5 minutes; then it is a no. */
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 5 * 60_000;
+
 /** One range of the hidden-character table: inclusive code points, why they are hidden, and whether prose hides them. */
 export interface HiddenRange {
   from: number;

@@ -20,6 +20,7 @@ import type {
   ToolResult,
   ToolScope,
 } from "./types.js";
+import { ParamValidator } from "./validate.js";
 
 /** What `run` receives besides the parameters. */
 export interface RunContext {
@@ -64,11 +65,25 @@ export interface ToolSpec<P> {
   ): Promise<Partial<ConfirmationDetails>> | Partial<ConfirmationDetails>;
   /** What a call asks beyond the sandbox (the shell's `sandbox` argument). Default: nothing. */
   sandboxRequest?(params: P): SandboxRequest | undefined;
+  /**
+   * Refuses what a call targets before anyone is asked about it, by throwing a `ToolFailure` — the checks `run`
+   * makes first that depend on nothing but the arguments and the host (a path outside the workspace). The
+   * pipeline calls it once the policy has not denied the call; `toolgate policy check` too. Default: none.
+   */
+  precheck?(params: P, signal: AbortSignal): Promise<void>;
   run(params: P, context: RunContext): Promise<ToolResult>;
 }
 
 /**
- * Declares a tool.
+ * The validator `build` checks parameters with: the pipeline's own (ajv, the same options; the built-in tools'
+ * precompiled), so a declaration's hooks and `run` never see parameters that do not match its schema, whoever
+ * calls `build` — the pipeline (which has validated them already), an adapter, a test or a host.
+ */
+const declaredValidator = new ParamValidator();
+
+/**
+ * Declares a tool. Its `build` validates the parameters against `parameters` (schema defaults applied to a
+ * copy) and throws {@link ToolInputError} (`invalid_params`) for ones that do not match, before any hook runs.
  * @example
  * const echo = defineTool<{ text: string }>({
  *   name: "echo", description: "Echoes text", kind: "think", risk: "low",
@@ -89,7 +104,14 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
     ...(spec.argKinds ? { argKinds: spec.argKinds } : {}),
     ...(spec.outputMode ? { outputMode: spec.outputMode } : {}),
     source: spec.source ?? "builtin",
-    build(params: P): ToolInvocation<P> {
+    build(input: P): ToolInvocation<P> {
+      const checked = declaredValidator.validate(tool as Tool, input);
+      if (!checked.ok) {
+        // A schema that does not compile is the tool's fault, not the caller's (the pipeline says invalid_tool).
+        if (checked.type === "invalid_tool") throw new Error(checked.message);
+        throw new ToolInputError(checked.problems.join("; "), checked.problems);
+      }
+      const params = checked.value as P;
       const problem = spec.validate?.(params);
       if (problem) throw new ToolInputError(problem);
       const describe = () => (spec.describe ? spec.describe(params) : displayName);
@@ -101,6 +123,7 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
         locations,
         riskFor: risk,
         ...(spec.sandboxRequest ? { sandboxRequest: () => spec.sandboxRequest?.(params) } : {}),
+        ...(spec.precheck ? { precheck: (signal: AbortSignal) => spec.precheck!(params, signal) } : {}),
         async confirmation(signal: AbortSignal, context: ConfirmationContext = {}) {
           if (risk() === "low" && !spec.confirmation) return false;
           const extra = spec.confirmation ? await spec.confirmation(params, signal, context) : {};

@@ -5,9 +5,20 @@
  */
 import type { ToolError, ToolErrorType, ToolResult } from "./types.js";
 
-/** Thrown by `Tool.build` for a semantic problem with valid-looking parameters (becomes `invalid_params`). */
+/**
+ * Thrown by `Tool.build` for parameters it refuses: ones that do not match the tool's schema, or a semantic
+ * problem the schema cannot express. The pipeline turns it into an `invalid_params` result naming each problem.
+ */
 export class ToolInputError extends Error {
   override readonly name = "ToolInputError";
+  /** The error type a call that throws this gets. */
+  readonly type = "invalid_params" as const;
+  /** One sentence per problem (`parameter 'path' must be a string`); the message joins them. */
+  readonly problems: readonly string[];
+  constructor(message: string, problems?: readonly string[]) {
+    super(message);
+    this.problems = problems ?? [message];
+  }
 }
 
 /**

@@ -1,125 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MessageBus } from "../bus/index.js";
+import { pipelineFixture as setup } from "../test-support/pipeline.js";
 import { MemoryAuditSink } from "./audit.js";
 import { defineTool } from "./define-tool.js";
-import { okResult, ToolFailure } from "./errors.js";
+import { okResult } from "./errors.js";
 import { executeCall, type PipelineDeps } from "./execute.js";
-import { ToolRegistry } from "./registry.js";
-import type { ConfirmationRequest, Decider, Decision, PolicyDecision, ToolScope } from "./types.js";
-
-/** A decider answering from a table: tool name → decision (default allow). */
-function tableDecider(table: Record<string, Decision>, seen: string[] = []): Decider {
-  return {
-    async decide(req): Promise<PolicyDecision> {
-      seen.push(req.tool.name);
-      const decision = table[req.tool.name] ?? "allow";
-      return {
-        decision,
-        risk: req.risk,
-        reason: `table says ${decision}`,
-        rule: { id: `t#${req.tool.name}`, source: "t", index: 1 },
-      };
-    },
-  };
-}
-
-function setup(decisions: Record<string, Decision> = {}, extra: Partial<PipelineDeps> = {}) {
-  const registry = new ToolRegistry({ logger: { warn: () => undefined } });
-  const ran: string[] = [];
-  registry.register(
-    defineTool<{ text: string }>({
-      name: "echo",
-      description: "Echoes text",
-      kind: "think",
-      risk: "low",
-      parameters: {
-        type: "object",
-        properties: { text: { type: "string" } },
-        required: ["text"],
-        additionalProperties: false,
-      },
-      describe: (p) => `echo ${p.text}`,
-      run: async ({ text }, ctx) => {
-        ran.push(text);
-        ctx.updateOutput?.(`chunk:${text}`);
-        return okResult(text);
-      },
-    }),
-  );
-  registry.register(
-    defineTool<{ path: string }>({
-      name: "write_file",
-      description: "Writes",
-      kind: "edit",
-      risk: "medium",
-      parameters: {
-        type: "object",
-        properties: { path: { type: "string" }, mode: { type: "string" } },
-        required: ["path"],
-        additionalProperties: false,
-      },
-      describe: (p) => `write ${p.path}`,
-      locations: (p) => [p.path],
-      confirmation: () => ({ diff: "--- a\n+++ b\n" }),
-      run: async ({ path }) => {
-        ran.push(`write:${path}`);
-        return okResult(`wrote ${path}`);
-      },
-    }),
-  );
-  registry.register(
-    defineTool({
-      name: "boom",
-      description: "Throws",
-      kind: "execute",
-      risk: "high",
-      parameters: { type: "object", properties: {} },
-      run: async () => {
-        throw new Error("kaput");
-      },
-    }),
-  );
-  registry.register(
-    defineTool({
-      name: "missing",
-      description: "Fails on purpose",
-      kind: "read",
-      risk: "low",
-      parameters: { type: "object", properties: {} },
-      run: async () => {
-        throw new ToolFailure("file_not_found", "file not found: /x", { path: "/x" });
-      },
-    }),
-  );
-  registry.register(
-    defineTool({
-      name: "slow",
-      description: "Waits for abort",
-      kind: "execute",
-      risk: "low",
-      parameters: { type: "object", properties: {} },
-      run: (_p, { signal }) =>
-        new Promise((_resolve, reject) => {
-          signal.addEventListener("abort", () =>
-            reject(Object.assign(new Error("aborted"), { name: "AbortError" })),
-          );
-        }),
-    }),
-  );
-  registry.register(
-    defineTool({
-      name: "big",
-      description: "Prints a lot",
-      kind: "read",
-      risk: "low",
-      parameters: { type: "object", properties: {} },
-      run: async () => okResult("line\n".repeat(10_000)),
-    }),
-  );
-  const seen: string[] = [];
-  const deps: PipelineDeps = { registry, decider: tableDecider(decisions, seen), ...extra };
-  return { deps, ran, seen };
-}
+import type { ConfirmationRequest, Decider, Decision, ToolScope } from "./types.js";
 
 describe("executeCall: the one pipeline", () => {
   it("runs an allowed call without asking and streams output", async () => {
@@ -179,23 +65,33 @@ describe("executeCall: the one pipeline", () => {
   it("treats a refusal, no listener, no confirmer and a timeout as deny", async () => {
     const refusing = new MessageBus();
     refusing.onConfirmation(() => ({ approved: false, reason: "not today" }));
-    const silent = new MessageBus({ timeoutMs: 10 });
+    const silent = new MessageBus();
     silent.onConfirmation(() => undefined);
-    const cases: [PipelineDeps["confirmer"], string][] = [
-      [refusing, "write_file was denied: it was not approved: not today"],
-      [new MessageBus(), "write_file was denied: it was not approved: no one was available to approve it"],
-      [undefined, "write_file was denied: it needs approval and no one was available to approve it"],
-      [silent, "write_file was denied: it was not approved: no answer within 10 ms"],
+    // The ask's expiry is the pipeline's (`confirmTimeoutMs`, the gate's `[confirm] timeout_ms`): a day
+    // where an answer is expected (so a slow machine cannot turn it into an expiry), 10 ms where none comes.
+    const day = 86_400_000;
+    const cases: [PipelineDeps["confirmer"], number, string][] = [
+      [refusing, day, "write_file was denied: it was not approved: not today"],
+      [
+        new MessageBus(),
+        day,
+        "write_file was denied: it was not approved: no one was available to approve it",
+      ],
+      [undefined, day, "write_file was denied: it needs approval and no one was available to approve it"],
+      [silent, 10, "write_file was denied: it was not approved: no answer within 10 ms"],
     ];
-    for (const [confirmer, message] of cases) {
-      const { deps, ran } = setup({ write_file: "ask" }, confirmer ? { confirmer } : {});
+    for (const [confirmer, confirmTimeoutMs, message] of cases) {
+      const { deps, ran } = setup(
+        { write_file: "ask" },
+        { confirmTimeoutMs, ...(confirmer ? { confirmer } : {}) },
+      );
       const r = await executeCall(deps, { name: "write_file", args: { path: "x" } });
       expect(r.error).toEqual({ type: "denied_by_policy", message });
       expect(ran).toEqual([]);
     }
   });
 
-  it("gives a call's own confirm the request: call id, call, details, agent and the call's signal", async () => {
+  it("gives a call's own confirm the request: call id, call, details, agent and a signal the call's aborts", async () => {
     const bus = new MessageBus();
     bus.onConfirmation(() => {
       throw new Error("the bus must not be asked when the call brings its own confirm");
@@ -227,7 +123,30 @@ describe("executeCall: the one pipeline", () => {
         rule: "t#write_file",
       },
     });
-    expect(requests[0]!.signal).toBe(controller.signal);
+    // The question's signal follows the call's (and also aborts once the ask is settled some other way).
+    expect(requests[0]!.signal.aborted).toBe(true);
+    const later = new AbortController();
+    const gone = new Error("the user left");
+    const reasons: unknown[] = [];
+    const cancelled = await executeCall(
+      deps,
+      { ...call, id: "call-8" },
+      {
+        signal: later.signal,
+        scope,
+        confirm: (request) =>
+          new Promise((resolve) => {
+            reasons.push(request.signal.aborted);
+            request.signal.addEventListener("abort", () => {
+              reasons.push(request.signal.reason);
+              resolve({ approved: false });
+            });
+            later.abort(gone);
+          }),
+      },
+    );
+    expect(reasons).toEqual([false, gone]);
+    expect(cancelled.error?.type).toBe("cancelled");
   });
 
   it("makes up a call id when the caller gave none, and publishes the same request on the bus", async () => {
@@ -307,9 +226,9 @@ describe("executeCall: the one pipeline", () => {
       { signal: b.signal, confirm },
     );
     await bothAsked;
-    expect(seen.map((r) => [r.callId, r.details.description, r.signal])).toEqual([
-      ["a", "write a", a.signal],
-      ["b", "write b", b.signal],
+    expect(seen.map((r) => [r.callId, r.details.description, r.signal.aborted])).toEqual([
+      ["a", "write a", false],
+      ["b", "write b", false],
     ]);
     waiting.get("b")!({ approved: false, reason: "not b" });
     waiting.get("a")!({ approved: true });
@@ -456,5 +375,49 @@ describe("executeCall: the one pipeline", () => {
     ]);
     expect(JSON.stringify(audit.records)).not.toContain("secret-value");
     expect(audit.records[0]!.argsDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
+describe("executeCall: what runs is what was checked", () => {
+  /** A decider that checked `text` in another form. */
+  const rewriting = (decision: Decision, text: unknown): Decider => ({
+    decide: async (req) => ({ decision, risk: req.risk, reason: "checked", checkedArgs: { text } }),
+  });
+
+  it("builds the call again from the decision's checkedArgs: the tool runs them, the result says so", async () => {
+    const { deps, ran } = setup();
+    deps.decider = rewriting("allow", "as checked");
+    const r = await executeCall(deps, { name: "echo", args: { text: "as given" } });
+    expect(ran).toEqual(["as checked"]);
+    expect(r.llmContent).toBe("[ran as the policy checked it — text: as checked]\nas checked");
+    expect(r.returnDisplay).toBe("[ran as the policy checked it — text: as checked]\nas checked");
+  });
+
+  it("asks the person about the checked form, and runs that form once approved", async () => {
+    const { deps, ran } = setup();
+    deps.decider = rewriting("ask", "as checked");
+    let shown: string | undefined;
+    const r = await executeCall(
+      deps,
+      { name: "echo", args: { text: "as given" } },
+      {
+        confirm: async (request) => {
+          shown = request.details.description;
+          return { approved: true };
+        },
+      },
+    );
+    expect(shown).toBe("echo as checked");
+    expect(r.ok).toBe(true);
+    expect(ran).toEqual(["as checked"]);
+  });
+
+  it("denies when the checked form does not validate, and runs nothing", async () => {
+    const { deps, ran } = setup();
+    deps.decider = rewriting("allow", 42);
+    const r = await executeCall(deps, { name: "echo", args: { text: "as given" } });
+    expect(r.error?.type).toBe("denied_by_policy");
+    expect(r.error?.message).toContain("its arguments as the policy checked them could not be prepared");
+    expect(ran).toEqual([]);
   });
 });

@@ -8,22 +8,25 @@ import { argsDigest } from "./audit.js";
 import { confirmationDetails } from "./confirmation.js";
 import { errorResult } from "./errors.js";
 import type { ToolRegistry } from "./registry.js";
-import { buildInvocation } from "./steps/build.js";
+import { asChecked, buildInvocation, withCheckedNote } from "./steps/build.js";
 import { confirmCall } from "./steps/confirm.js";
-import { decideCall, sandboxFor } from "./steps/decide.js";
+import { decideCall, precheckCall, sandboxFor } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
 import { runInvocation } from "./steps/run.js";
-import { shapeResult } from "./steps/shape.js";
+import { postToolResult, shapeResult } from "./steps/shape.js";
 import { DEFAULT_LIMITS, type TruncationLimits } from "./truncate.js";
 import type {
+  ApprovalStore,
   AuditSink,
   Confirm,
   ConfirmationDetails,
   Confirmer,
   Decider,
   Decision,
+  HookReport,
   OutputCallback,
   PolicyDecision,
+  PostTool,
   RiskLevel,
   Tool,
   ToolCall,
@@ -37,8 +40,17 @@ export interface PipelineDeps {
   decider: Decider;
   /** Answers `ask` for calls that bring no `confirm` of their own. Without either, every `ask` is a deny. */
   confirmer?: Confirmer;
+  /**
+   * Where every `ask` is kept while it waits, and answered exactly once. Default: a store of its own per
+   * call (nobody but the call's own `confirm` or the confirmer can answer it then).
+   */
+  approvals?: ApprovalStore;
+  /** How long an `ask` stays pending before it expires as a deny. Default 5 minutes. */
+  confirmTimeoutMs?: number;
   audit?: AuditSink;
   limits?: TruncationLimits;
+  /** Post-tool hooks: run on each result before it is shaped (docs/hooks.md). */
+  postTool?: PostTool;
 }
 
 /** Per-call options. */
@@ -50,8 +62,9 @@ export interface ExecuteOptions {
   scope?: ToolScope;
   /**
    * Answers this call's `ask`, instead of the pipeline's confirmer (the gate's message bus). It receives
-   * `{ callId, call, details, agent, signal }`; the signal is this call's, so cancelling the call withdraws
-   * the question.
+   * `{ callId, call, details, agent, signal }` and the pending approval record; the signal aborts when the
+   * call is cancelled or the ask is settled some other way (expired, answered elsewhere), so the question
+   * can be withdrawn. Its answer is recorded in the approval store; the first answer wins.
    */
   confirm?: Confirm;
 }
@@ -65,6 +78,8 @@ export interface CallResult extends ToolResult {
   risk: RiskLevel | null;
   /** The policy's one-line reason, when the policy was asked. */
   reason?: string;
+  /** What the hooks that ran said, pre-tool and post-tool. */
+  hooks?: HookReport[];
   durationMs: number;
 }
 
@@ -81,6 +96,7 @@ export async function executeCall(
   const signal = options.signal ?? new AbortController().signal;
   let decision: PolicyDecision | undefined;
   let tool: Tool | undefined;
+  let postReports: HookReport[] = [];
 
   const finish = (result: ToolResult): CallResult => {
     const shaped = shapeResult(tool, result, deps.limits ?? DEFAULT_LIMITS);
@@ -94,6 +110,8 @@ export async function executeCall(
       durationMs: performance.now() - started,
     };
     if (decision) out.reason = decision.reason;
+    const hooks = [...(decision?.hooks ?? []), ...postReports];
+    if (hooks.length > 0) out.hooks = hooks;
     if (deps.audit) writeAudit(deps.audit, call, out, options.scope);
     return out;
   };
@@ -106,12 +124,19 @@ export async function executeCall(
   // 2. build
   const built = buildInvocation(deps.registry.validator, tool, call.args);
   if (!("invocation" in built)) return finish(built);
-  const { invocation, args, risk } = built;
+  const { args, risk } = built;
 
   // 3. decide
-  const request = { tool, invocation, args, risk };
+  const request = { tool, invocation: built.invocation, args, risk };
   decision = await decideCall(deps.decider, options.scope ? { ...request, scope: options.scope } : request);
   if (decision.decision === "deny") return finish(denied(tool.name, decision.message ?? decision.reason));
+  // What runs (and what a person approves) is what the policy checked: a command's expansions written out.
+  const checked = asChecked(deps.registry.validator, tool, built, decision);
+  if (!("invocation" in checked)) return finish(checked);
+  const { invocation } = checked;
+  // The tool's own refusal of what the call targets (a path outside the workspace): before anyone is asked.
+  const refused = await precheckCall(tool, invocation, signal);
+  if (refused) return finish(refused);
 
   // 4. confirm
   if (decision.decision === "ask") {
@@ -130,14 +155,22 @@ export async function executeCall(
     }
     const { confirmer } = deps;
     const confirm: Confirm | undefined =
-      options.confirm ?? (confirmer ? (request) => confirmer.confirm(request) : undefined);
-    const answer = await confirmCall(confirm, {
-      callId: call.id ?? randomUUID(),
-      call,
-      details,
-      ...(options.scope?.agent ? { agent: options.scope.agent } : {}),
-      signal,
-    });
+      options.confirm ?? (confirmer ? (request, ask) => confirmer.confirm(request, ask) : undefined);
+    const answer = await confirmCall(
+      {
+        ...(deps.approvals ? { approvals: deps.approvals } : {}),
+        ...(confirm ? { confirm } : {}),
+        by: options.confirm ? "caller" : "confirmer",
+        ...(deps.confirmTimeoutMs === undefined ? {} : { timeoutMs: deps.confirmTimeoutMs }),
+      },
+      {
+        callId: call.id ?? randomUUID(),
+        call,
+        details,
+        ...(options.scope?.agent ? { agent: options.scope.agent } : {}),
+        signal,
+      },
+    );
     if (!answer.approved) {
       if (answer.cancelled)
         return finish(errorResult("cancelled", `${tool.name} was cancelled while waiting for approval`));
@@ -148,7 +181,20 @@ export async function executeCall(
   // 5. execute, 6. shape
   const sandbox = sandboxFor(decision, invocation);
   const context = { ...(options.scope ? { scope: options.scope } : {}), ...(sandbox ? { sandbox } : {}) };
-  return finish(await runInvocation(tool, invocation, signal, options.onOutput, context));
+  const ran = withCheckedNote(
+    await runInvocation(tool, invocation, signal, options.onOutput, context),
+    decision,
+  );
+  if (!deps.postTool) return finish(ran);
+  const after = await postToolResult(deps.postTool, {
+    call,
+    tool,
+    args: invocation.params,
+    result: ran,
+    signal,
+  });
+  postReports = after.hooks ?? [];
+  return finish(after.result);
 }
 
 function denied(toolName: string, reason: string): ToolResult {
@@ -169,6 +215,16 @@ function writeAudit(sink: AuditSink, call: ToolCall, result: CallResult, scope?:
       outcome: result.error ? result.error.type : "ok",
       durationMs: Math.round(result.durationMs * 1000) / 1000,
       ...(result.sandbox ? { sandbox: result.sandbox } : {}),
+      ...(result.hooks
+        ? {
+            hooks: result.hooks.map((h) => ({
+              hook: h.hook,
+              event: h.event,
+              ...(h.decision ? { decision: h.decision } : {}),
+              ...(h.failure ? { failure: h.failure } : {}),
+            })),
+          }
+        : {}),
     });
   } catch {
     // An audit sink that fails must not turn a finished call into a crash; the sink reports its own errors.

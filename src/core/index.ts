@@ -4,12 +4,22 @@
  * — only the names other folders or the package root use; anything else is imported within `core/` by file.
  * Anything added here is public.
  */
+export {
+  InProcessApprovalStore,
+  type InProcessApprovalStoreOptions,
+  matchesApprovalFilter,
+  pendingApprovalRecord,
+  SETTLED_BY_TOOLGATE,
+  settledMessage,
+  unknownApprovalMessage,
+} from "./approval-store.js";
 export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
 export {
   type ConfirmationField,
   callDetails,
   confirmationFields,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
   displaySafe,
   displaySafeJson,
   proseSafe,
@@ -43,9 +53,18 @@ export {
   type ProviderToolMap,
   SchemaCache,
 } from "./schemas/index.js";
+export { type AskOptions, askApproval } from "./steps/confirm.js";
 export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";
 export { DEFAULT_LIMITS, truncateOutput } from "./truncate.js";
 export type {
+  ApprovalAnswer,
+  ApprovalAsk,
+  ApprovalFilter,
+  ApprovalRecord,
+  ApprovalScope,
+  ApprovalSettlement,
+  ApprovalState,
+  ApprovalStore,
   ArgKind,
   AuditSink,
   Confirm,
@@ -56,12 +75,15 @@ export type {
   Decider,
   Decision,
   DecisionRequest,
+  HookReport,
   JsonSchema,
   Logger,
   PolicyDecision,
+  PostTool,
   RiskLevel,
   RuleRef,
   SandboxGrant,
+  SettleResult,
   Tool,
   ToolAttachment,
   ToolCall,

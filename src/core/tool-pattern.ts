@@ -6,7 +6,8 @@
  * never touch a regular expression; a glob keeps its literal prefix, so a sorted name list is searched only
  * in the range that can match.
  */
-import picomatch from "picomatch";
+
+import { globRegex } from "../utils/index.js";
 import { TOOL_NAME_PATTERN } from "./registry.js";
 
 /** A compiled tool-name pattern: `*`, one exact name, or a glob. */
@@ -72,8 +73,7 @@ function compile(entry: string): ToolPattern {
   }
   let re: RegExp;
   try {
-    // `posix` makes `[!a]` a negated class, as in shells (picomatch otherwise reads `!` as a member).
-    re = picomatch.makeRe(entry, { strictBrackets: true, dot: true, posix: true });
+    re = globRegex(entry);
   } catch (error) {
     throw new Error(`malformed tool glob ${JSON.stringify(entry)}: ${(error as Error).message}`);
   }

@@ -1,7 +1,7 @@
 /**
  * @module core/types
  * The tool model every part of toolgate speaks: tools, invocations, results, typed errors, and the
- * interfaces the pipeline is wired with (decider, confirmer, audit sink). Types only.
+ * interfaces the pipeline is wired with (decider, confirmer, approval store, audit sink). Types only.
  */
 
 /** How dangerous a call is. Ordered: low < medium < high. */
@@ -140,8 +140,8 @@ export type OutputCallback = (chunk: string) => void;
 
 /**
  * One prepared call of a tool. Its methods have the names of the declaration's hooks they come from
- * (`defineTool`'s `describe`, `locations`, `riskFor`, `confirmation`, `sandboxRequest`, `run`), bound to
- * the call's parameters.
+ * (`defineTool`'s `describe`, `locations`, `riskFor`, `confirmation`, `sandboxRequest`, `precheck`, `run`),
+ * bound to the call's parameters.
  */
 export interface ToolInvocation<P = Record<string, unknown>> {
   readonly params: P;
@@ -158,6 +158,12 @@ export interface ToolInvocation<P = Record<string, unknown>> {
   ): Promise<ConfirmationDetails | false>;
   /** What the call asks beyond the sandbox, if anything (leaving it is always at least `ask`). */
   sandboxRequest?(): SandboxRequest | undefined;
+  /**
+   * The tool's own refusal of what the call targets, checked before anyone is asked and by a check (a path
+   * argument outside the workspace is `path_not_allowed`): throws a `ToolFailure`, else resolves. `run`
+   * still checks for itself.
+   */
+  precheck?(signal: AbortSignal): Promise<void>;
   /**
    * Runs the call; respects `signal` and streams through `updateOutput`. `context` says who
    * is calling (the caller's scope, e.g. an agent's depth for `spawn_agents`).
@@ -191,8 +197,9 @@ export interface Tool<P = Record<string, unknown>> {
   /** Where the tool came from (`builtin`, `mcp:<server>`, `host`). */
   readonly source?: string;
   /**
-   * Builds an invocation from parameters the pipeline has already validated against `parameters`.
-   * Throws {@link ToolInputError} for semantic problems the schema cannot express.
+   * Builds an invocation. The pipeline calls it with parameters it has validated against `parameters`;
+   * tools made with `defineTool` validate again themselves, so no caller can hand their hooks anything else.
+   * Throws {@link ToolInputError} (`invalid_params`) for parameters it refuses.
    */
   build(params: P): ToolInvocation<P>;
 }
@@ -252,7 +259,35 @@ export interface PolicyDecision {
   sandbox?: SandboxGrant;
   /** Every rule that matched. */
   matched?: RuleRef[];
+  /**
+   * Arguments the call runs with instead of the given ones: the form the policy checked (a shell command
+   * with its brace and glob expansions written out as quoted words), so what runs is what was checked.
+   */
+  checkedArgs?: Record<string, unknown>;
+  /** What the hooks that ran for the call said (hooks/, docs/hooks.md). */
+  hooks?: HookReport[];
 }
+
+/** One hook's part in a call: which hook, where it is configured, and its answer or why it gave none. */
+export interface HookReport {
+  hook: string;
+  source: string;
+  event: "pre_tool" | "post_tool";
+  decision?: Decision;
+  reason?: string;
+  /** The hook failed (exit status, timeout, bad output…): the cause. */
+  failure?: string;
+  durationMs: number;
+}
+
+/** Post-tool hooks: given a call's result, what the model and the person receive instead. Never throws. */
+export type PostTool = (request: {
+  call: ToolCall;
+  tool: Tool;
+  args: Record<string, unknown>;
+  result: ToolResult;
+  signal: AbortSignal;
+}) => Promise<ToolResult & { hooks?: HookReport[] }>;
 
 /** What the pipeline asks the policy. */
 export interface DecisionRequest {
@@ -277,6 +312,8 @@ export interface ConfirmationResponse {
   reason?: string;
   /** The person chose "always" for this exact call in this session. */
   always?: boolean;
+  /** Who answered, recorded with the decision (default: `caller` for a call's own confirm, else `confirmer`). */
+  by?: string;
 }
 
 /**
@@ -298,13 +335,120 @@ export interface ConfirmationRequest {
 
 /**
  * Answers one call's confirmation request. A rejection, or no answer before the request's signal aborts,
- * is never a yes.
+ * is never a yes. `ask` is the pending approval record the pipeline published for the request (its `id`
+ * is the one to answer it by in the approval store).
  */
-export type Confirm = (request: ConfirmationRequest) => Promise<ConfirmationResponse>;
+export type Confirm = (request: ConfirmationRequest, ask?: ApprovalRecord) => Promise<ConfirmationResponse>;
 
 /** What answers `ask` for every call that brings no `confirm` of its own. The message bus implements it. */
 export interface Confirmer {
   confirm: Confirm;
+}
+
+/**
+ * Where an ask stands. `pending` until exactly one of the others: `approved` / `denied` by an answer,
+ * `expired` when no one answered before `expiresAt` (a deny), `cancelled` when the call was withdrawn.
+ */
+export type ApprovalState = "pending" | "approved" | "denied" | "expired" | "cancelled";
+
+/** How far an approval reaches: this call only, or (the person said) calls like it from now on. */
+export type ApprovalScope = "once" | "always";
+
+/** One answer to an ask, as the approval store records it. */
+export interface ApprovalAnswer {
+  approved: boolean;
+  /** Who answered: a person's name, `caller` (a call's own confirm), `confirmer` (the gate's). */
+  by: string;
+  /** Default `once`. Meaningful only for an approval. */
+  scope?: ApprovalScope;
+  /** Why (a refusal's reason reaches the model). */
+  reason?: string;
+}
+
+/** How an ask was settled: who, when (ms since the epoch), and for approvals the scope. */
+export interface ApprovalSettlement {
+  /** Who answered; `toolgate` when toolgate settled it itself (expiry, no one to ask, a withdrawn call). */
+  by: string;
+  at: number;
+  scope?: ApprovalScope;
+  reason?: string;
+}
+
+/**
+ * One ask as state: what a waiter reads and an answer changes. Holds only display-safe details, never the
+ * call's raw arguments. Times are ms since the epoch.
+ */
+export interface ApprovalRecord {
+  /** The store's id for the ask (not the call's id). */
+  id: string;
+  callId: string;
+  tool: string;
+  details: ConfirmationDetails;
+  agent?: string;
+  createdAt: number;
+  expiresAt: number;
+  state: ApprovalState;
+  /** Present once the state is not `pending`. */
+  settled?: ApprovalSettlement;
+}
+
+/** What `publish` is given: the ask, and how long it may stay pending. */
+export interface ApprovalAsk {
+  callId: string;
+  tool: string;
+  details: ConfirmationDetails;
+  agent?: string;
+  timeoutMs: number;
+}
+
+/** The outcome of an answer: it won, or the ask was already settled (or never existed) — `message` says so. */
+export type SettleResult =
+  | { ok: true; record: ApprovalRecord }
+  | { ok: false; record?: ApprovalRecord; message: string };
+
+/** Which records `list` returns. Every field given must match. */
+export interface ApprovalFilter {
+  state?: ApprovalState | readonly ApprovalState[];
+  tool?: string;
+  agent?: string;
+}
+
+/**
+ * The approval store: asks are state that waiters read, and events only wake them, so an answer given
+ * before a waiter starts waiting is never missed. A pending ask is settled exactly once — the first answer
+ * wins, a later one is told who answered and when — and one past its `expiresAt` is `expired` (a deny) for
+ * every reader. Implementations: `InProcessApprovalStore` (the default); shared ones (a file
+ * folder, Redis) let other processes answer. Every implementation passes the contract suite
+ * (`src/test-support/approval-store-contract.ts`).
+ */
+export interface ApprovalStore {
+  /**
+   * Whether people outside this process can see and answer asks (a console, another machine). When
+   * false, an ask nobody in this process can answer is refused at once instead of waiting for its expiry.
+   */
+  readonly shared: boolean;
+  /** Records a new pending ask, expiring `timeoutMs` from now. */
+  publish(ask: ApprovalAsk): Promise<ApprovalRecord>;
+  /** The ask as it stands (an overdue pending one reads as `expired`), or `undefined` for an unknown id. */
+  get(id: string): Promise<ApprovalRecord | undefined>;
+  /** Approves or denies a pending ask, exactly once. Past its expiry the ask is `expired` and the answer loses. */
+  answer(id: string, answer: ApprovalAnswer): Promise<SettleResult>;
+  /** Withdraws a pending ask (its call was cancelled): `cancelled`, through the same exactly-once rule. */
+  withdraw(id: string): Promise<SettleResult>;
+  /**
+   * Resolves with the settled record: at once when it is already settled, else when an answer, a
+   * withdrawal or its expiry (which the waiter writes, through the same rule) settles it. Rejects with the
+   * signal's reason when `signal` aborts first, and for an unknown id.
+   */
+  wait(id: string, options?: { signal?: AbortSignal }): Promise<ApprovalRecord>;
+  /** Records matching `filter`, oldest first (overdue pending ones as `expired`). */
+  list(filter?: ApprovalFilter): Promise<ApprovalRecord[]>;
+  /** Settles every overdue pending ask as `expired`; returns them. */
+  expire(): Promise<ApprovalRecord[]>;
+  /** Wake-ups: called with a record each time one is published or settled. Returns a function that stops them. */
+  watch(listener: (record: ApprovalRecord) => void): () => void;
+  /** Releases connections or timers the store holds (the gate calls it only for stores it made). */
+  close?(): Promise<void>;
 }
 
 /** One audit record per call (JSONL). */
@@ -322,6 +466,8 @@ export interface AuditRecord {
   durationMs: number;
   /** The sandbox profile a shell command ran under. */
   sandbox?: string;
+  /** The hooks that ran, each with its decision or failure. */
+  hooks?: { hook: string; event: string; decision?: Decision; failure?: string }[];
 }
 
 export interface AuditSink {

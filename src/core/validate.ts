@@ -3,8 +3,10 @@
  * Parameter validation with ajv (JSON Schema 2020-12). Schemas are checked against the meta-schema when a
  * tool is registered (built-in tools excepted: a test checks theirs) and compiled lazily on the tool's first
  * call, then cached per tool object. The built-in tools' schemas come precompiled
- * (`builtin-validators.generated.ts`, ajv's standalone code): a call to a built-in tool loads no ajv, which
- * cost ~35 ms of every `toolgate call` (loading it, then its first compile). ajv is loaded on first use.
+ * (`builtin-validators.generated.ts`, ajv's standalone code, by tool name): a call to a built-in tool loads no
+ * ajv, which cost ~35 ms of every `toolgate call` (loading it, then its first compile). A precompiled validator
+ * serves a tool only while the tool's schema still validates as the one it was written from (descriptions and
+ * other annotations aside: {@link validationKey}); otherwise ajv is loaded on first use and compiles it.
  * Errors name each failing parameter in plain words.
  */
 import { createRequire } from "node:module";
@@ -24,10 +26,61 @@ export const COMPILE_OPTIONS: Readonly<Options> = Object.freeze({
   meta: false,
 });
 
-/** The key a precompiled validator is found by: the schema as JSON, without `$schema`. */
-export function schemaKey(schema: JsonSchema): string {
-  const { $schema: _ignored, ...rest } = schema;
-  return JSON.stringify(rest);
+/** A validator written ahead of time for a tool: what its schema validated as, and the code. */
+export interface PrecompiledValidator {
+  /** {@link validationKey} of the schema it was compiled from. */
+  readonly key: string;
+  readonly validate: ValidateFunction;
+}
+
+/** Keywords that only describe: they change no answer of a validator (ajv runs without `verbose`). */
+const ANNOTATIONS = new Set(["$schema", "$comment", "title", "description", "examples", "deprecated"]);
+/** Keywords whose value is a schema, a list of schemas, or a map of names to schemas. */
+const ONE = new Set([
+  "items",
+  "additionalItems",
+  "additionalProperties",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+]);
+const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/**
+ * What a schema validates as: its JSON without annotations (`description`, `title`, `examples`, `$comment`,
+ * `deprecated`, `$schema`) at any depth, so rewording a description keeps a tool's precompiled validator.
+ * Property names are kept whatever they are (a parameter may be called `description`); values of `enum`,
+ * `const` and `default` are kept whole; keywords it does not know are kept as they are.
+ * @example validationKey({ type: "string", description: "a" }) === validationKey({ type: "string" }) // true
+ */
+export function validationKey(schema: JsonSchema): string {
+  return JSON.stringify(withoutAnnotations(schema));
+}
+
+function withoutAnnotations(schema: unknown): unknown {
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(keyword)) continue;
+    if (ONE.has(keyword)) out[keyword] = withoutAnnotations(value);
+    else if (LIST.has(keyword) && Array.isArray(value)) out[keyword] = value.map(withoutAnnotations);
+    else if (MAP.has(keyword) && value !== null && typeof value === "object" && !Array.isArray(value))
+      out[keyword] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutAnnotations(v)]));
+    else out[keyword] = value;
+  }
+  return out;
+}
+
+/** The precompiled validator of a built-in tool, when its schema still validates as the one compiled. */
+function precompiled(tool: Tool): ValidateFunction | undefined {
+  const entry = BUILTIN_VALIDATORS.get(tool.name);
+  return entry !== undefined && entry.key === validationKey(tool.parameters) ? entry.validate : undefined;
 }
 
 // Synchronous and on first use: registration and validation are synchronous, and most runs never need it.
@@ -112,7 +165,7 @@ export class ParamValidator {
     if (!fn) {
       try {
         const { $schema: _ignored, ...schema } = tool.parameters;
-        fn = BUILTIN_VALIDATORS.get(schemaKey(schema)) ?? this.ajv.compile(schema);
+        fn = precompiled(tool) ?? this.ajv.compile(schema);
       } catch (error) {
         fn = new Error(`the parameter schema of ${tool.name} does not compile: ${(error as Error).message}`);
       }

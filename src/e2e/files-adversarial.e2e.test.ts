@@ -9,39 +9,31 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Toolgate } from "../index.js";
 import { toolgate } from "../test-support/cli.js";
-import { ALLOW_ALL, adversarialLayout, jsonLines, type Layout, openGate, writeTree } from "./fixtures.js";
+import {
+  type AdversarialPaths,
+  ALLOW_ALL,
+  adversarialLayout,
+  adversarialPaths,
+  jsonLines,
+  type Layout,
+  openGate,
+  writeTree,
+} from "./fixtures.js";
 
 let layout: Layout;
 let root: string;
 let base: string;
 let gate: Toolgate;
 let before: Record<string, string>;
+let corpus: AdversarialPaths;
 
 /** Existing protected files (edits must be refused too) and ordinary files beside them. */
-const INSIDE = {
-  "real.txt": "real\n",
-  "docs/readme.md": "docs\n",
-  ".git/config": "[core]\n",
-  ".git/hooks/pre-commit": "#!/bin/sh\n",
-  ".gitmodules": "[submodule]\n",
-  ".toolgate/policy.toml": ALLOW_ALL,
-  ".toolgate/state/memory.json": "{}\n",
-  ".mcp.json": "{}\n",
-  ".env": "KEY=1\n",
-  ".env.local": "KEY=2\n",
-  ".vscode/settings.json": "{}\n",
-  ".idea/workspace.xml": "<x/>\n",
-  ".bashrc": "# rc\n",
-  ".zshrc": "# rc\n",
-  ".profile": "# rc\n",
-  ".npmrc": "registry=x\n",
-  "sub/.git/config": "[core]\n",
-  "sub/deep/.env": "KEY=3\n",
-};
+const INSIDE = adversarialPaths().inside;
 
 beforeAll(async () => {
   layout = await adversarialLayout(INSIDE);
   ({ root, base } = layout);
+  corpus = adversarialPaths(layout);
   await symlink(".git", join(root, "git-alias"));
   await symlink(".env", join(root, "innocent.txt"));
   gate = await openGate(root, { policyText: ALLOW_ALL });
@@ -53,38 +45,17 @@ afterAll(async () => {
 });
 
 const PNA = "path_not_allowed";
-const NF = "file_not_found";
 
-// [case, path, read_file error (null = reads), write_file error (null = writes, inside the root)]
-const table: [string, () => string, string | null, string | null][] = [
-  ["prefix sibling proj-evil", () => "../proj-evil/secret.txt", PNA, PNA],
-  ["prefix sibling proj_backup", () => "../proj_backup/x", PNA, PNA],
-  ["prefix sibling proj2", () => "../proj2/x", PNA, PNA],
-  ["absolute prefix sibling", () => `${root}-evil/secret.txt`, PNA, PNA],
-  [".. leading", () => "../outside.txt", PNA, PNA],
-  [".. in the middle", () => "docs/../../outside.txt", PNA, PNA],
-  [".. deep in the middle", () => "docs/x/../../../outside.txt", PNA, PNA],
-  [".. trailing", () => "docs/../..", PNA, PNA],
-  ["./.. prefix", () => "./../outside.txt", PNA, PNA],
-  ["absolute outside", () => `${base}/outside.txt`, PNA, PNA],
-  ["/etc/passwd", () => "/etc/passwd", PNA, PNA],
-  ["/proc/self/root to outside", () => `/proc/self/root${base}/outside.txt`, PNA, PNA],
-  ["NUL byte", () => "real.txt\0.png", PNA, PNA],
-  ["NUL byte with traversal", () => "../\0outside.txt", PNA, PNA],
-  ["Windows drive", () => "C:\\Windows\\win.ini", PNA, PNA],
-  ["UNC", () => "\\\\server\\share\\x", PNA, PNA],
-  ["symlink to a file outside", () => "link-out", PNA, PNA],
-  ["symlinked dir as parent of a new file", () => "dir-out/new.txt", PNA, PNA],
-  ["symlinked dir as parent of an existing file", () => "dir-out/secret.txt", PNA, PNA],
-  ["chain of symlinks to outside", () => "c1", PNA, PNA],
-  ["dangling symlink to outside", () => "dangle", PNA, PNA],
-  ["hard link to an outside file (write refused)", () => "hard.txt", null, PNA],
-  ["~ stays a literal name", () => "~/notes.txt", NF, null],
-  ["%2e%2e stays literal", () => "%2e%2e/%2e%2e/outside.txt", NF, null],
-];
+// The cases come from the data file; it.each needs them before beforeAll has made the layout, so each case
+// is its index, looked up in the filled-in corpus when it runs.
+const PATHS = adversarialPaths().paths.map(([name], i) => [name, i] as const);
+const EDIT_REFUSED = adversarialPaths().editRefused.map((_path, i) => i);
+const OTHER_TOOLS = adversarialPaths().otherToolsRefused.map(([name, args], i) => [name, args, i] as const);
 
 describe("adversarial paths through the library (policy: allow everything)", () => {
-  it.each(table)("%s", async (_name, path, readError, writeError) => {
+  it.each(PATHS)("%s", async (_name, index) => {
+    const [, raw, readError, writeError] = corpus.paths[index]!;
+    const path = () => raw;
     const read = await gate.execute({ name: "read_file", args: { path: path() } });
     expect(read.decision).toBe("allow");
     expect(read.error?.type ?? null).toBe(readError);
@@ -103,30 +74,17 @@ describe("adversarial paths through the library (policy: allow everything)", () 
     expect(await readFile(join(root, "%2e%2e/%2e%2e/outside.txt"), "utf8")).toBe("pwned\n");
   });
 
-  it.each([
-    ["link-out", () => "link-out"],
-    ["c1", () => "c1"],
-    ["hard.txt", () => "hard.txt"],
-    ["dir-out/secret.txt", () => "dir-out/secret.txt"],
-    ["../outside.txt", () => "../outside.txt"],
-    ["/proc/self/root/...", () => `/proc/self/root${base}/outside.txt`],
-  ])("edit_file refuses %s", async (_name, path) => {
+  it.each(EDIT_REFUSED)("edit_file refuses case %i", async (index) => {
     const result = await gate.execute({
       name: "edit_file",
-      args: { path: path(), edits: [{ oldText: "e", newText: "PWNED" }] },
+      args: { path: corpus.editRefused[index]!, edits: [{ oldText: "e", newText: "PWNED" }] },
     });
     expect(result.error?.type).toBe(PNA);
     expect(await layout.outsideSnapshot()).toEqual(before);
   });
 
-  it.each([
-    ["ls", { path: "dir-out" }],
-    ["ls", { path: "/etc" }],
-    ["glob", { pattern: "*", path: "dir-out" }],
-    ["grep", { pattern: "secret", path: ".." }],
-    ["grep", { pattern: "secret", path: "link-out" }],
-    ["read_many_files", { paths: ["real.txt", "../outside.txt"] }],
-  ])("%s %j is refused", async (name, args) => {
+  it.each(OTHER_TOOLS)("%s %j is refused", async (_name, _args, index) => {
+    const [name, args] = corpus.otherToolsRefused[index]!;
     const result = await gate.execute({ name, args });
     expect(result.error?.type).toBe(PNA);
     expect(result.llmContent).not.toContain("secret\n");
@@ -154,26 +112,7 @@ describe("adversarial paths through the library (policy: allow everything)", () 
 /** Every protected path and case variant, for write_file; the existing ones for edit_file too. */
 const PROTECTED = [
   ...Object.keys(INSIDE).filter((p) => p !== "real.txt" && p !== "docs/readme.md"),
-  ".GIT/config",
-  ".Git/HOOKS/pre-commit",
-  ".git",
-  ".git.",
-  ".GITMODULES",
-  ".TOOLGATE/policy.toml",
-  ".toolgate/agents/evil.md",
-  ".MCP.json",
-  "sub/.mcp.json",
-  ".ENV",
-  ".Env.Production",
-  ".VSCode/tasks.json",
-  ".IDEA/x",
-  ".BashRC",
-  ".bash_profile",
-  ".ZSHRC",
-  ".zshenv",
-  ".NPMRC",
-  "git-alias/config",
-  "innocent.txt",
+  ...adversarialPaths().protectedExtra,
 ];
 
 describe("protected paths are refused under a policy allowing everything", () => {
@@ -192,10 +131,10 @@ describe("protected paths are refused under a policy allowing everything", () =>
     async (path) => {
       const result = await gate.execute({
         name: "edit_file",
-        args: { path, edits: [{ oldText: INSIDE[path as keyof typeof INSIDE].slice(0, 2), newText: "X" }] },
+        args: { path, edits: [{ oldText: INSIDE[path]!.slice(0, 2), newText: "X" }] },
       });
       expect(result.error).toMatchObject({ type: PNA, details: { reason: "protected" } });
-      expect(await readFile(join(root, path), "utf8")).toBe(INSIDE[path as keyof typeof INSIDE]);
+      expect(await readFile(join(root, path), "utf8")).toBe(INSIDE[path]);
     },
   );
 

@@ -4,7 +4,7 @@
  * symlinks and hard links leading out), gates built with `createToolgate` exactly as a host builds them, and a
  * reader for `toolgate ... --json` output.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { link, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -74,6 +74,28 @@ export async function adversarialLayout(files: Record<string, string> = {}): Pro
     },
     cleanup: () => rm(base, { recursive: true, force: true }),
   };
+}
+
+/** The adversarial path corpus (testdata/adversarial-paths.json), `{root}` and `{base}` filled in. */
+export interface AdversarialPaths {
+  inside: Record<string, string>;
+  /** [case, path, read_file error, write_file error]; null: it reads / writes inside the root. */
+  paths: [string, string, string | null, string | null][];
+  editRefused: string[];
+  otherToolsRefused: [string, Record<string, unknown>][];
+  protectedExtra: string[];
+}
+
+const ADVERSARIAL_PATHS = new URL("./testdata/adversarial-paths.json", import.meta.url);
+
+/** Reads the corpus; with a layout, its placeholders become the layout's folders. */
+export function adversarialPaths(layout?: Pick<Layout, "root" | "base">): AdversarialPaths {
+  let text = readFileSync(ADVERSARIAL_PATHS, "utf8");
+  if (layout) {
+    // Inside JSON strings: the folders are plain absolute paths (no quotes or backslashes to escape).
+    text = text.replaceAll("{root}", layout.root).replaceAll("{base}", layout.base);
+  }
+  return JSON.parse(text) as AdversarialPaths;
 }
 
 /** Writes `files` (paths relative to `dir`), creating folders. */

@@ -39,7 +39,7 @@ import HOSTILE from "./testdata/hostile-text.json" with { type: "json" };
 /** The terminal's width in columns the prompts are drawn for. */
 const WIDTH = 80;
 const SHELL_SANDBOX =
-  "workspace-write (writes only inside the workspace; WITH NETWORK; secrets unreadable) — the command asks for network access";
+  "workspace-write (writes only inside the workspace; WITH NETWORK through toolgate's proxy: no loopback, private or metadata addresses; home folder hidden; secrets unreadable) — the command asks for network access";
 const MCP_SANDBOX = 'none (the MCP server "srv" runs this call, outside toolgate)';
 const notShell = (name: string) => `none (${name} is not a shell command; toolgate runs it itself)`;
 const expectedSandbox = (name: string) =>

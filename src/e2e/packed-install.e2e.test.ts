@@ -92,6 +92,7 @@ describe("the packed tarball, installed into a strict TypeScript project", () =>
         resolved: true,
         planned: ["read_file"],
         serveMcp: true,
+        kinds: ["text", "command", "url"],
       });
     },
     SLOW,

@@ -30,7 +30,13 @@ export type ModelErrorKind =
   | "incomplete"
   | "cancelled"
   /** The server answered something that is not its wire format. */
-  | "bad_reply";
+  | "bad_reply"
+  /**
+   * The prompt did not fit the model's context window: the server refused it (HTTP 400
+   * `context_length_exceeded` and its kin), cut it silently (Ollama, seen in its token count), or the
+   * embedded model had to drop part of it. `overflow` carries the numbers the server gave.
+   */
+  | "context_overflow";
 
 /** Kinds that mean "start or configure something" (exit 2 in `run`), not "the model failed". */
 export const SETUP_KINDS: ReadonlySet<ModelErrorKind> = new Set([
@@ -48,6 +54,8 @@ export class ModelError extends Error {
   partial?: ChatReply;
   /** The server's `Retry-After`, in ms, for `rate_limited` and 503. */
   retryAfterMs?: number;
+  /** For `context_overflow`: the prompt's size and the window, in the server's tokens, as far as known. */
+  overflow?: { promptTokens?: number; window?: number };
 
   constructor(
     readonly kind: ModelErrorKind,

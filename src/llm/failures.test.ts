@@ -172,10 +172,12 @@ describe.each(["ollama", "openai"] as const)("%s failures", (p) => {
   });
 
   it("checks the server and the model before the first task", async () => {
+    // What the server states (Ollama: the architecture's maximum); `[llm] context_window` is applied later.
     expect(await model(p).probe()).toEqual(
-      p === "ollama" ? { ok: true, contextWindow: 32768 } : { ok: true },
+      p === "ollama"
+        ? { ok: true, window: { tokens: 32768, source: "/api/show (test.context_length)", maximum: true } }
+        : { ok: true },
     );
-    expect(await model(p, { contextWindow: 4096 }).probe()).toEqual({ ok: true, contextWindow: 4096 });
     const missing = await createChatModel({ provider: p, model: "nope", baseUrl: baseOf(p) }).probe();
     expect(missing.ok).toBe(false);
     if (!missing.ok) {
@@ -208,6 +210,8 @@ describe("[llm] options on the wire", () => {
     await model("ollama", { options, contextWindow: 8192 }).chat({ messages, tools });
     const body = server.requests.at(-1)!;
     expect(body.options).toEqual({ temperature: 0.2, num_predict: 500, num_ctx: 8192 });
+    // A prompt over num_ctx is refused rather than cut (Ollama 0.12.6 and later).
+    expect(body.truncate).toBe(false);
     expect(body.think).toBe("high");
     expect(body.keep_alive).toBe("10m");
     expect(body.tool_choice).toBeUndefined();

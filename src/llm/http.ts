@@ -13,6 +13,7 @@ import {
   unreachableMessage,
   withoutKey,
 } from "./errors.js";
+import { contextOverflowError, overflowError, overflowFacts } from "./overflow.js";
 import type { LlmSettings } from "./types.js";
 
 /** Default `[llm] timeout_ms`: no byte for two minutes fails the request. */
@@ -121,7 +122,10 @@ export async function request(
     } catch {
       // the status says enough
     }
-    const error = errorForStatus(settings, response.status, serverErrorText(text) || response.statusText);
+    const said = serverErrorText(text) || response.statusText;
+    const error =
+      overflowError(response.status, text, oneLine(withoutKey(said, settings))) ??
+      errorForStatus(settings, response.status, said);
     const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
     if (retryAfter !== undefined) error.retryAfterMs = retryAfter;
     throw error;
@@ -148,6 +152,9 @@ export function serverErrorText(body: string): string {
 /** An error object a server put inside a 200 stream, as a ModelError. */
 export function streamError(settings: LlmSettings, server: string, error: unknown): ModelError {
   const text = serverErrorText(JSON.stringify({ error }));
+  // Older llama.cpp servers refused an over-long prompt inside the stream they had already started.
+  const overflow = overflowFacts(JSON.stringify(error) ?? "");
+  if (overflow) return contextOverflowError(overflow, oneLine(withoutKey(text, settings)));
   return new ModelError(
     "server",
     `${server} reported an error in its reply: ${oneLine(withoutKey(text, settings))}`,

@@ -13,9 +13,20 @@ export { ModelError, type ModelErrorKind, SETUP_KINDS } from "./errors.js";
 export { DEFAULT_TIMEOUT_MS } from "./http.js";
 export { createLocalModel } from "./local.js";
 export { runtimeBackend } from "./local-runtime.js";
+export { contextOverflowError, type OverflowFacts } from "./overflow.js";
 export { DEFAULT_MAX_RETRIES } from "./retry.js";
 export { type LlmConfig, resolveLlmSettings } from "./settings.js";
-export type { ChatMessage, ChatModel, ChatReply, LlmSettings, ModelProbe, ModelToolCall } from "./types.js";
+export type {
+  ChatMessage,
+  ChatModel,
+  ChatReply,
+  LlmSettings,
+  ModelProbe,
+  ModelToolCall,
+  TokenUsage,
+  WindowFact,
+} from "./types.js";
+export { type ContextWindow, LEARNED_WINDOW_CAP, resolveContextWindow } from "./window.js";
 
 /** The model for resolved settings. */
 export function createChatModel(settings: LlmSettings): ChatModel {

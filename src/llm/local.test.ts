@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolgate } from "../index.js";
 import { writeTinyModel } from "../test-support/tiny-gguf.js";
 import { ModelError } from "./errors.js";
-import { createLocalModel, grammarSchema, toHistory } from "./local.js";
-import type { ChatModel } from "./types.js";
+import { createLocalModel, grammarSchema, toFunctions, toHistory } from "./local.js";
+import { getLlama, loadRuntime } from "./local-runtime.js";
+import type { ChatMessage, ChatModel } from "./types.js";
 
 // Real node-llama-cpp (a dev dependency) on generated models; loading is slow on a busy machine.
 const SLOW = 180_000;
@@ -54,7 +55,7 @@ describe("the local provider on a generated model", () => {
       const model = local(paths.chat);
       const check = await model.probe();
       expect(check).toMatchObject({ ok: true });
-      expect(check.ok && check.contextWindow).toBeGreaterThan(0);
+      expect(check.ok && check.window?.tokens).toBeGreaterThan(0);
       const chunks: string[] = [];
       const reply = await model.chat({
         messages: [
@@ -129,6 +130,52 @@ describe("the local provider on a generated model", () => {
       // The model is free again: the next turn runs to its end.
       const next = await model.chat({ messages: [{ role: "user", content: "again" }], onText: () => {} });
       expect(next.text.startsWith("w0 w1 w2")).toBe(true);
+    },
+    SLOW,
+  );
+
+  it(
+    "counts a prompt exactly: the runtime's own context holds that many tokens, then the reply",
+    async () => {
+      const gate = await createToolgate({ roots: [dir], trustWorkspace: true });
+      const tools = gate
+        .schemas("openai")
+        .filter((t) => (t as { function: { name: string } }).function.name === "read_file");
+      const messages: ChatMessage[] = [
+        { role: "system", content: "You are terse." },
+        { role: "user", content: "read notes.txt" },
+      ];
+      const model = local(paths.call);
+      for (const offered of [[], tools]) {
+        const count = await model.countTokens!({ messages, tools: offered });
+        // An independent reading: a fresh context of the runtime, fed the same conversation.
+        const llama = await getLlama();
+        const runtime = await loadRuntime();
+        const loaded = await llama.loadModel({ modelPath: paths.call });
+        const context = await loaded.createContext({ contextSize: 4096, threads: 1 });
+        try {
+          const sequence = context.getSequence();
+          const chat = new runtime.LlamaChat({ contextSequence: sequence });
+          const functions = toFunctions(offered);
+          await chat.generateResponse(toHistory(messages), {
+            ...(offered.length > 0 ? { functions } : {}),
+            maxTokens: 1,
+          });
+          const tokens: number[] = [...sequence.contextTokens];
+          // The prompt ends exactly at the count: the assistant's turn opens there, and what follows is the reply.
+          expect(loaded.detokenize(tokens.slice(0, count), true).endsWith("<|im_start|>assistant\n")).toBe(
+            true,
+          );
+          expect(loaded.detokenize(tokens.slice(count), true)).toBe(offered.length > 0 ? "||call: " : "");
+        } finally {
+          await context.dispose();
+          await loaded.dispose();
+        }
+        // The reply reports the same count.
+        const reply = await model.chat({ messages, tools: offered });
+        expect(reply.usage?.promptTokens).toBe(count);
+      }
+      await gate.close();
     },
     SLOW,
   );

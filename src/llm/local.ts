@@ -5,11 +5,14 @@
  * are generated under a grammar built from each tool's JSON schema (so a call is always well-formed JSON of
  * the declared shape); text streams as it is generated; the caller's signal stops generation; the context
  * window is the one the model was loaded with. Calls to one model take turns (one context sequence).
+ * Prompts are counted exactly, with the model's own template and tokenizer (`countTokens`); a prompt
+ * node-llama-cpp had to shorten to fit (its context shift drops the oldest turns) is a `context_overflow`.
  */
 import { existsSync } from "node:fs";
 import { modelFile } from "../models/index.js";
 import { cancelledError, ModelError, oneLine } from "./errors.js";
 import { getLlama, type LlamaModule, loadRuntime } from "./local-runtime.js";
+import { contextOverflowError } from "./overflow.js";
 import { ReplyBuilder } from "./reply.js";
 import type { ChatMessage, ChatModel, ChatReply, ChatRequest, LlmSettings, ModelProbe } from "./types.js";
 
@@ -37,6 +40,7 @@ export function createLocalModel(settings: LlmSettings): ChatModel {
     schemaProvider: "openai",
     ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
     chat: (req) => chatOnce(settings, path, where, req),
+    countTokens: async (req) => promptTokens(await load(settings, path), req),
     probe: () => probeLocal(settings, path),
   };
 }
@@ -66,9 +70,11 @@ async function generate(
   const reply = new ReplyBuilder(req);
   const functions = toFunctions(req.tools ?? []);
   const options = settings.options ?? {};
-  // The sequence's meter counts what this turn fed and generated (an onToken callback would slow every token).
+  // The sequence's meter counts what this turn generated (an onToken callback would slow every token); the
+  // prompt is counted whole, as the template renders it (the meter sees only what the cache did not hold).
   const meter = state.chat.sequence?.tokenMeter;
-  const before = { input: meter?.usedInputTokens ?? 0, output: meter?.usedOutputTokens ?? 0 };
+  const before = meter?.usedOutputTokens ?? 0;
+  const prompt = promptTokens(state, req);
   let result: LlamaModule;
   try {
     result = await state.chat.generateResponse(toHistory(req.messages), {
@@ -86,6 +92,12 @@ async function generate(
     );
   }
   if (signal.aborted) throw cancelledError();
+  // node-llama-cpp dropped part of the conversation to make it fit: the reply answers something else.
+  if (result.lastEvaluation?.contextShiftMetadata != null)
+    throw contextOverflowError(
+      { promptTokens: prompt, window: state.context.contextSize },
+      "the embedded model had to drop the oldest part of the conversation",
+    );
   (result.functionCalls ?? []).forEach((call: { functionName: string; params: unknown }, i: number) => {
     reply.toolCalls.push({
       id: `call_${Date.now().toString(36)}_${i}`,
@@ -97,11 +109,7 @@ async function generate(
   const stop: string = result.metadata?.stopReason ?? "eogToken";
   reply.finished = true;
   reply.finishReason = stop === "functionCalls" ? "tool_calls" : stop === "maxTokens" ? "length" : "stop";
-  if (meter)
-    reply.usage = {
-      promptTokens: meter.usedInputTokens - before.input,
-      completionTokens: meter.usedOutputTokens - before.output,
-    };
+  reply.usage = { promptTokens: prompt, completionTokens: meter ? meter.usedOutputTokens - before : 0 };
   return reply.finish(where);
 }
 
@@ -140,11 +148,27 @@ async function loadModel(settings: LlmSettings, path: string): Promise<Loaded> {
   return { model, context, chat, turn: Promise.resolve() };
 }
 
+/**
+ * The exact size of a request's prompt: the conversation rendered by the model's chat template, with the
+ * tools documented as node-llama-cpp documents them, in the model's own tokens.
+ */
+function promptTokens(state: Loaded, req: Pick<ChatRequest, "messages" | "tools">): number {
+  const functions = toFunctions(req.tools ?? []);
+  const { contextText } = state.chat.chatWrapper.generateContextState({
+    chatHistory: toHistory(req.messages),
+    ...(Object.keys(functions).length > 0 ? { availableFunctions: functions } : {}),
+  });
+  return contextText.tokenize(state.model.tokenizer).length;
+}
+
 /** Whether the runtime is there and the model file loads; the window is the loaded context's size. */
 async function probeLocal(settings: LlmSettings, path: string): Promise<ModelProbe> {
   try {
     const state = await load(settings, path);
-    return { ok: true, contextWindow: state.context.contextSize };
+    return {
+      ok: true,
+      window: { tokens: state.context.contextSize, source: "the embedded model's loaded context" },
+    };
   } catch (error) {
     return {
       ok: false,

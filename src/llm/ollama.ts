@@ -3,7 +3,10 @@
  * Ollama's native API over `fetch`: `/api/chat` as NDJSON (or one JSON body from a server that ignores
  * `stream`), tool calls whose `function.arguments` are objects, `message.thinking` kept apart, token counts
  * from `prompt_eval_count`/`eval_count`, a stream ends only with `done: true`. `/api/show` tells whether
- * the model is there and its context window.
+ * the model is there and its context window. Every request says `truncate: false`: an Ollama that knows the
+ * flag (0.12.6 and later) then refuses a prompt longer than `num_ctx` instead of dropping its oldest messages
+ * (the system prompt stays, the user's task goes) or cutting it; older servers still cut silently, which
+ * the loop reads from `prompt_eval_count` (`cutsLongPrompts`).
  */
 import { randomBytes } from "node:crypto";
 import { cancelledError, ModelError, modelNotFoundMessage, oneLine } from "./errors.js";
@@ -27,6 +30,7 @@ export function createOllamaModel(settings: LlmSettings): ChatModel {
     baseUrl: settings.baseUrl,
     schemaProvider: "ollama",
     ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
+    cutsLongPrompts: true,
     chat: (req) =>
       withLengthRetry(s, req, (r) =>
         withRetries(settings.maxRetries ?? DEFAULT_MAX_RETRIES, r, () => chatOnce(s, r)),
@@ -50,6 +54,7 @@ export function ollamaBody(settings: LlmSettings, req: ChatRequest): Record<stri
     ...(req.tools && req.tools.length > 0 ? { tools: req.tools } : {}),
     ...(req.json ? { format: "json" } : {}),
     stream: true,
+    truncate: false,
     ...(Object.keys(options).length > 0 ? { options } : {}),
     ...(o.think !== undefined ? { think: o.think } : {}),
     ...(o.keepAlive !== undefined ? { keep_alive: o.keepAlive } : {}),
@@ -143,20 +148,35 @@ function argumentsObject(args: unknown): Record<string, unknown> {
   return {};
 }
 
-/** `/api/show`: is the model there, and how large is its context window (`<arch>.context_length`)? */
+/**
+ * `/api/show`: is the model there, and its window — the `num_ctx` its Modelfile sets, else the largest
+ * its architecture allows (`<arch>.context_length`, which toolgate caps: Ollama allocates what it is sent).
+ */
 async function probeOllama(settings: LlmSettings, signal: AbortSignal): Promise<ModelProbe> {
   try {
     const res = await request(settings, `${settings.baseUrl}/api/show`, { model: settings.model }, signal);
     let text = "";
     for await (const piece of res.chunks()) text += piece;
-    const shown = JSON.parse(text) as { model_info?: Record<string, unknown>; capabilities?: unknown };
+    const shown = JSON.parse(text) as {
+      model_info?: Record<string, unknown>;
+      capabilities?: unknown;
+      parameters?: unknown;
+    };
     const info = shown.model_info ?? {};
     const key = Object.keys(info).find((k) => k.endsWith(".context_length"));
-    const learned = key && typeof info[key] === "number" ? (info[key] as number) : undefined;
-    const contextWindow = settings.contextWindow ?? learned;
+    const maximum = key && typeof info[key] === "number" ? (info[key] as number) : undefined;
+    const parameters = typeof shown.parameters === "string" ? shown.parameters : "";
+    const set = /^\s*num_ctx\s+(\d+)\s*$/m.exec(parameters);
+    const numCtx = set ? Number(set[1]) : undefined;
+    const window =
+      numCtx && numCtx > 0
+        ? { tokens: maximum ? Math.min(numCtx, maximum) : numCtx, source: "/api/show (the model's num_ctx)" }
+        : maximum
+          ? { tokens: maximum, source: `/api/show (${key})`, maximum: true }
+          : undefined;
     // Older servers list no capabilities: assume tools work (the chat request will say if not).
     const tools = Array.isArray(shown.capabilities) ? shown.capabilities.includes("tools") : undefined;
-    return { ok: true, ...(contextWindow ? { contextWindow } : {}), ...(tools === false ? { tools } : {}) };
+    return { ok: true, ...(window ? { window } : {}), ...(tools === false ? { tools } : {}) };
   } catch (error) {
     if (error instanceof ModelError) {
       // /api/show answers 404 for a model that is not pulled, whatever its text says.

@@ -209,24 +209,84 @@ function toWireMessage(message: ChatMessage): Record<string, unknown> {
   }
 }
 
-/** `GET /models`: is the server there, and does it list the model? A server without the list is trusted. */
+/**
+ * `GET /models`: is the server there, does it list the model, and what window does it state — vLLM's
+ * `max_model_len`; for llama.cpp's server, `/props` (`default_generation_settings.n_ctx`, the window of one
+ * slot), else `meta.n_ctx` where a build lists it (upstream lists only `n_ctx_train`, the model's maximum,
+ * which is not used). A server without the list is trusted.
+ */
 async function probeOpenAI(settings: LlmSettings, signal: AbortSignal): Promise<ModelProbe> {
-  const base = settings.contextWindow ? { contextWindow: settings.contextWindow } : {};
+  let entry: ListedModel | undefined;
   try {
-    const res = await request(settings, `${settings.baseUrl}/models`, undefined, signal);
-    let text = "";
-    for await (const piece of res.chunks()) text += piece;
-    const data = (JSON.parse(text) as { data?: { id?: unknown }[] }).data;
-    if (Array.isArray(data) && !data.some((m) => m?.id === settings.model))
-      return { ok: false, error: new ModelError("model_not_found", modelNotFoundMessage(settings), 404) };
-    return { ok: true, ...base };
-  } catch (error) {
-    if (error instanceof ModelError) {
-      if (error.kind === "unreachable" || error.kind === "auth" || error.kind === "timeout")
-        return { ok: false, error };
-      // A server without a model list (404 on /models) may still serve the model.
-      return { ok: true, ...base };
+    const data = (
+      JSON.parse(await getText(settings, `${settings.baseUrl}/models`, signal)) as {
+        data?: ListedModel[];
+      }
+    ).data;
+    if (Array.isArray(data)) {
+      entry = data.find((m) => m?.id === settings.model);
+      if (!entry)
+        return { ok: false, error: new ModelError("model_not_found", modelNotFoundMessage(settings), 404) };
     }
-    return { ok: true, ...base };
+  } catch (error) {
+    if (error instanceof ModelError && SETUP_FAILURES.has(error.kind)) return { ok: false, error };
+    // A server without a model list (404 on /models) may still serve the model.
+    return { ok: true };
   }
+  const window = entry ? await listedWindow(settings, entry, signal) : undefined;
+  return { ok: true, ...(window ? { window } : {}) };
+}
+
+/** Failures of the listing that mean the server cannot be used as configured. */
+const SETUP_FAILURES = new Set(["unreachable", "auth", "timeout"]);
+
+interface ListedModel {
+  id?: unknown;
+  owned_by?: unknown;
+  max_model_len?: unknown;
+  meta?: { n_ctx?: unknown };
+}
+
+async function listedWindow(
+  settings: LlmSettings,
+  entry: ListedModel,
+  signal: AbortSignal,
+): Promise<{ tokens: number; source: string } | undefined> {
+  if (wholeNumber(entry.max_model_len))
+    return { tokens: entry.max_model_len as number, source: "/models (max_model_len, vLLM)" };
+  // /props first: a listed n_ctx may be the whole context, shared by several slots.
+  const slot = entry.owned_by === "llamacpp" ? await propsWindow(settings, signal) : undefined;
+  if (slot) return slot;
+  if (wholeNumber(entry.meta?.n_ctx))
+    return { tokens: entry.meta?.n_ctx as number, source: "/models (meta.n_ctx, llama.cpp)" };
+  return undefined;
+}
+
+/** llama.cpp's `/props`: the context of one slot, which is what one request may fill. */
+async function propsWindow(
+  settings: LlmSettings,
+  signal: AbortSignal,
+): Promise<{ tokens: number; source: string } | undefined> {
+  try {
+    const props = JSON.parse(
+      await getText(settings, `${settings.baseUrl.replace(/\/v1$/, "")}/props`, signal),
+    ) as {
+      default_generation_settings?: { n_ctx?: unknown };
+    };
+    const nCtx = props.default_generation_settings?.n_ctx;
+    return wholeNumber(nCtx) ? { tokens: nCtx as number, source: "/props (n_ctx, llama.cpp)" } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function wholeNumber(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value > 0;
+}
+
+async function getText(settings: LlmSettings, url: string, signal: AbortSignal): Promise<string> {
+  const res = await request(settings, url, undefined, signal);
+  let text = "";
+  for await (const piece of res.chunks()) text += piece;
+  return text;
 }

@@ -5,6 +5,8 @@
  * `--timeout-ms`), the API key read only from the environment variable `api_key_env` names. Problems are
  * ConfigErrors whose message says what to set.
  */
+// The choice lists by file: they load no zod, and the package's root loads this module.
+import { LLM_PROVIDERS, TOOL_CHOICES } from "../config/choices.js";
 import type { ToolgateSettings } from "../config/index.js";
 import { ConfigError } from "../core/index.js";
 import { DEFAULT_MODEL } from "../models/index.js";
@@ -27,7 +29,6 @@ export interface LlmFlags {
 }
 
 const THINK_LEVELS = ["low", "medium", "high"] as const;
-const TOOL_CHOICES = ["auto", "none", "required"] as const;
 
 /** The model used when neither config nor flags name one (a small model with tool support). */
 export const DEFAULT_OLLAMA_MODEL = "qwen3";
@@ -43,9 +44,9 @@ export function resolveLlmSettings(
   env: Readonly<Record<string, string | undefined>>,
 ): LlmSettings {
   const providerText = flags.provider ?? config?.provider ?? "ollama";
-  if (providerText !== "ollama" && providerText !== "openai" && providerText !== "local")
+  if (!isOneOf(LLM_PROVIDERS, providerText))
     throw new ConfigError(
-      `unknown model provider ${JSON.stringify(providerText)}: use "ollama", "openai" or "local"`,
+      `unknown model provider ${JSON.stringify(providerText)}: use ${either(LLM_PROVIDERS)}`,
     );
   const provider: ProviderKind = providerText;
   // The local provider runs a model file in this process: there is no server address.
@@ -144,15 +145,25 @@ function modelOptions(config: Partial<LlmConfig> | undefined, flags: LlmFlags): 
   }
   const toolChoice = config?.toolChoice;
   if (toolChoice !== undefined) {
-    if (!(TOOL_CHOICES as readonly string[]).includes(toolChoice))
+    if (!isOneOf(TOOL_CHOICES, toolChoice))
       throw new ConfigError(
-        `[llm] tool_choice must be "auto", "none" or "required", not ${JSON.stringify(toolChoice)}`,
+        `[llm] tool_choice must be ${either(TOOL_CHOICES)}, not ${JSON.stringify(toolChoice)}`,
       );
-    options.toolChoice = toolChoice as ModelOptions["toolChoice"];
+    options.toolChoice = toolChoice;
   }
   if (config?.parallelToolCalls !== undefined) options.parallelToolCalls = config.parallelToolCalls;
   return options;
 }
+
+const isOneOf = <T extends string>(choices: readonly T[], value: string): value is T =>
+  (choices as readonly string[]).includes(value);
+
+/** `"a", "b" or "c"`. */
+const either = (choices: readonly string[]) =>
+  `${choices
+    .slice(0, -1)
+    .map((c) => JSON.stringify(c))
+    .join(", ")} or ${JSON.stringify(choices.at(-1))}`;
 
 /** A whole number ≥ `min` from a flag's text or a config value; undefined when absent. */
 function wholeNumber(value: string | number | undefined, name: string, min: number): number | undefined {

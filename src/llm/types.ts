@@ -3,6 +3,7 @@
  * The one small interface every model provider implements: a chat turn with tools and streaming, in a
  * provider-neutral message shape. Providers translate to and from their own wire formats. Types only.
  */
+import type { LlmProvider, ToolChoice } from "../config/choices.js";
 
 /** A tool call the model made, with its arguments as given (an object, or raw JSON text if unparsable). */
 export interface ModelToolCall {
@@ -62,7 +63,7 @@ export interface ChatReply {
 }
 
 /** Which wire format a provider speaks. */
-export type ProviderKind = "ollama" | "openai" | "local";
+export type ProviderKind = LlmProvider;
 
 /** A chat model. */
 export interface ChatModel {
@@ -73,17 +74,37 @@ export interface ChatModel {
   readonly schemaProvider: "ollama" | "openai";
   /** The context window in tokens, when configured (`[llm] context_window`). */
   readonly contextWindow?: number;
+  /**
+   * True when the server shortens a prompt longer than its window without refusing it (Ollama), so that
+   * only its token count can tell; the loop checks each count.
+   */
+  readonly cutsLongPrompts?: boolean;
   chat(request: ChatRequest): Promise<ChatReply>;
   /**
-   * Whether the server answers and has the model; Ollama also reports the model's context window, and
-   * `tools: false` for a model without the "tools" capability.
+   * The exact prompt size of a request in the model's own tokens (its chat template and tokenizer), where
+   * the provider can count without a server round trip (the embedded model). Absent: the loop estimates.
+   */
+  countTokens?(request: Pick<ChatRequest, "messages" | "tools">): Promise<number>;
+  /**
+   * Whether the server answers and has the model, and what it says of the context window (Ollama's
+   * `/api/show`, vLLM's and llama.cpp's model listing, the embedded model's loaded context); `tools: false`
+   * for a model without the "tools" capability.
    */
   probe(signal?: AbortSignal): Promise<ModelProbe>;
 }
 
+/** What a server says of a model's context window: tokens, and where that figure came from. */
+export interface WindowFact {
+  tokens: number;
+  /** Where the figure was read, for the banner: "/api/show (qwen3.context_length)". */
+  source: string;
+  /** True when it is the model's maximum rather than what the server allocates per request. */
+  maximum?: boolean;
+}
+
 /** The result of {@link ChatModel.probe}. */
 export type ModelProbe =
-  | { ok: true; contextWindow?: number; tools?: false }
+  | { ok: true; window?: WindowFact; tools?: false }
   | { ok: false; error: import("./errors.js").ModelError };
 
 /** Resolved model settings (config, then flags, then the environment for the key). */
@@ -116,7 +137,7 @@ export interface ModelOptions {
   /** Ollama only: how long the model stays loaded ("5m", "0", seconds as a number). */
   keepAlive?: string | number;
   /** OpenAI only: "auto", "none" or "required". */
-  toolChoice?: "auto" | "none" | "required";
+  toolChoice?: ToolChoice;
   /** OpenAI only. */
   parallelToolCalls?: boolean;
 }

@@ -4,9 +4,10 @@
  * suggested_tools}` as JSON. The reply is validated; anything that is not that object is "no plan", and the
  * loop goes on without one. The planner uses the plan (whitelist, sub-question fan-out).
  */
-import type { ChatModel } from "../llm/index.js";
+import type { ChatMessage, ChatModel } from "../llm/index.js";
 import { ModelError } from "../llm/index.js";
 import { type RoutingPlan, stripThinking } from "../planner/index.js";
+import { withModelSpan } from "../telemetry/index.js";
 
 /** A tool as the routing prompt lists it. */
 export interface RoutableTool {
@@ -29,23 +30,35 @@ export function routingPrompt(tools: readonly RoutableTool[]): string {
 
 /**
  * Asks the model for a routing plan. Returns undefined when the reply is not a valid plan; a model error
- * other than cancellation is also "no plan" (the main call will report it).
+ * other than cancellation is also "no plan" (the main call will report it). A request `fits` says is over
+ * the context budget is not sent: no plan either.
  */
 export async function routeQuery(
   model: ChatModel,
   query: string,
   tools: readonly RoutableTool[],
-  signal?: AbortSignal,
+  options: {
+    signal?: AbortSignal;
+    contextWindow?: number;
+    fits?: (messages: readonly ChatMessage[]) => Promise<boolean>;
+  } = {},
 ): Promise<RoutingPlan | undefined> {
+  const { signal, contextWindow, fits } = options;
+  const messages: ChatMessage[] = [
+    { role: "system", content: routingPrompt(tools) },
+    { role: "user", content: query },
+  ];
+  if (fits && !(await fits(messages))) return undefined;
   try {
-    const reply = await model.chat({
-      messages: [
-        { role: "system", content: routingPrompt(tools) },
-        { role: "user", content: query },
-      ],
-      json: true,
-      ...(signal ? { signal } : {}),
-    });
+    const reply = await withModelSpan(model, () =>
+      model.chat({
+        messages,
+        json: true,
+        ...(signal ? { signal } : {}),
+        // The session's window: Ollama reloads a model whose num_ctx changes between requests.
+        ...(contextWindow ? { contextWindow } : {}),
+      }),
+    );
     return parseRoutingReply(reply.text);
   } catch (error) {
     if (error instanceof ModelError && error.kind === "cancelled") throw error;

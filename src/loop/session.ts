@@ -2,8 +2,9 @@
  * @module loop/session
  * The agent loop: system instructions + the scope's tool schemas → model reply → the planner cascade
  * (routing fan-out, native calls, structured calls in text, guarded text extraction) → every call through
- * the pipeline → results back as tool messages → again, until a final answer, the step limit, repeated
- * identical calls, or cancellation.
+ * the pipeline → results back as tool messages (shaped to the context window) → again, until a final
+ * answer, the step limit, repeated identical calls, or cancellation. Every request is measured against the
+ * window first; an overflow the server reports is recovered from once (`keeper.ts`).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
@@ -24,9 +25,9 @@ import {
   splitThinking,
   stripThinking,
 } from "../planner/index.js";
-import { withTurnSpan } from "../telemetry/index.js";
+import { withModelSpan, withTurnSpan } from "../telemetry/index.js";
 import { canonicalJson } from "../utils/index.js";
-import { charsOf, promptBudget, shortenToolResults, summarise, summaryRange, TokenGauge } from "./context.js";
+import { ContextKeeper } from "./keeper.js";
 import { systemInstructions } from "./prompts.js";
 import { routeQuery } from "./routing.js";
 import { type PendingCall, runCalls } from "./run-calls.js";
@@ -60,11 +61,22 @@ export class AgentSession {
   private registry: unknown;
   private readonly profile: PlannerProfile;
   private nextId = 1;
-  private readonly gauge = new TokenGauge();
-  /** Tokens of the newest exchange as the server counted them (prompt + reply), when it reported them. */
+  /** Keeps every request inside the context window. */
+  private readonly keeper: ContextKeeper;
+  /** Tokens of the newest exchange as the server counted them (prompt + reply), when that count can be true. */
   private tokensUsed: number | undefined;
 
   constructor(private options: SessionOptions) {
+    this.keeper = new ContextKeeper(
+      {
+        model: () => this.options.model,
+        emit: (event) => this.emit(event),
+        record: (entry) => this.options.transcript?.write(entry),
+        modeOf: (tool) => this.modeOf(tool),
+      },
+      options.contextWindow,
+      options.maxReplyTokens,
+    );
     this.takeTools();
     // No default call unless configured: a chat greeting must not trigger a search.
     this.profile = options.profile ?? mergeProfiles(DEFAULT_PROFILE, { tools: {}, fallback: [] });
@@ -89,14 +101,20 @@ export class AgentSession {
   clear(): void {
     this.messages.splice(1);
     this.tokensUsed = undefined;
+    this.keeper.reset();
     this.options.transcript?.write({ type: "clear" });
   }
 
-  /** Talks to another model from now on (same wire format, so the tool schemas stay valid). */
-  useModel(model: ChatModel): void {
+  /**
+   * Talks to another model from now on (same wire format, so the tool schemas stay valid), in its own
+   * context window when one is given.
+   */
+  useModel(model: ChatModel, contextWindow?: number): void {
     if (model.schemaProvider !== this.options.model.schemaProvider)
       throw new Error(`cannot switch from a ${this.options.model.provider} model to a ${model.provider} one`);
-    this.options = { ...this.options, model };
+    this.options = { ...this.options, model, ...(contextWindow ? { contextWindow } : {}) };
+    if (contextWindow) this.keeper.window = contextWindow;
+    this.keeper.reset();
     this.options.transcript?.write({ type: "model", provider: model.provider, model: model.model });
   }
 
@@ -122,6 +140,7 @@ export class AgentSession {
       this.names.length > 0 && this.options.nativeTools !== false
         ? gate.schemas(this.options.model.schemaProvider, scope ? { scope } : {})
         : [];
+    this.keeper.setTools(this.schemas);
   }
 
   private systemText(): string {
@@ -162,7 +181,7 @@ export class AgentSession {
     let repeats = 0;
     const tokens = () => ({
       ...(this.tokensUsed !== undefined ? { used: this.tokensUsed } : {}),
-      ...(o.contextWindow ? { window: o.contextWindow } : {}),
+      ...(this.keeper.window ? { window: this.keeper.window } : {}),
     });
     const finish = (stopReason: StopReason, answer: string, error?: ModelError): TurnResult => {
       o.transcript?.write({
@@ -194,6 +213,8 @@ export class AgentSession {
           round++;
         }
       }
+      // An overflow is recovered from once per request: a second one ends the turn.
+      let recovering = false;
       while (true) {
         if (signal.aborted) return finish("cancelled", "cancelled");
         if (steps >= maxSteps)
@@ -201,29 +222,27 @@ export class AgentSession {
             "step_limit",
             `stopped after ${steps} model calls without a final answer (step limit)`,
           );
-        await this.fitContext(signal);
+        await this.keeper.fit(this.messages, signal);
         const sent = [...this.messages];
-        const reply = await o.model.chat({
-          messages: this.messages,
-          tools: this.schemas,
-          signal,
-          ...(o.contextWindow && o.model.provider === "ollama" ? { contextWindow: o.contextWindow } : {}),
-          onText: (chunk) => this.emit({ type: "text", chunk }),
-          onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
-          onRetry: ({ delayMs, reason, maxTokens }) =>
-            this.emit({
-              type: "notice",
-              message:
-                maxTokens !== undefined
-                  ? `${reason} — asking again with max_tokens ${maxTokens}`
-                  : `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
-            }),
-        });
-        steps++;
-        if (reply.usage) {
-          this.gauge.learn(sent, reply.usage.promptTokens);
-          this.tokensUsed = reply.usage.promptTokens + reply.usage.completionTokens;
+        let reply: ChatReply | undefined;
+        try {
+          reply = await this.ask(sent, signal);
+          steps++;
+          // A server that cuts silently answered a shortened prompt: that reply answers something else.
+          const { cut, believed } = this.keeper.afterReply(sent, reply.usage);
+          if (cut) throw cut;
+          if (reply.usage && believed)
+            this.tokensUsed = reply.usage.promptTokens + reply.usage.completionTokens;
+        } catch (error) {
+          if (!(error instanceof ModelError) || error.kind !== "context_overflow" || signal.aborted)
+            throw error;
+          if (!reply) steps++;
+          if (recovering) throw stillTooLong(error);
+          recovering = true;
+          await this.keeper.recover(error, this.messages, this.keeper.charsOf(sent), signal);
+          continue;
         }
+        recovering = false;
         const empty = emptyReply(reply);
         if (empty) {
           const error = new ModelError("incomplete", empty);
@@ -272,13 +291,43 @@ export class AgentSession {
     }
   }
 
+  /** One request of the main conversation: the messages, the tools, the window, streamed to the UI. */
+  private ask(messages: readonly ChatMessage[], signal: AbortSignal): Promise<ChatReply> {
+    const window = this.keeper.window;
+    const { model } = this.options;
+    return withModelSpan(model, () =>
+      model.chat({
+        messages,
+        tools: this.schemas,
+        signal,
+        ...(window ? { contextWindow: window } : {}),
+        onText: (chunk) => this.emit({ type: "text", chunk }),
+        onThinking: (chunk) => this.emit({ type: "thinking", chunk }),
+        onRetry: ({ delayMs, reason, maxTokens }) =>
+          this.emit({
+            type: "notice",
+            message:
+              maxTokens !== undefined
+                ? `${reason} — asking again with max_tokens ${maxTokens}`
+                : `${reason} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
+          }),
+      }),
+    );
+  }
+
   private async route(task: string, signal: AbortSignal): Promise<RoutingPlan | undefined> {
     if (!this.options.routing || this.toolNames.length === 0) return undefined;
     const tools = this.toolNames.map((name) => ({
       name,
       description: this.options.gate.registry.get(name)?.description ?? "",
     }));
-    const routing = await routeQuery(this.options.model, task, tools, signal);
+    const window = this.keeper.window;
+    const routing = await routeQuery(this.options.model, task, tools, {
+      signal,
+      ...(window ? { contextWindow: window } : {}),
+      // Inside the budget like every request: a routing request over it is not sent (no plan).
+      fits: (messages) => this.keeper.fitsAlone(messages),
+    });
     this.emit({ type: "routing", plan: routing ?? null });
     this.options.transcript?.write({ type: "routing", plan: routing ?? null });
     return routing;
@@ -353,12 +402,30 @@ export class AgentSession {
       ...(this.options.transcript ? { transcript: this.options.transcript } : {}),
     });
     const byId = new Map(runnable.map((c, i) => [c.id, results[i]!]));
-    for (const c of pending) {
+    // The round's results together get their share of the window; one over its part is cut, saying how to page.
+    const contents = await this.keeper.shapeRound(
+      this.messages,
+      pending.map((c) => {
+        const result = byId.get(c.id);
+        return {
+          id: c.id,
+          name: c.name,
+          args: c.args,
+          content: result ? result.llmContent : `Error (invalid_params): ${c.problem}`,
+          mode: this.modeOf(c.name),
+        };
+      }),
+    );
+    pending.forEach((c, k) => {
       const result = byId.get(c.id);
       if (result) calls.push({ name: c.name, args: c.args, result });
-      const content = result ? result.llmContent : `Error (invalid_params): ${c.problem}`;
-      this.push({ role: "tool", content, toolCallId: c.id, name: c.name });
-    }
+      this.push({ role: "tool", content: contents[k]!, toolCallId: c.id, name: c.name });
+    });
+  }
+
+  /** How a tool's results are cut: its start, or start and end (commands). */
+  private modeOf(tool: string): "head" | "head-tail" {
+    return this.options.gate.registry.get(tool)?.outputMode ?? "head";
   }
 
   /** Thinking never goes back to the model: inline `<think>` blocks move to `thinking` (transcript only). */
@@ -372,48 +439,18 @@ export class AgentSession {
   }
 
   /**
-   * Compacts the history when the next request would not fit the window (or always, with `force`): old
-   * tool results are shortened first; if that is not enough, older messages are replaced by the model's
-   * own summary. Says what it did in a notice and in the transcript.
+   * Compacts the history when the next request would not fit the window, or now with `force` (`/compact`:
+   * every old tool result shortened, the conversation so far replaced by the model's own summary). Says
+   * what it did in a notice and in the transcript.
    */
   async compact(options: { signal?: AbortSignal; force?: boolean } = {}): Promise<string | undefined> {
+    // Between turns nothing is in progress: everything after the system prompt may be summarised.
     return currentTranscript.run(this.options.transcript, () =>
-      this.fitContext(options.signal ?? new AbortController().signal, options.force === true, true),
+      this.keeper.fit(this.messages, options.signal ?? new AbortController().signal, {
+        force: options.force === true,
+        idle: true,
+      }),
     );
-  }
-
-  private async fitContext(signal: AbortSignal, force = false, idle = false): Promise<string | undefined> {
-    const o = this.options;
-    const window = o.contextWindow;
-    if (!window && !force) return undefined;
-    const budget = promptBudget(window ?? 1_000_000, o.maxReplyTokens);
-    const fits = () => this.gauge.estimate(this.messages) <= budget;
-    if (!force && fits()) return undefined;
-    const before = this.gauge.estimate(this.messages);
-    const excess = force ? Number.POSITIVE_INFINITY : this.gauge.charsFor(before - budget);
-    const shortened = shortenToolResults(this.messages, excess);
-    let summarised = 0;
-    const range = force || !fits() ? summaryRange(this.messages, idle) : undefined;
-    if (range) {
-      const older = this.messages.slice(range.from, range.to).filter((_, i) => range.from + i !== range.task);
-      const task = range.task !== undefined ? [this.messages[range.task]!] : [];
-      // The summary request gets at most half the budget, in characters at the learned rate.
-      const budgetChars = Math.floor(
-        (budget / 2) * (charsOf(older) / Math.max(1, this.gauge.estimate(older))),
-      );
-      const summary = await summarise(o.model, older, budgetChars, signal);
-      this.messages.splice(range.from, range.to - range.from, summary, ...task);
-      summarised = older.length;
-    }
-    const after = this.gauge.estimate(this.messages);
-    const parts = [
-      ...(shortened ? [`shortened ${shortened} old tool result(s)`] : []),
-      ...(summarised ? [`summarised ${summarised} older message(s)`] : []),
-    ];
-    const message = `context: ${parts.join(", ") || "nothing to compact"} — about ${before} → ${after} tokens${window ? ` of ${window}` : ""}`;
-    this.emit({ type: "notice", message });
-    o.transcript?.write({ type: "compaction", shortened, summarised, before, after });
-    return message;
   }
 
   private recordPlan(result: PlanResult): void {
@@ -436,6 +473,17 @@ export class AgentSession {
   private id(): string {
     return `tg_${this.nextId++}`;
   }
+}
+
+/** The error that ends a turn when the retry after an overflow overflowed too. */
+function stillTooLong(error: ModelError): ModelError {
+  const final = new ModelError(
+    "context_overflow",
+    `${error.message} — and again after compacting: set [llm] context_window to what the model really holds, use fewer tools, or ask for less at a time`,
+    error.status,
+  );
+  if (error.overflow) final.overflow = error.overflow;
+  return final;
 }
 
 /** Why a reply with no call and no visible text is not an answer; undefined when it is one. */

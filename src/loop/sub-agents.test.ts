@@ -1,7 +1,8 @@
 /**
  * Sub-agents through the real pool and pipeline: spawn_agents runs this loop at depth + 1 with the child's
  * resolved scope; an opted-in child spawns at depth 2 where spawn_agents is gone; the child's confirmation
- * reaches the parent's bus tagged with its name; each run keeps its transcript; answers come back up.
+ * reaches the parent's bus tagged with its name; each run keeps its transcript; answers come back up —
+ * in a context window, each child within a budget of its own and its answer shaped like any result.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,8 +11,10 @@ import { type ModelServer, startModelServer } from "../llm/testdata/model-server
 import { ConfirmationBroker } from "./approvals.js";
 import { attachToolPool } from "./host.js";
 import { AgentSession } from "./session.js";
+import { CUT_MARK } from "./shape.js";
 import { createAgentRunner } from "./sub-agents.js";
 import { makeGate, makeWorkspace, modelOf, removeWorkspace, systemOf } from "./testdata/harness.js";
+import { bigFiles, requestProblems } from "./testdata/reading.js";
 import { readTranscript, sessionsDir, Transcript } from "./transcript.js";
 import type { LoopEvent } from "./types.js";
 
@@ -165,6 +168,56 @@ describe("spawn_agents backed by the loop", () => {
     } finally {
       await host.close();
       await gate.close();
+      await removeWorkspace(root);
+    }
+  });
+});
+
+describe("sub-agents in a context window", () => {
+  it("each child keeps to the window with a budget of its own, and its answer is shaped like any result", async () => {
+    const windowed = await startModelServer(["test-model"], 8192, { behaviour: { openai: "llama.cpp" } });
+    const root = await makeWorkspace(bigFiles(1));
+    await mkdir(join(root, ".toolgate", "agents"), { recursive: true });
+    await writeFile(
+      join(root, ".toolgate", "agents", "reader.md"),
+      "---\ndescription: Reads\ntools: [read_file]\n---\nQuote what you read.\n",
+    );
+    const gate = await makeGate(root, 'default = "allow"\n');
+    const model = modelOf(windowed, "openai");
+    const runner = createAgentRunner({ gate, model, root, contextWindow: 8192 });
+    const host = await attachToolPool(gate, { root, runner, logger: { warn: () => undefined } });
+    try {
+      const last = (body: { messages: { content?: unknown }[] }) => String(body.messages.at(-1)?.content);
+      windowed.push(
+        {
+          toolCalls: [
+            { name: "spawn_agents", arguments: { agents: [{ agent: "reader", task: "quote f1.txt" }] } },
+          ],
+        },
+        { toolCalls: [{ name: "read_file", arguments: { path: "f1.txt" } }] },
+        (body) => {
+          // The child's read came back cut to the child's own share.
+          expect(last(body)).toContain(`${CUT_MARK}call read_file again with startLine `);
+          // A long answer: far more than the parent's share for a round's results.
+          return { text: `f1.txt says: ${"the quick brown fox jumps over the dog. ".repeat(1500)}` };
+        },
+        (body) => {
+          expect(last(body)).toContain(
+            `${CUT_MARK}ask the agent for a shorter answer, or for one part at a time]`,
+          );
+          return { text: "The reader quoted f1.txt." };
+        },
+      );
+      const session = new AgentSession({ gate, model, root, contextWindow: 8192 });
+      const turn = await session.send("have the reader quote f1.txt");
+      expect(turn.answer).toBe("The reader quoted f1.txt.");
+      expect(windowed.remaining()).toBe(0);
+      // Every request, the child's and the parent's, inside the window.
+      expect(requestProblems(windowed.prompts, [], "")).toEqual([]);
+    } finally {
+      await host.close();
+      await gate.close();
+      await windowed.close();
       await removeWorkspace(root);
     }
   });

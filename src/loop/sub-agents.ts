@@ -3,8 +3,9 @@
  * The runner behind `spawn_agents`: each child is this loop, at depth + 1, with the scope resolved for it
  * at its start. Its confirmations go through the parent's bus (the pipeline tags them with the child's
  * name), its events reach the parent's UI tagged the same way, its transcript is its own file (linked
- * from the parent's), and its final answer is the tool result. Children talk to the runner's current model:
- * `useModel` (chat's `/model`) switches the children started after it.
+ * from the parent's), and its final answer is the tool result — shaped to the parent's window like any
+ * other. Each child keeps to the same context window with a budget of its own. Children talk to the
+ * runner's current model: `useModel` (chat's `/model`) switches the children started after it.
  */
 import type { AgentRunner, AgentRunResult } from "../agents/index.js";
 import type { ChatModel } from "../llm/index.js";
@@ -39,7 +40,7 @@ export interface AgentRunnerOptions {
 export interface LoopAgentRunner extends AgentRunner {
   /** The model children talk to. */
   readonly model: ChatModel;
-  useModel(model: ChatModel, options?: { nativeTools?: boolean }): void;
+  useModel(model: ChatModel, options?: { nativeTools?: boolean; contextWindow?: number }): void;
 }
 
 /**
@@ -49,6 +50,7 @@ export interface LoopAgentRunner extends AgentRunner {
 export function createAgentRunner(options: AgentRunnerOptions): LoopAgentRunner {
   let model = options.model;
   let nativeTools = options.nativeTools;
+  let contextWindow = options.contextWindow;
   return {
     get model() {
       return model;
@@ -56,6 +58,7 @@ export function createAgentRunner(options: AgentRunnerOptions): LoopAgentRunner 
     useModel(next, switched = {}) {
       model = next;
       nativeTools = switched.nativeTools;
+      if (switched.contextWindow) contextWindow = switched.contextWindow;
     },
     async run(request): Promise<AgentRunResult> {
       const parent = currentTranscript.getStore();
@@ -88,7 +91,8 @@ export function createAgentRunner(options: AgentRunnerOptions): LoopAgentRunner 
         ...(options.routing !== undefined ? { routing: options.routing } : {}),
         ...(options.profile ? { profile: options.profile } : {}),
         ...(options.defaultTool ? { defaultTool: options.defaultTool } : {}),
-        ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+        // A child has a budget of its own in the same window: it runs while its parent waits for it.
+        ...(contextWindow ? { contextWindow } : {}),
         ...(options.maxReplyTokens ? { maxReplyTokens: options.maxReplyTokens } : {}),
         ...(nativeTools === false ? { nativeTools } : {}),
       });

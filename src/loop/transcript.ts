@@ -51,7 +51,15 @@ export type TranscriptRecord = { time: string } & (
       content: string;
     }
   | { type: "sub_agent"; agent: string; depth: number; file: string; ok: boolean }
-  | { type: "compaction"; shortened: number; summarised: number; before: number; after: number }
+  | {
+      type: "compaction";
+      shortened: number;
+      summarised: number;
+      /** The newest round's results cut further to fit (absent: none). */
+      cut?: number;
+      before: number;
+      after: number;
+    }
   | { type: "clear" }
   | { type: "model"; provider: string; model: string }
   | {

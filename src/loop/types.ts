@@ -78,7 +78,11 @@ export interface SessionOptions {
   onEvent?: (event: LoopEvent) => void;
   /** Messages of an earlier conversation to continue (after the system instructions). */
   history?: ChatMessage[];
-  /** The context window in tokens: the history is compacted to stay inside it (and Ollama gets `num_ctx`). */
+  /**
+   * The context window in tokens, a hard budget: no request the session's measure puts over it (less the
+   * reply's reserve) is sent; tool results are cut to their share, the history compacted (Ollama also gets
+   * it as `num_ctx`). Without one, nothing is measured until a server refuses a prompt.
+   */
   contextWindow?: number;
   /** Tokens kept free for the reply (`[llm] max_tokens`); default a quarter of the window, at most 2048. */
   maxReplyTokens?: number;

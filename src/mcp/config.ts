@@ -6,9 +6,9 @@
  * resolved into ready server configurations.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
 import { ConfigError } from "../core/index.js";
@@ -110,6 +110,12 @@ export interface ParseOptions {
   baseDir?: string;
   /** The host format the file is in. Default: `.mcp.json`'s. */
   host?: McpHostFile;
+  /**
+   * The workspace the file belongs to: an `envFile` inside it is refused. Trust binds the MCP file's bytes, not
+   * the variables file's, so a later change to it alone (a `git pull`) would hand a trusted server new
+   * variables (`NODE_OPTIONS=--require …`) unreviewed. {@link loadMcpConfig} sets it to the root.
+   */
+  workspaceRoot?: string;
 }
 
 /** What one file yields. */
@@ -167,7 +173,12 @@ export async function loadMcpConfig(root: string, options: ParseOptions = {}): P
     any = true;
     result.file ??= file;
     hash.update(`${file}\0${bytes.length}\0`).update(bytes);
-    const parsed = parseMcpConfig(bytes.toString("utf8"), file, { baseDir: root, host, ...options });
+    const parsed = parseMcpConfig(bytes.toString("utf8"), file, {
+      baseDir: root,
+      host,
+      workspaceRoot: root,
+      ...options,
+    });
     result.notes.push(...parsed.notes);
     const names = [...Object.keys(parsed.servers), ...parsed.problems.map((p) => p.server)].sort();
     for (const name of names) {
@@ -299,6 +310,15 @@ export function entryType(
   return undefined;
 }
 
+/**
+ * The key whose address a remote entry connects to: `httpUrl` for streamable HTTP when the entry has one,
+ * else `url`. The loader and the trust review both ask this, so the review names the address used.
+ * @example remoteUrlKey({ type: "sse", httpUrl: "https://a", url: "https://b" }, "sse") // "url"
+ */
+export function remoteUrlKey(entry: Record<string, unknown>, transport: "http" | "sse"): "httpUrl" | "url" {
+  return entry.httpUrl !== undefined && transport === "http" ? "httpUrl" : "url";
+}
+
 /** Options for one entry: the file's, plus where notes about ignored keys go. */
 export interface NormalizeOptions extends ParseOptions {
   onNote?: (message: string) => void;
@@ -364,7 +384,7 @@ export function normalizeServerConfig(
   if (raw.excludeTools !== undefined)
     common.excludeTools = stringList(raw.excludeTools, "excludeTools", fail);
   if (isRemote) {
-    const urlKey = raw.httpUrl !== undefined && transport === "http" ? "httpUrl" : "url";
+    const urlKey = remoteUrlKey(raw, transport);
     if (urlKey === "httpUrl" && raw.url !== undefined) options.onNote?.(`"url" ignored: "httpUrl" is used`);
     const rawUrl = raw[urlKey];
     if (typeof rawUrl !== "string" || rawUrl === "") return fail(`"${urlKey}" must be a non-empty string`);
@@ -391,6 +411,10 @@ export function normalizeServerConfig(
     if (typeof raw.envFile !== "string" || raw.envFile === "") fail(`"envFile" must be a non-empty string`);
     const path = expand(raw.envFile as string, "envFile");
     const file = isAbsolute(path) ? path : resolve(baseDir, path);
+    if (options.workspaceRoot !== undefined && isInside(options.workspaceRoot, file))
+      return fail(
+        `envFile ${file} is inside the workspace: trust does not cover its bytes, so a server is not started with variables from it — set them in "env" (\${VAR} takes the host's)`,
+      );
     let text: string;
     try {
       text = readFileSync(file, "utf8");
@@ -460,4 +484,20 @@ function stringMap(value: unknown, key: string, fail: (m: string) => never): Rec
   if (!isPlainObject(value) || Object.values(value).some((v) => typeof v !== "string"))
     fail(`"${key}" must be an object of strings`);
   return { ...(value as Record<string, string>) };
+}
+
+/** Whether `path` is `root` or below it, also once links in either are resolved. */
+function isInside(root: string, path: string): boolean {
+  const within = (r: string, p: string) => {
+    const rel = relative(r, p);
+    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  };
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  return within(root, path) || within(real(root), real(path));
 }

@@ -11,6 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
+import { TOOLGATE_VERSION } from "../utils/index.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpCallResult } from "./content.js";
 import { ChildStdioTransport } from "./stdio-transport.js";
@@ -198,7 +199,7 @@ export class McpConnection {
     this.stateValue = "starting";
     this.exited = undefined;
     const transport = this.createTransport();
-    const client = new Client({ name: "toolgate", version: "0.1.0" }, { capabilities: {} });
+    const client = new Client({ name: "toolgate", version: TOOLGATE_VERSION }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (this.client !== client) return;
       this.tools = undefined;

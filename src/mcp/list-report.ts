@@ -4,6 +4,7 @@
  * which one each server came from (and which later definitions of the same name it shadows), and the notes
  * about keys that were ignored.
  */
+import { displaySafe } from "../core/index.js";
 import type { McpConfigFile } from "./config.js";
 
 /** Per-server provenance for the JSON rows. */
@@ -26,6 +27,8 @@ export function serverProvenance(config: McpConfigFile, name: string): McpServer
 
 /** The text block printed after the server lines. */
 export function describeMcpSources(config: McpConfigFile): string {
+  // Server names and notes come from the files: one row each, nothing hidden.
+  const safe = (names: readonly string[]) => names.map((n) => displaySafe(n, false)).join(", ");
   const lines = ["files, in reading order (the first to name a server wins):"];
   let n = 0;
   for (const s of config.sources) {
@@ -34,13 +37,13 @@ export function describeMcpSources(config: McpConfigFile): string {
       continue;
     }
     n += 1;
-    const used = s.servers.length > 0 ? s.servers.join(", ") : "no servers";
-    const shadowed = s.shadowed.length > 0 ? `; shadowed by an earlier file: ${s.shadowed.join(", ")}` : "";
+    const used = s.servers.length > 0 ? safe(s.servers) : "no servers";
+    const shadowed = s.shadowed.length > 0 ? `; shadowed by an earlier file: ${safe(s.shadowed)}` : "";
     lines.push(`  ${String(n).padStart(2)}. ${s.file} (${s.host}): ${used}${shadowed}`);
   }
   for (const note of config.notes)
     lines.push(
-      `note: ${note.file}${note.server ? `: server ${JSON.stringify(note.server)}` : ""}: ${note.message}`,
+      `note: ${note.file}${note.server ? `: server ${safe([JSON.stringify(note.server)])}` : ""}: ${displaySafe(note.message, false)}`,
     );
   return `${lines.join("\n")}\n`;
 }

@@ -17,16 +17,19 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { CallResult, ExecuteOptions, ToolRegistry } from "../core/index.js";
 import {
+  argsDigest,
   type ConfirmationDetails,
   type ConfirmationRequest,
   type ConfirmationResponse,
   confirmationFields,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
   type Logger,
   READ_ONLY_KINDS,
   type Tool,
   type ToolCall,
   type ToolScope,
 } from "../core/index.js";
+import { TOOLGATE_VERSION } from "../utils/index.js";
 import { type PolicyVerdict, stricterAnnotations } from "./annotations.js";
 import { upstreamToolInfo } from "./mcp-tool.js";
 
@@ -50,7 +53,25 @@ export interface McpServeTarget {
    * returns a function that stops. The server then sends `notifications/tools/list_changed`.
    */
   watch?(changed: () => void): () => void;
+  /**
+   * "Always" for an asked call (the CLI's `gateOffer`): the rule that would allow exactly this call and the
+   * policy file it would go to — shown in the elicitation, written when the person ticks "always" — or why
+   * there is none. Without it, an elicitation asks yes or no only.
+   */
+  offerAlways?(request: ConfirmationRequest): Promise<AlwaysOffer>;
 }
+
+/** A rule "always" would add (see `McpServeTarget.offerAlways`), or why there is none. */
+export type AlwaysOffer =
+  | { rule: string; file: string; write(): Promise<{ written: true } | { failed: string }> }
+  | { refused: string };
+
+/**
+ * Exact calls (tool and argument digest) whose rule "always" wrote, per target: the running gate compiled its
+ * policy before the rule was added, so the server allows them itself until the next start reads the rule.
+ */
+const ruledCalls = new WeakMap<McpServeTarget, Set<string>>();
+const callKey = (call: ToolCall) => `${call.name}\u0000${argsDigest(call.args ?? {})}`;
 
 export interface ServeMcpOptions {
   /** Only these tools are listed and callable. */
@@ -61,7 +82,7 @@ export interface ServeMcpOptions {
   version?: string;
   /** Tools per `tools/list` page. Default 200. */
   pageSize?: number;
-  /** How long an elicitation waits for the person (ms). Default 5 minutes. */
+  /** How long an elicitation waits for the person (ms). Default `DEFAULT_CONFIRM_TIMEOUT_MS` (5 minutes). */
   elicitationTimeoutMs?: number;
 }
 
@@ -101,6 +122,20 @@ export function elicitationMessage(details: ConfirmationDetails): string {
   }
   lines.push(`sandbox: ${details.sandbox}`);
   return lines.join("\n");
+}
+
+/**
+ * The elicitation's lines on "always": the rule and its file, or why there is none. The rule names the
+ * call's arguments, so each of its lines is quoted behind the gutter, like the call's own text.
+ */
+function alwaysLines(offer: AlwaysOffer): string {
+  const quote = (text: string) => text.split("\n").map((l) => `  │ ${l}`);
+  if ("rule" in offer)
+    return [
+      `always: adds this rule to ${offer.file}, allowing exactly this call from now on:`,
+      ...quote(offer.rule),
+    ].join("\n");
+  return ["always: not offered, no rule can be added to the policy:", ...quote(offer.refused)].join("\n");
 }
 
 /**
@@ -151,7 +186,7 @@ export async function serveMcp(
   options: ServeMcpOptions = {},
 ): Promise<McpServing> {
   const server = new Server(
-    { name: options.name ?? "toolgate", version: options.version ?? "0.1.0" },
+    { name: options.name ?? "toolgate", version: options.version ?? TOOLGATE_VERSION },
     { capabilities: { tools: { listChanged: true } } },
   );
   const pageSize = options.pageSize ?? 200;
@@ -184,7 +219,12 @@ export async function serveMcp(
   });
 
   /** Asks the person through the client that made the call (the request carries that call's signal). */
-  async function confirm({ details, signal }: ConfirmationRequest): Promise<ConfirmationResponse> {
+  async function confirm(request: ConfirmationRequest): Promise<ConfirmationResponse> {
+    const { call, details, signal } = request;
+    const ruled = ruledCalls.get(target) ?? new Set<string>();
+    ruledCalls.set(target, ruled);
+    if (ruled.has(callKey(call)))
+      return { approved: true, reason: 'allowed by the rule "always" added', always: true };
     if (server.getClientCapabilities()?.elicitation === undefined) {
       return {
         approved: false,
@@ -193,9 +233,11 @@ export async function serveMcp(
       };
     }
     try {
+      const offer = target.offerAlways ? await target.offerAlways(request) : undefined;
+      const rule = offer && "rule" in offer ? offer : undefined;
       const answer = await server.elicitInput(
         {
-          message: elicitationMessage(details),
+          message: `${elicitationMessage(details)}${offer ? `\n${alwaysLines(offer)}` : ""}`,
           requestedSchema: {
             type: "object",
             properties: {
@@ -205,13 +247,31 @@ export async function serveMcp(
                 // The question is in the message; the field repeats no text of the call.
                 description: `Approve the ${details.toolName} call described above`,
               },
+              ...(rule
+                ? {
+                    always: {
+                      type: "boolean",
+                      title: "Always allow exactly this call",
+                      description: `Also add the rule shown above to ${rule.file}`,
+                    },
+                  }
+                : {}),
             },
             required: ["approve"],
           },
         },
-        { signal, timeout: options.elicitationTimeoutMs ?? 5 * 60_000 },
+        { signal, timeout: options.elicitationTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS },
       );
-      if (answer.action === "accept" && answer.content?.approve === true) return { approved: true };
+      if (answer.action === "accept" && answer.content?.approve === true) {
+        if (!rule || answer.content?.always !== true) return { approved: true };
+        const written = await rule.write();
+        if ("failed" in written) {
+          options.logger?.warn(`the rule "always" asked for was not added: ${written.failed}`);
+          return { approved: true, reason: `approved once; the rule was not added: ${written.failed}` };
+        }
+        ruled.add(callKey(call));
+        return { approved: true, reason: `approved; the rule was added to ${rule.file}`, always: true };
+      }
       return {
         approved: false,
         reason: answer.action === "cancel" ? "cancelled in the MCP client" : "declined in the MCP client",

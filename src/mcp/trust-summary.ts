@@ -6,7 +6,7 @@
  * so a later change can be shown as servers added, removed or changed.
  */
 import { canonicalJson, isPlainObject } from "../utils/index.js";
-import { entryType, hashBytes, serverEntries } from "./config.js";
+import { entryType, hashBytes, remoteUrlKey, serverEntries } from "./config.js";
 import { variablesIn } from "./expand.js";
 import { DEFAULT_HOST_FILE, MCP_HOST_FILES } from "./hosts.js";
 
@@ -45,7 +45,7 @@ export function summarizeMcpFile(text: string, path: string): McpFileSummary {
       continue;
     }
     const type = entryType(entry, host) ?? "stdio";
-    const url = entry.httpUrl ?? entry.url;
+    const url = type === "stdio" ? undefined : entry[remoteUrlKey(entry, type)];
     const what =
       type === "stdio"
         ? `runs ${[entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map(quoted).join(" ")}`
@@ -66,7 +66,10 @@ export function summarizeMcpFile(text: string, path: string): McpFileSummary {
     note("url", entry.url);
     note("httpUrl", entry.httpUrl);
     note("cwd", entry.cwd);
-    if (typeof entry.envFile === "string") passes.push(`env ← every variable in ${quoted(entry.envFile)}`);
+    // The loader refuses an envFile inside the workspace (its bytes are not what trust binds), so the
+    // variables it can pass come from a file outside the repository.
+    if (typeof entry.envFile === "string")
+      passes.push(`env ← every variable in ${quoted(entry.envFile)} (refused if inside the workspace)`);
     servers[name] = { digest, what, passes };
   }
   return { servers };

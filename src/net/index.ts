@@ -1,9 +1,18 @@
 /**
  * @module net
- * The front door of the SSRF-safe HTTP client. Everything exported here is public to the rest of toolgate
- * (web tools today, Jira/Confluence tools later); anything added is public too.
+ * The front door of the SSRF-safe HTTP client and of the address rules it keeps. Everything exported here is
+ * public to the rest of toolgate (web tools, Atlassian tools, the shell sandbox's egress proxy); anything
+ * added is public too.
  */
 export { NetError } from "./errors.js";
-export type { Resolver, SafeResponse } from "./safe-fetch.js";
-export { httpError, safeFetch } from "./safe-fetch.js";
-export { parseAllowHosts } from "./target.js";
+export type { SafeResponse } from "./safe-fetch.js";
+export { DEFAULT_FETCH_MAX_BYTES, DEFAULT_FETCH_TIMEOUT_MS, httpError, safeFetch } from "./safe-fetch.js";
+export { type HostRule, parseAllowHosts, type Target, toTarget } from "./target.js";
+export {
+  defaultLookup,
+  pinnedLookup,
+  type ResolvedAddress,
+  type Resolver,
+  type VetWording,
+  vetTarget,
+} from "./vet.js";

@@ -5,27 +5,18 @@
  */
 import type http from "node:http";
 import { createRequire } from "node:module";
-import { isIP, type LookupFunction } from "node:net";
-import { classifyAddress } from "./address.js";
+import { isIP } from "node:net";
 import { type OnTooLarge, readBody } from "./body.js";
 import { describeSocketError, NetError, networkError } from "./errors.js";
-import {
-  blockedName,
-  type HostRule,
-  isAllowedTarget,
-  parseAllowHosts,
-  type Target,
-  toTarget,
-} from "./target.js";
+import { parseAllowHosts, type Target, toTarget } from "./target.js";
+import { defaultLookup, pinnedLookup, type ResolvedAddress, type Resolver, vetTarget } from "./vet.js";
 
-/** One resolved address. */
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
+export type { ResolvedAddress, Resolver } from "./vet.js";
 
-/** Resolves a host name to all its addresses. Injectable so tests can map a name to any address. */
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+/** How long a fetch may take, every hop, headers and body, when the caller does not say: 30 s. */
+export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+/** Decoded body bytes read when the caller does not say: 10 MiB. */
+export const DEFAULT_FETCH_MAX_BYTES = 10 * 1024 * 1024;
 
 /** Options of {@link safeFetch}. */
 export interface SafeFetchOptions {
@@ -34,9 +25,9 @@ export interface SafeFetchOptions {
   headers?: Record<string, string>;
   body?: string | Uint8Array;
   signal?: AbortSignal;
-  /** Total time for every hop, headers and body. Default 30 000 ms. */
+  /** Total time for every hop, headers and body. Default {@link DEFAULT_FETCH_TIMEOUT_MS}. */
   timeoutMs?: number;
-  /** Cap on decoded body bytes. Default 10 MiB. */
+  /** Cap on decoded body bytes. Default {@link DEFAULT_FETCH_MAX_BYTES}. */
   maxBytes?: number;
   /** What happens at the cap. Default `truncate` (the response says `truncated: true`). */
   onTooLarge?: OnTooLarge;
@@ -72,13 +63,10 @@ const DEFAULT_UA = "Mozilla/5.0 (compatible; toolgate/0.1; +https://www.npmjs.co
 /** Headers that carry credentials; dropped when a redirect leaves the origin. */
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|api-?key/i;
 
-// http, https (with tls) and dns are loaded on the first fetch, not with every `toolgate` start-up.
+// http and https (with tls) are loaded on the first fetch, not with every `toolgate` start-up.
 const load = createRequire(import.meta.url);
-const dnsPromises = () => (load("node:dns") as typeof import("node:dns")).promises;
 const httpFor = (secure: boolean) =>
   secure ? (load("node:https") as typeof import("node:https")) : (load("node:http") as typeof http);
-
-const defaultLookup: Resolver = (host) => dnsPromises().lookup(host, { all: true, verbatim: true });
 
 /**
  * Fetches `url` safely. Throws {@link NetError}: `network` (bad URL, blocked host or address with the reason,
@@ -92,7 +80,7 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
   const elapsed = () => Math.round(performance.now() - started);
   const rules = parseAllowHosts(options.allowHosts ?? []);
   const controller = new AbortController();
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -111,7 +99,7 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
     const redirects: string[] = [];
     for (;;) {
       throwIfAborted(controller.signal);
-      const resolved = await vet(target, rules, options.lookup ?? defaultLookup, controller.signal);
+      const resolved = await vetTarget(target, rules, options.lookup ?? defaultLookup, controller.signal);
       const res = await send(target, resolved, method, headers, body, controller.signal);
       const address = res.socket?.remoteAddress ?? resolved[0]?.address ?? "";
       const location = res.headers.location;
@@ -190,59 +178,6 @@ export function httpError(res: Pick<SafeResponse, "status" | "statusText" | "url
   });
 }
 
-/** Checks the name and every resolved address; returns the addresses the socket may use (all vetted). */
-async function vet(
-  target: Target,
-  rules: readonly HostRule[],
-  lookup: Resolver,
-  signal: AbortSignal,
-): Promise<ResolvedAddress[]> {
-  const allowed = isAllowedTarget(target, rules);
-  const url = target.url.href;
-  const hint = "(add the host to allow_hosts to permit it)";
-  if (!allowed) {
-    const why = blockedName(target.host);
-    if (why)
-      throw networkError("blocked_host", url, `refused to fetch ${url}: ${target.host} is ${why} ${hint}`);
-  }
-  const family = isIP(target.host);
-  let addresses: ResolvedAddress[];
-  if (family !== 0) {
-    addresses = [{ address: target.host, family }];
-  } else {
-    try {
-      addresses = await abortable(lookup(target.host), signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      const code = (error as { code?: string }).code ?? "unknown error";
-      throw networkError(
-        "dns",
-        url,
-        `network error fetching ${url}: DNS lookup of ${target.host} failed (${code})`,
-      );
-    }
-    if (addresses.length === 0) {
-      throw networkError("dns", url, `network error fetching ${url}: ${target.host} has no addresses`);
-    }
-  }
-  if (!allowed) {
-    for (const { address } of addresses) {
-      const why = classifyAddress(address);
-      if (!why) continue;
-      const subject = family !== 0 ? address : `${target.host} resolves to ${address}, which`;
-      throw networkError(
-        "blocked_address",
-        url,
-        `refused to fetch ${url}: ${subject} is ${/^[aeiou]/i.test(why) ? "an" : "a"} ${why} ${hint}`,
-        {
-          address,
-        },
-      );
-    }
-  }
-  return addresses;
-}
-
 /**
  * Sends one request over a socket pinned to the vetted `resolved` addresses (Node tries them in turn when it
  * asks for all, as with happy eyeballs); resolves with the response head.
@@ -256,11 +191,7 @@ function send(
   signal: AbortSignal,
 ): Promise<http.IncomingMessage> {
   // The socket layer asks this instead of DNS: it can only ever get the address that was vetted.
-  const pinned: LookupFunction = (_host, opts, callback) => {
-    if ((opts as { all?: boolean }).all) {
-      (callback as (e: null, a: ResolvedAddress[]) => void)(null, [...resolved]);
-    } else callback(null, resolved[0]?.address ?? "", resolved[0]?.family ?? 4);
-  };
+  const pinned = pinnedLookup(resolved);
   const requestHeaders: Record<string, string> = { ...headers, host: target.url.host };
   if (body !== undefined) requestHeaders["content-length"] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
@@ -293,7 +224,12 @@ async function readBodyAbortable(
   const onAbort = () => res.destroy(new Error("aborted"));
   signal.addEventListener("abort", onAbort, { once: true });
   try {
-    return await readBody(res, url, options.maxBytes ?? 10 * 1024 * 1024, options.onTooLarge ?? "truncate");
+    return await readBody(
+      res,
+      url,
+      options.maxBytes ?? DEFAULT_FETCH_MAX_BYTES,
+      options.onTooLarge ?? "truncate",
+    );
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
@@ -342,22 +278,4 @@ function flatHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw new Error("aborted");
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error("aborted"));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error("aborted"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }

@@ -6,9 +6,10 @@
  */
 
 import { escapeRegex } from "../utils/index.js";
+import { confluenceSearchText } from "./confluence-query.js";
 import { findJiraKey, type JiraKeyOptions } from "./extract-jira.js";
 import { findGlob, findPath, findSearchTerm } from "./extract-text.js";
-import { confluenceSearchText, findConfluenceRef, findUrl } from "./extract-url.js";
+import { findConfluenceRef, findUrl } from "./extract-url.js";
 import type { ArgSource, ArgTemplate, PlannedCall, SkippedCall, ToolNeed, ToolRule } from "./types.js";
 
 /** What a rule is applied to. */
@@ -37,7 +38,7 @@ const SOURCE_REASONS: Record<Exclude<ArgSource, { const: unknown }>, string> = {
   jira_key: "no Jira issue key in the query",
   url: "no http(s) URL in the query",
   confluence_page_id: "no Confluence page id in the query",
-  confluence_query: "no Confluence search text",
+  confluence_query: "nothing to search for once the words pointing at Confluence are removed",
   path: "no file path in the query or the reply",
   search_term: "no quoted string or code identifier to search for in the query",
   search_regex: "no quoted string or code identifier to search for in the query",
@@ -92,7 +93,8 @@ export function resolveSource(source: ArgSource, ctx: BuildContext): unknown {
       return first(inputs, (t) => findConfluenceRef(t)?.pageId);
     case "confluence_query": {
       const title = first(inputs, (t) => findConfluenceRef(t)?.title);
-      return title || confluenceSearchText(text) || text || undefined;
+      // Without a page title, what the question asks for; nothing left to search for: no call.
+      return title || confluenceSearchText(text);
     }
     case "path":
       return first(ctx.replyText ? [...inputs, ctx.replyText] : inputs, findPath);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confluenceSearchText, findConfluenceRef, findUrls } from "./extract-url.js";
+import { findConfluenceRef, findUrls } from "./extract-url.js";
 
 describe("findUrls", () => {
   const rows: Array<[string, string, string[]]> = [
@@ -75,8 +75,5 @@ describe("findConfluenceRef", () => {
   });
   it("ignores a bare number", () => {
     expect(findConfluenceRef("2024 年的 123456 个用户")).toBeUndefined();
-  });
-  it("builds search text without the Confluence word or URLs", () => {
-    expect(confluenceSearchText("Confluence 上的 部署文档 https://a.com")).toBe("上的 部署文档");
   });
 });

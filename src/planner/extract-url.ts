@@ -6,7 +6,7 @@
  */
 
 // RFC 3986 characters minus quotes; everything else (spaces, CJK, full-width punctuation, <>"'`) ends a URL.
-const URL_CANDIDATE = /https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&()*+,;=%]+/gi;
+export const URL_CANDIDATE = /https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&()*+,;=%]+/gi;
 const TRAILING_PUNCTUATION = /[.,;:!?*]$/;
 const PAIRS: Record<string, string> = { ")": "(", "]": "[" };
 
@@ -108,13 +108,4 @@ function decodeTitle(raw: string): string {
   } catch {
     return raw.replace(/\+/g, " ").trim();
   }
-}
-
-/** Text suited to a Confluence search: the text without URLs and the words confluence/wiki. */
-export function confluenceSearchText(text: string): string {
-  return text
-    .replace(URL_CANDIDATE, " ")
-    .replace(new RegExp(CONFLUENCE_WORD.source, "gi"), " ")
-    .replace(/\s+/g, " ")
-    .trim();
 }

@@ -68,8 +68,6 @@ describe("regression: the URL pattern swallowed trailing CJK text and punctuatio
 describe("regression: Confluence passed the check, then the builder silently dropped it", () => {
   const applicable = [
     "search the wiki for the on-call runbook",
-    "Confluence",
-    "wiki",
     "confluence 里的发布流程",
     "https://acme.atlassian.net/wiki/spaces/ENG/pages/98765/Deploy",
     "https://confluence.acme.com/display/ENG/Release+Process",
@@ -84,6 +82,14 @@ describe("regression: Confluence passed the check, then the builder silently dro
       expect(outcome).toHaveProperty("args");
     });
   }
+  // Issue 30: a question that only names the place leaves nothing to search for; no call, and the reason.
+  for (const query of ["Confluence", "wiki", "wiki?"]) {
+    it(`says why there is no call when nothing is left to search for: ${query}`, () => {
+      expect(isApplicable("confluence_ref", { query })).toBe(true);
+      const outcome = buildCall("confluence_fetch", DEFAULT_PROFILE.tools.confluence_fetch, { query });
+      expect(outcome).toMatchObject({ reason: expect.stringContaining("nothing to search for") });
+    });
+  }
   it("prefers the page id, else a search query", () => {
     const rule = DEFAULT_PROFILE.tools.confluence_fetch;
     expect(buildCall("confluence_fetch", rule, { query: "page 123456 in confluence" })).toEqual({
@@ -93,7 +99,7 @@ describe("regression: Confluence passed the check, then the builder silently dro
     expect(buildCall("confluence_fetch", rule, { query: "search the wiki for the on-call runbook" })).toEqual(
       {
         name: "confluence_fetch",
-        args: { query: "search the for the on-call runbook" },
+        args: { query: "on-call runbook" },
       },
     );
   });

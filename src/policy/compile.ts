@@ -30,7 +30,7 @@ export interface CompileOptions {
  * @throws Error when two plug-ins claim the same kind.
  */
 export function pluginList(plugins: readonly ArgKindPlugin[] = []): readonly ArgKindPlugin[] {
-  const list: ArgKindPlugin[] = [textPlugin as ArgKindPlugin];
+  const list: ArgKindPlugin[] = [textPlugin];
   for (const plugin of plugins) {
     if (plugin === textPlugin) continue;
     if (list.some((p) => p.kind === plugin.kind))

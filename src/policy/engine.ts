@@ -83,7 +83,30 @@ export class PolicyEngine implements Decider {
       args,
       risk: request.risk,
     };
-    return evaluate(this.policy, call, recorder);
+    const decision = evaluate(this.policy, call, recorder);
+    return decision.decision === "deny" ? decision : this.withCheckedForms(decision, tool, args);
+  }
+
+  /**
+   * Adds the arguments that must run in the form the policy checked (a command's expansions written out):
+   * the pipeline runs the call with them, and the reason says so.
+   */
+  private withCheckedForms(
+    decision: PolicyDecision,
+    tool: DecisionRequest["tool"],
+    prepared: Readonly<Record<string, unknown>>,
+  ): PolicyDecision {
+    let checked: Record<string, unknown> | undefined;
+    for (const [arg, value] of Object.entries(prepared)) {
+      const form = this.#plugins.get(tool.argKinds?.[arg] ?? "text")?.checkedForm?.(value);
+      if (form !== undefined) checked = { ...checked, [arg]: form };
+    }
+    if (checked === undefined) return decision;
+    const names = Object.keys(checked)
+      .map((a) => `"${a}"`)
+      .join(", ");
+    const reason = `${decision.reason}; ${names} runs as checked, its expansions written out`;
+    return { ...decision, reason, checkedArgs: checked };
   }
 
   /** What keeps a default `allow` from this call: arguments whose kind cannot vouch for them (prepared once). */

@@ -1,37 +1,29 @@
 /**
  * @module policy/git-config-hazards
  * What a repository's own git config could make an allowed git command run, where no environment switch can
- * stop it (filter, textconv and merge drivers, an external diff, credential helpers, ...; the switches toolgate
- * does set are in `tools/shell/git-env.json`). The keys are data (`git-hazards.json`). The check is IO, so it
- * runs while the command argument is prepared, never inside the pure `evaluate`: each key found becomes an
- * `unsafe` reason on the analysis, which caps an allow rule at `ask` and names the key.
+ * stop it (filter, textconv and merge drivers, an external diff, credential helpers, the man viewer and
+ * browser of `--help`, ...; the switches toolgate does set are in `tools/shell/git-env.json`). The keys are
+ * data (`git-hazards.json`). The config read is the one of the repository each git command actually runs in
+ * (`cd`, `-C`, `--git-dir`, `GIT_DIR=`; `git-repositories.ts`), and its submodules' when it goes into them.
+ * The check is IO, so it runs while the command argument is prepared, never inside the pure `evaluate`: each
+ * key found becomes an `unsafe` reason on the analysis, which caps an allow rule at `ask` and names the key.
  */
 import { readFileSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import HAZARDS from "./git-hazards.json" with { type: "json" };
-import type { CommandAnalysis } from "./shell/index.js";
-import type { ArgKindPlugin, PrepareContext } from "./types.js";
+import { basename, dirname, relative, resolve } from "node:path";
+import {
+  GIT_HAZARD_KEYS,
+  type GitConfigEntry,
+  type GitHazardKey,
+  keyMatches,
+  SUBMODULE_RECURSION,
+  spellEntry,
+} from "./git-hazards.js";
+import { gitTarget, type Repository, repositoryAt, submodulesOf } from "./git-repositories.js";
+import { type CommandAnalysis, commandFolder } from "./shell/index.js";
+import type { ArgKindPlugin } from "./types.js";
 
-/** One entry of `git-hazards.json`. */
-export interface GitHazardKey {
-  section: string;
-  /** `*`: any subsection (a driver or remote name); absent: the key has none. */
-  subsection?: string;
-  /** `*`: any name. */
-  name: string;
-  valueStartsWith?: string;
-  does: string;
-}
-
-/** A key as git config files spell it: section and name lower-case, subsection as written. */
-export interface GitConfigEntry {
-  section: string;
-  subsection?: string;
-  name: string;
-  value: string;
-}
-
-export const GIT_HAZARD_KEYS: readonly GitHazardKey[] = Object.freeze(HAZARDS.keys as GitHazardKey[]);
+export { GIT_HAZARD_KEYS, type GitConfigEntry, type GitHazardKey } from "./git-hazards.js";
+export { repositoryConfigFiles } from "./git-repositories.js";
 
 /** Reads one header `[section "sub"]` or `[section.sub]` at the start of `line`; returns it and the rest. */
 function parseHeader(line: string): { section: string; subsection?: string; rest: string } | undefined {
@@ -86,19 +78,6 @@ export function parseGitConfig(text: string): GitConfigEntry[] {
   return out;
 }
 
-function matches(entry: GitConfigEntry, key: GitHazardKey): boolean {
-  if (entry.section !== key.section) return false;
-  if (key.subsection === undefined ? entry.subsection !== undefined : entry.subsection === undefined)
-    return false;
-  if (key.name !== "*" && entry.name !== key.name) return false;
-  return key.valueStartsWith === undefined || entry.value.startsWith(key.valueStartsWith);
-}
-
-/** The spelled key (`diff.x.textconv`). */
-function spell(entry: GitConfigEntry): string {
-  return [entry.section, entry.subsection, entry.name].filter((p) => p !== undefined).join(".");
-}
-
 /** Hazards in config text, as `"diff.x.textconv (a textconv driver runs ...)"`. */
 export function hazardsInConfig(text: string, keys: readonly GitHazardKey[] = GIT_HAZARD_KEYS): string[] {
   return hazardsInEntries(parseGitConfig(text), keys);
@@ -110,77 +89,15 @@ function hazardsInEntries(
 ): string[] {
   const found: string[] = [];
   for (const entry of entries) {
-    const key = keys.find((k) => matches(entry, k));
-    if (key) found.push(`${spell(entry)} (${key.does})`);
+    const key = keys.find((k) => keyMatches(entry, k));
+    if (key) found.push(`${spellEntry(entry)} (${key.does})`);
   }
   return [...new Set(found)];
 }
 
 function statOf(path: string) {
-  return statSync(path, { throwIfNoEntry: false });
-}
-
-/**
- * The config files of the repository `dir` is in: `.git/config` (and `config.worktree`), following a
- * `.git` file (`gitdir: ...`) and a worktree's `commondir`. None outside a repository. Synchronous: a few
- * stats on the path up, done for every git command the policy prepares (see `npm run bench git-config`).
- */
-export function repositoryConfigFiles(dir: string): string[] {
-  for (const level of levelsUp(dir)) {
-    const info = statOf(level.dotGit);
-    if (info?.isDirectory()) return [level.config, level.worktree];
-    if (info?.isFile()) {
-      const target = /^gitdir:\s*(.+)$/m.exec(readText(level.dotGit) ?? "")?.[1]?.trim();
-      if (!target) return [];
-      const gitDir = isAbsolute(target) ? target : resolve(level.dir, target);
-      const files = [join(gitDir, "config"), join(gitDir, "config.worktree")];
-      const common = (readText(join(gitDir, "commondir")) ?? "").trim();
-      if (common) files.push(join(isAbsolute(common) ? common : resolve(gitDir, common), "config"));
-      return files;
-    }
-  }
-  return [];
-}
-
-/** One folder on the way up, with the paths looked for in it. */
-interface Level {
-  dir: string;
-  dotGit: string;
-  config: string;
-  worktree: string;
-}
-
-/**
- * `dir` and each folder above it, with their `.git` paths: path arithmetic only (no file system), kept per
- * folder, since the joins cost as much as the stats they lead to.
- */
-function levelsUp(dir: string): readonly Level[] {
-  let levels = levelCache.get(dir);
-  if (levels === undefined) {
-    const out: Level[] = [];
-    for (let current = resolve(dir); ; ) {
-      const dotGit = join(current, ".git");
-      out.push({
-        dir: current,
-        dotGit,
-        config: join(dotGit, "config"),
-        worktree: join(dotGit, "config.worktree"),
-      });
-      const up = dirname(current);
-      if (up === current) break;
-      current = up;
-    }
-    levels = Object.freeze(out);
-    if (levelCache.size >= CACHE_LIMIT) levelCache.delete(levelCache.keys().next().value!);
-    levelCache.set(dir, levels);
-  }
-  return levels;
-}
-const levelCache = new Map<string, readonly Level[]>();
-
-function readText(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return statSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
@@ -195,6 +112,8 @@ interface FileHazards {
   hazards: string[];
   /** Whether it turns on `extensions.worktreeConfig`, without which git never reads `config.worktree`. */
   worktreeConfig: boolean;
+  /** Whether it makes git go into submodules (`submodule.recurse`, `diff.submodule`, ...). */
+  recursion: boolean;
 }
 const cache = new Map<string, FileHazards>();
 const CACHE_LIMIT = 256;
@@ -205,6 +124,7 @@ const NO_FILE: FileHazards = Object.freeze({
   ctimeMs: 0,
   hazards: [],
   worktreeConfig: false,
+  recursion: false,
 });
 
 function hazardsOfFile(file: string): FileHazards {
@@ -219,7 +139,12 @@ function hazardsOfFile(file: string): FileHazards {
     known.ctimeMs === info.ctimeMs
   )
     return known;
-  const text = readText(file) ?? "";
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    text = "";
+  }
   const entries = parseGitConfig(text);
   const found: FileHazards = {
     ino: info.ino,
@@ -227,7 +152,8 @@ function hazardsOfFile(file: string): FileHazards {
     mtimeMs: info.mtimeMs,
     ctimeMs: info.ctimeMs,
     hazards: hazardsInEntries(entries),
-    worktreeConfig: entries.some(turnsOnWorktreeConfig),
+    worktreeConfig: entries.some((e) => turnedOn(e, "extensions.worktreeconfig")),
+    recursion: entries.some((e) => SUBMODULE_RECURSION.configKeys.some((k) => turnedOn(e, k))),
   };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(file, found);
@@ -237,47 +163,86 @@ function hazardsOfFile(file: string): FileHazards {
 /** Git's false spellings; any other value (an empty one included) counts as on, the careful reading. */
 const FALSE = new Set(["false", "no", "off", "0"]);
 
-function turnsOnWorktreeConfig(entry: GitConfigEntry): boolean {
-  return (
-    entry.section === "extensions" &&
-    entry.subsection === undefined &&
-    entry.name === "worktreeconfig" &&
-    !FALSE.has(entry.value.trim().toLowerCase())
-  );
+function turnedOn(entry: GitConfigEntry, key: string): boolean {
+  return spellEntry(entry) === key && !FALSE.has(entry.value.trim().toLowerCase());
+}
+
+/** The hazards of one repository's config, and whether that config makes git go into submodules. */
+function repositoryConfig(repository: Repository): { hazards: string[]; recursion: boolean } {
+  const hazards: string[] = [];
+  let recursion = false;
+  const { files } = repository;
+  for (let i = 0; i < files.length; i++) {
+    const file = hazardsOfFile(files[i]!);
+    hazards.push(...file.hazards);
+    recursion ||= file.recursion;
+    // `.git/config.worktree` counts only when `.git/config` turns the extension on. (A linked worktree's
+    // files are all read: its extension lives in the common config, listed last.)
+    if (repository.worktreeNeedsExtension && i === 0 && !file.worktreeConfig) break;
+  }
+  return { hazards, recursion };
 }
 
 /** Every hazard in the config of the repository holding `dir`, as `repository config sets KEY (...)`. */
 export function repositoryHazards(dir: string): string[] {
-  const out: string[] = [];
-  const files = repositoryConfigFiles(dir);
-  // `.git/config` and `.git/config.worktree`: git reads the second only when the first turns the extension
-  // on. (A linked worktree's files are all read: its extension lives in the common config, listed last.)
-  const plain = files.length === 2;
-  for (let i = 0; i < files.length; i++) {
-    const file = hazardsOfFile(files[i]!);
-    for (const hazard of file.hazards) out.push(`repository config sets ${hazard}`);
-    if (plain && i === 0 && !file.worktreeConfig) break;
-  }
-  return out;
+  const repository = repositoryAt(dir);
+  return repository ? repositoryConfig(repository).hazards.map((h) => `repository config sets ${h}`) : [];
 }
 
-/** True when a sub-command runs git. */
-function runsGit(analysis: CommandAnalysis): boolean {
-  return analysis.commands.some((words) => words[0] !== undefined && basename(words[0]) === "git");
-}
-
-/** The directory the command runs in: the call's `cwd` against the first root, else the first root. */
-function commandDir(context: PrepareContext): string | undefined {
-  const root = context.roots[0];
-  if (root === undefined) return undefined;
-  const cwd = context.args["cwd"];
-  // A `cwd` that does not exist is still walked up: its nearest existing repository is the one git would use.
-  return typeof cwd === "string" && cwd !== "" ? resolve(root, cwd) : root;
+/** Why each git command of the analysis is not plain: the hazards of every config it would read. */
+function gitReasons(analysis: CommandAnalysis, base: string): string[] {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const where = (repository: Repository) => {
+    const { workTree, commonDir } = repository;
+    const path = workTree ?? (basename(commonDir) === ".git" ? dirname(commonDir) : commonDir);
+    return relative(base, path) || ".";
+  };
+  const check = (repository: Repository, label: string, recurse: boolean) => {
+    const key = repository.files[0] ?? repository.commonDir;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const { hazards, recursion } = repositoryConfig(repository);
+    for (const hazard of hazards) out.add(`${label} sets ${hazard}`);
+    if (!recurse && !recursion) return;
+    for (const sub of submodulesOf(repository)) check(sub, `the config of submodule ${where(sub)}`, false);
+  };
+  // The folder the line starts in, always: a `cd` that fails leaves git there.
+  const home = repositoryAt(base);
+  const found = new Map<string, Repository | undefined>([[base, home]]);
+  const lookup = (dir: string) => {
+    if (!found.has(dir)) found.set(dir, repositoryAt(dir));
+    return found.get(dir);
+  };
+  analysis.commands.forEach((words, i) => {
+    if (words[0] === undefined || basename(words[0]) !== "git") return;
+    const place = analysis.places[i];
+    if (place === undefined || place.dir === null) {
+      out.add(
+        "git runs in a folder the analysis cannot tell (after cd): its repository config was not checked",
+      );
+      return;
+    }
+    const target = gitTarget(words, place.dir === "." ? base : resolve(base, place.dir), place.vars, lookup);
+    if (home) check(home, "repository config", target.recurses);
+    for (const repository of target.repositories) {
+      const label =
+        repository === home || where(repository) === "."
+          ? "repository config"
+          : `the repository config in ${where(repository)}`;
+      check(repository, label, target.recurses);
+    }
+    for (const file of target.files) {
+      for (const hazard of hazardsOfFile(file).hazards) out.add(`config file ${file} sets ${hazard}`);
+    }
+  });
+  return [...out];
 }
 
 /**
- * Wraps the command kind so a git command in a repository whose own config holds a hazard key is
- * unsafe (allow rules cap at `ask`, a default `allow` does not apply), the key named in the reason.
+ * Wraps the command kind so a git command whose repository config (or submodule config, or a config file
+ * named by `GIT_CONFIG_GLOBAL=`) holds a hazard key is unsafe: allow rules cap at `ask`, a default `allow`
+ * does not apply, the key named in the reason.
  * @example const plugin = withGitConfigCheck(createCommandKind());
  */
 export function withGitConfigCheck(plugin: ArgKindPlugin<CommandAnalysis>): ArgKindPlugin<CommandAnalysis> {
@@ -285,16 +250,17 @@ export function withGitConfigCheck(plugin: ArgKindPlugin<CommandAnalysis>): ArgK
     ...plugin,
     async prepare(raw, context) {
       const analysis = await plugin.prepare(raw, context);
-      if (!runsGit(analysis)) return analysis;
-      const dir = commandDir(context);
-      if (dir === undefined) return analysis;
-      let hazards: string[];
+      if (!analysis.commands.some((words) => words[0] !== undefined && basename(words[0]) === "git"))
+        return analysis;
+      const base = commandFolder(context);
+      if (base === undefined) return analysis;
+      let reasons: string[];
       try {
-        hazards = repositoryHazards(dir);
+        reasons = gitReasons(analysis, base);
       } catch (error) {
-        hazards = [`repository config could not be checked (${(error as Error).message})`];
+        reasons = [`repository config could not be checked (${(error as Error).message})`];
       }
-      return hazards.length === 0 ? analysis : { ...analysis, unsafe: [...analysis.unsafe, ...hazards] };
+      return reasons.length === 0 ? analysis : { ...analysis, unsafe: [...analysis.unsafe, ...reasons] };
     },
   };
 }

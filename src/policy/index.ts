@@ -30,7 +30,12 @@ export type {
   PolicyToolInfo,
   PreparedCall,
 } from "./model.js";
-export { analyzeCommand, type CommandAnalysis, createCommandKind } from "./shell/index.js";
+export {
+  analyzeCommand,
+  type CommandAnalysis,
+  type CommandKindOptions,
+  createCommandKind,
+} from "./shell/index.js";
 export { validateAgainstTools } from "./tools-check.js";
 export type { ArgKindPlugin, MatchResult } from "./types.js";
 export { stricterOnly, type UntrustedOutcome } from "./untrusted.js";

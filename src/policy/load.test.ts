@@ -111,6 +111,16 @@ describe("validateAgainstTools", () => {
     expect(() => validateAgainstTools(policy, [])).not.toThrow();
   });
 
+  it("refuses a condition on an argument whose kind has no plug-in, naming the kind (it would never match)", async () => {
+    const text = '[[rules]]\ntool = "sh"\ndecision = "allow"\nwhen.command = { prefix = "git" }';
+    const error = await rejection(parsePolicy(text, "p.toml", { tools: [shellTool] }));
+    expect(error.message).toBe(
+      'p.toml:1: rule #1 (tool "sh"): when.command: argument "command" of tool "sh" is a command argument, and the policy was loaded without the command plug-in (pass createCommandKind() in plugins)',
+    );
+    const policy = await parsePolicy(text, "p.toml", { plugins: [standInCommandPlugin] });
+    expect(() => validateAgainstTools(policy, [shellTool])).not.toThrow();
+  });
+
   it("accepts operators the argument's kind supports", async () => {
     const policy = await parsePolicy(
       '[[rules]]\ntool = "sh"\ndecision = "deny"\nwhen.command = { prefix = "rm" }',

@@ -4,9 +4,17 @@
  * conditions on arguments that tool has, with operators that argument's kind supports ("where an operator
  * does not fit an argument's kind, the file is refused", DESIGN §6).
  */
-import { compileToolPattern, type Tool } from "../core/index.js";
+import { type ArgKind, compileToolPattern, type Tool } from "../core/index.js";
 import type { CompiledPolicy, PolicyToolInfo } from "./model.js";
 import { PolicyProblem, policyError } from "./problem.js";
+
+/** How a host makes each kind's plug-in, for messages (`text` is built in). */
+const PLUGIN_FACTORY: Readonly<Record<ArgKind, string>> = {
+  text: "nothing",
+  path: "createPathKind(canonicalize)",
+  command: "createCommandKind()",
+  url: "createUrlKind()",
+};
 
 /** The argument names a tool declares (schema properties and argument kinds). */
 function declaredArgs(tool: PolicyToolInfo | Tool): Set<string> | undefined {
@@ -16,7 +24,8 @@ function declaredArgs(tool: PolicyToolInfo | Tool): Set<string> | undefined {
 }
 
 /**
- * Refuses rules whose conditions cannot apply to the exact tools they name.
+ * Refuses rules whose conditions cannot apply to the exact tools they name, and conditions on an argument
+ * whose kind has no plug-in in the policy (e.g. `when.command` of `shell` without the command plug-in).
  * @throws ConfigError `policy.toml: rule #2 (tool "read_file"): when.path.host: operator "host" does not fit
  *   argument "path" of tool "read_file" (a path argument)`
  */
@@ -42,6 +51,12 @@ export function validateAgainstTools(policy: CompiledPolicy, tools: Iterable<Pol
           );
         }
         const kind = tool.argKinds?.[condition.arg] ?? "text";
+        if (!policy.plugins.some((p) => p.kind === kind)) {
+          // Not a rule that silently never matches: the host forgot the kind's plug-in.
+          fail(
+            `when.${condition.arg}: argument ${JSON.stringify(condition.arg)} of tool ${JSON.stringify(tool.name)} is a ${kind} argument, and the policy was loaded without the ${kind} plug-in (pass ${PLUGIN_FACTORY[kind]} in plugins)`,
+          );
+        }
         if (condition.tests[kind] === undefined) {
           fail(
             `when.${condition.arg}.${condition.operator}: operator ${JSON.stringify(condition.operator)} does not fit argument ${JSON.stringify(condition.arg)} of tool ${JSON.stringify(tool.name)} (a ${kind} argument)`,

@@ -31,7 +31,17 @@ export interface PrepareContext {
  * multi-part values can be strict for allow/ask (every sub-command must match) and broad for deny (any).
  * Must be pure: no IO, no clock.
  */
-export type ConditionTest<V> = (value: V, decision: Decision) => MatchResult;
+export type ConditionTest<V> = Bivariant<(value: V, decision: Decision) => MatchResult>;
+
+/**
+ * A function type whose parameter is checked both ways (as a method's is), so a plug-in of any value type is
+ * an `ArgKindPlugin` without a cast: the engine holds plug-ins of every kind together and only ever passes a
+ * plug-in's tests the values its own `prepare` made. Without this, `plugins: [createCommandKind()]` fails to
+ * type-check in a strict project.
+ */
+type Bivariant<F extends (...args: never[]) => unknown> = {
+  method(...args: Parameters<F>): ReturnType<F>;
+}["method"];
 
 /** Compiles an operator's operand from the policy file; throws an Error whose message says what is wrong. */
 export type OperatorCompiler<V> = (operand: unknown) => ConditionTest<V>;
@@ -43,6 +53,12 @@ export interface ArgKindPlugin<V = unknown> {
   prepare(raw: unknown, context: PrepareContext): Promise<V> | V;
   /** The operators this kind understands, by file-format name (`glob`, `prefix`, `host`, ...). */
   readonly operators: Readonly<Record<string, OperatorCompiler<V>>>;
+  /**
+   * The raw argument in the form the policy checked, when preparing rewrote it (a command with its brace
+   * and glob expansions written out as quoted words), else undefined. The call then runs with this form,
+   * so what runs is what was checked.
+   */
+  checkedForm?(value: V): unknown;
   /**
    * Why a default `allow` must not apply to this value (no rule vouched for it), or undefined when it may.
    * The command kind answers for commands its analysis cannot vouch for (substitutions, wrappers, ...), so

@@ -12,6 +12,7 @@ import { stringify } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSettings } from "../config/defaults.js";
 import { checkCall, type PolicyDecision, ToolRegistry } from "../core/index.js";
+import { createInProcessStateBackend } from "../state/index.js";
 import { tempWorkspace } from "../test-support/cli.js";
 import { policyPlugins } from "../toolgate.js";
 import { type BuiltinTools, createBuiltinTools } from "../tools/index.js";
@@ -63,6 +64,7 @@ beforeAll(async () => {
     settings: defaultSettings(),
     logger: { warn() {} },
     env: {},
+    state: createInProcessStateBackend(),
   });
   registry = new ToolRegistry();
   for (const tool of builtins.tools) registry.register(tool, { schemaChecked: true });

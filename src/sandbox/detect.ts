@@ -121,7 +121,8 @@ function check(bwrapOption: string | undefined): SandboxSupport {
   return { available: true, bwrap, ...(version ? { version } : {}) };
 }
 
-function findOnPath(name: string): string | undefined {
+/** The executable `name` in a folder of PATH, or undefined. */
+export function findOnPath(name: string): string | undefined {
   const dirs = (process.env.PATH ?? "").split(delimiter).filter(Boolean);
   for (const dir of dirs) {
     const candidate = join(dir, name);

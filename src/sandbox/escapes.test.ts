@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AbstractCanary, startAbstractCanary } from "../test-support/abstract-canary.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
 import { sandboxSupport } from "./detect.js";
 import { flushPlaceholders } from "./placeholders.js";
@@ -53,13 +54,13 @@ let out: string;
 let home: string;
 let gate: Toolgate;
 let canary: Server;
-/** The same canary on an abstract unix socket and on a unix socket file listed in `[sandbox] hidden`. */
-let abstractCanary: Server;
+/** The same canary on a unix socket file listed in `[sandbox] hidden`, and one on an abstract unix socket. */
 let socketCanary: Server;
 /** Unix sockets no list hides: one in a readable folder outside (a terminal multiplexer's, PostgreSQL's), and a
  * Docker Desktop socket under the home folder. Only the seccomp filter (and, for the second, the emptied home
  * folder) keeps a command from them. */
 const openSockets: Server[] = [];
+let abstractCanary: AbstractCanary;
 const ABSTRACT = `toolgate-canary-${process.pid}`;
 let port = 0;
 let hits = 0;
@@ -141,8 +142,7 @@ beforeAll(async () => {
     hits++;
     socket.destroy();
   };
-  abstractCanary = createServer(count);
-  await new Promise<void>((done) => abstractCanary.listen(`\0${ABSTRACT}`, done));
+  abstractCanary = await startAbstractCanary(ABSTRACT);
   socketCanary = createServer(count);
   await new Promise<void>((done) => socketCanary.listen(join(out, "host.sock"), done));
   await mkdir(join(home, ".docker", "run"), { recursive: true });
@@ -177,12 +177,15 @@ afterAll(async () => {
   victim?.kill("SIGKILL");
   await gate?.close();
   await new Promise((done) => canary?.close(done));
-  await new Promise((done) => abstractCanary?.close(done));
+  await abstractCanary?.close();
   await new Promise((done) => socketCanary?.close(done));
   for (const server of openSockets) await new Promise((done) => server.close(done));
   await rm(base, { recursive: true, force: true });
   await rm(hostBase, { recursive: true, force: true });
 });
+
+/** Connections every canary has seen (loopback, socket file, abstract socket). */
+const allHits = () => hits + abstractCanary.hits();
 
 function run(cmd: string, args: string[]): Promise<number | null> {
   return new Promise((done) => spawn(cmd, args, { stdio: "ignore" }).on("exit", done));
@@ -289,7 +292,7 @@ async function expectContainedOnce(c: EscapeCase, output: string, hitsBefore: nu
       expect(output).not.toContain(SECRET);
       break;
     case "canary":
-      expect(hits - hitsBefore, "the canary server was reached").toBe(0);
+      expect(allHits() - hitsBefore, "the canary server was reached").toBe(0);
       break;
     case "victim":
       expect(alive(victim.pid!), "the process outside was killed").toBe(true);
@@ -310,10 +313,18 @@ async function setUp(c: EscapeCase): Promise<void> {
   if (c.setup) await gate.execute({ name: "shell", args: { command: fill(c.setup), timeout: 30_000 } });
 }
 
+it("the abstract-socket canary is reachable from outside the sandbox (so its cases can fail)", async () => {
+  const before = abstractCanary.hits();
+  const connect = `import socket; socket.socket(socket.AF_UNIX).connect("\\0${ABSTRACT}")`;
+  expect(await run("python3", ["-c", connect])).toBe(0);
+  expect(await run("socat", ["-u", "OPEN:/dev/null", `ABSTRACT-CONNECT:${ABSTRACT}`])).toBe(0);
+  await abstractCanary.waitForHits(before + 2);
+});
+
 describe("escape attempts fail (foreground)", () => {
   it.each(escapes.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
     await setUp(c);
-    const before = hits;
+    const before = allHits();
     const result = await gate.execute({ name: "shell", args: { command: fill(c.command), timeout: 30_000 } });
     expect(result.decision).not.toBe("deny");
     expect(result.sandbox).toBe("workspace-write");
@@ -326,7 +337,7 @@ describe("escape attempts fail (foreground)", () => {
 describe("escape attempts fail (background)", () => {
   it.each(escapes.map((c) => [c.note, c] as const))("%s", async (_note, c) => {
     await setUp(c);
-    const before = hits;
+    const before = allHits();
     // Tags differ from the foreground run's, so a survivor there cannot pass for one here.
     const command = c.tag ? fill(c.command).replaceAll(c.tag, `${c.tag}9`) : fill(c.command);
     const started = await gate.execute({ name: "shell", args: { command, background: true } });

@@ -42,14 +42,17 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const reach = () => `exec 3<>/dev/tcp/127.0.0.1/${port} && echo reached`;
+/** Reaches the canary the way a program that honours HTTP_PROXY does (the only way out of a network grant). */
+const reach = () => `curl -sS http://127.0.0.1:${port}/ && echo reached`;
+/** The canary is on the host's loopback: a network grant reaches it only because the config names it. */
+const named = () => [`127.0.0.1:${port}`];
 
 async function gateWith(policyText: string, extra: Partial<ToolgateOptions> = {}) {
   const asked: ConfirmationDetails[] = [];
   const gate = await createToolgate({
     roots: [ws],
     policyText,
-    config: { sandbox: { mode: "workspace-write" } },
+    config: { sandbox: { mode: "workspace-write", allow_hosts: named() } },
     ...extra,
   });
   gate.bus.onConfirmation(async (request) => {
@@ -209,7 +212,15 @@ describe("profiles and settings", () => {
     await mkdir(extra);
     await writeFile(secret, "hidden-value\n");
     const { gate } = await gateWith('[[rules]]\ntool = "shell"\ndecision = "allow"\n', {
-      config: { sandbox: { mode: "workspace-write", writable: [extra], hidden: [secret], network: true } },
+      config: {
+        sandbox: {
+          mode: "workspace-write",
+          writable: [extra],
+          hidden: [secret],
+          network: true,
+          allow_hosts: named(),
+        },
+      },
     });
     const before = hits;
     const result = await gate.execute({

@@ -20,11 +20,12 @@ import {
   readFileSync,
   renameSync,
   rmdirSync,
+  rmSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { bytesOf, inside, openFolder, openInside } from "./descriptors.js";
+import { bytesOf, inside, openFolder, openInside, rawOf } from "./descriptors.js";
 
 const holders = new Map<string, number>();
 /** The journal file of this process, once a state folder is known. */
@@ -39,6 +40,26 @@ export function useJournal(stateDir: string | undefined): void {
 /** The placeholders (raw paths) of this process (held or lingering) and those other live processes hold. */
 export function heldPlaceholders(): Set<string> {
   return new Set([...holders.keys(), ...heldElsewhere()]);
+}
+
+/**
+ * Whether `path` (absolute, as text) is a placeholder folder — this process's or another live one's — holding
+ * nothing but placeholders. Glob expansion skips these: a name the user never made must not become a word.
+ */
+export function isPlaceholder(path: string): boolean {
+  const held = holders.size > 0 || journal !== undefined ? heldPlaceholders() : new Set<string>();
+  return onlyPlaceholders(rawOf(path), held);
+}
+
+function onlyPlaceholders(raw: string, held: ReadonlySet<string>): boolean {
+  if (!held.has(raw)) return false;
+  try {
+    return readdirSync(bytesOf(raw), { encoding: "latin1" }).every((name) =>
+      onlyPlaceholders(`${raw}/${name}`, held),
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The workspace changed between the survey and the placeholders: survey again. */
@@ -56,7 +77,9 @@ export function holdPlaceholders(paths: readonly string[], places: readonly stri
   const made: string[] = [];
   const placeFds = new Map<string, number>();
   // Journaled before anything is made: a process killed midway leaves nothing the next one does not know of.
-  const toMake = paths.filter((p) => !holders.has(p)).flatMap((p) => missingFolders(p, places));
+  const elsewhere = heldElsewhere();
+  // Another live process's placeholder is shared (journaled here first, so that process leaves it in place).
+  const toMake = paths.filter((p) => !holders.has(p)).flatMap((p) => foldersToHold(p, places, elsewhere));
   if (toMake.length > 0) writeJournal(toMake);
   try {
     for (const path of paths) {
@@ -84,7 +107,7 @@ export function holdPlaceholders(paths: readonly string[], places: readonly stri
             made.push(at);
             count([at], 1);
             next = openInside(fd, names[i]!);
-          } else if (holders.has(at)) {
+          } else if (holders.has(at) || (elsewhere.has(at) && next.stat.isDirectory())) {
             made.push(at);
             count([at], 1);
           } else if (i === names.length - 1) {
@@ -198,15 +221,20 @@ interface JournalFile {
   paths: string[];
 }
 
-/** The folders from a writable place down to `path` that do not exist (raw), shallowest first. */
-function missingFolders(path: string, places: readonly string[]): string[] {
+/**
+ * The folders from a writable place down to `path` that this command will hold (raw), shallowest first: those
+ * that do not exist, and those another live process holds (`elsewhere`).
+ */
+function foldersToHold(path: string, places: readonly string[], elsewhere: ReadonlySet<string>): string[] {
   const place = places.find((p) => path.startsWith(`${p}/`));
   if (!place) return [];
   const names = path.slice(place.length + 1).split("/");
   const out: string[] = [];
+  let missing = false;
   for (let i = 1; i <= names.length; i++) {
     const at = `${place}/${names.slice(0, i).join("/")}`;
-    if (out.length > 0 || lstatSync(bytesOf(at), { throwIfNoEntry: false }) === undefined) out.push(at);
+    missing ||= lstatSync(bytesOf(at), { throwIfNoEntry: false }) === undefined;
+    if (missing || elsewhere.has(at)) out.push(at);
   }
   return out;
 }
@@ -285,6 +313,8 @@ export function cleanLeftPlaceholders(stateDir: string | undefined): number {
         if (lstatSync(bytesOf(path), { throwIfNoEntry: false }) === undefined) removed++;
       }
       unlinkSync(file);
+      // A process killed while rewriting its journal leaves the half-written copy beside it.
+      rmSync(`${file}.tmp`, { force: true });
     } catch {
       // Unreadable journal: left for a person to look at.
     }

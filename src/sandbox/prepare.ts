@@ -8,9 +8,10 @@
  */
 import { accessSync, constants } from "node:fs";
 import type { SandboxGrant } from "../core/index.js";
-import { bwrapArgs, expectedMounts, type SandboxMode } from "./bwrap-args.js";
+import { bwrapArgs, expectedMounts, type SandboxMode, type SandboxPlan } from "./bwrap-args.js";
 import { closeAll, textOf } from "./descriptors.js";
 import { sandboxSupport } from "./detect.js";
+import { type PendingNetwork, pendingNetwork } from "./network/connect.js";
 import { LayoutMoved, type OpenedLayout, openLayout } from "./open-layout.js";
 import { cleanLeftPlaceholders, holdPlaceholders, PlaceholderRace } from "./placeholders.js";
 import type { ScanRules } from "./scan.js";
@@ -37,6 +38,8 @@ export interface SandboxSettings {
   bwrap?: string;
   /** The user's state folder: where each process keeps the journal of its placeholders. */
   stateDir?: string;
+  /** Private or loopback hosts a network-granted command may reach through the egress proxy (default none). */
+  allowHosts?: readonly string[];
 }
 
 /** The default settings: `auto`, no network, nothing extra. */
@@ -53,16 +56,24 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = Object.freeze({
  * (`[sandbox] mode = "off"`), `off:unavailable` (`auto` on a machine where bwrap cannot run; `notice` says why).
  * A sandboxed command is started as `argv` followed by the shell and its arguments, with `fds` at 3, 4, …;
  * `release` (once it has ended) runs the check after the command and returns what it reports, if anything.
+ * A `network` grant is pending until `connectNetwork` gives it its namespace (until then `argv` and `fds` run
+ * it sealed); `notes` then say what its egress proxy refused.
  */
 export type Confinement =
-  | {
+  | ({
       sandboxed: true;
       profile: string;
-      argv: string[];
-      fds: readonly LauncherFd[];
       release: () => string | undefined;
-    }
+      network?: PendingNetwork;
+      notes?: () => readonly string[];
+    } & Launch)
   | { sandboxed: false; profile: string; notice?: string };
+
+/** How a sandboxed command is started: the prefix of its argv and the descriptors that prefix names. */
+export interface Launch {
+  argv: string[];
+  fds: readonly LauncherFd[];
+}
 
 /** A descriptor the command's launcher places at fd 3, 4, … in order: an open one, or bytes read from a pipe. */
 export type LauncherFd = { fd: number } | { data: Uint8Array };
@@ -102,7 +113,8 @@ export function describeSandbox(settings: SandboxSettings, grant?: SandboxGrant)
   if (resolved.mode === "off") return resolved.why;
   const writes =
     resolved.mode === "workspace-write" ? "writes only inside the workspace" : "no writes but /tmp";
-  return `${resolved.mode} (${writes}; ${resolved.network ? "WITH NETWORK" : "no network"}; home folder hidden; secrets unreadable)`;
+  const network = resolved.network ? networkWords(settings.allowHosts ?? []) : "no network";
+  return `${resolved.mode} (${writes}; ${network}; home folder hidden; secrets unreadable)`;
 }
 
 let cleaned = false;
@@ -128,39 +140,36 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
     unchecked: new Set(settings.unchecked ?? []),
   };
   const { layout, opened, releasePlaceholders } = setUp(settings, context, resolved);
-  // Each mount from a descriptor gets a copy of it for bwrap to use up (`--bind-fd` closes it); the check inside
-  // compares against the originals, which bwrap leaves open.
-  const copies: number[] = [];
-  const firstCopy = SECCOMP_FD + 1 + opened.fds.length;
-  const args = bwrapArgs(opened.plan, (slot) => {
-    copies.push(opened.fds[slot - SECCOMP_FD - 1]!);
-    return firstCopy + copies.length - 1;
-  });
-  const shell0 = context.shell ?? bash;
+  const bwrap = support.bwrap!;
+  const check = [bash, "-c", CHECK_SCRIPT, context.shell ?? bash, ...checkArgs(expectedMounts(opened.plan))];
+  /** bwrap with the arguments of `plan` at fd 3 and the seccomp filter at fd 4, then the check. */
+  const launch = (plan: SandboxPlan): Launch => {
+    // Each mount from a descriptor gets a copy of it for bwrap to use up (`--bind-fd` closes it); the check
+    // inside compares against the originals, which bwrap leaves open.
+    const copies: number[] = [];
+    const firstCopy = SECCOMP_FD + 1 + opened.fds.length;
+    const args = bwrapArgs(plan, (slot) => {
+      copies.push(opened.fds[slot - SECCOMP_FD - 1]!);
+      return firstCopy + copies.length - 1;
+    });
+    return {
+      // The seccomp filter (src/sandbox/seccomp/; built once per process), read by bwrap from its descriptor.
+      argv: [bwrap, "--args", String(ARGS_FD), "--seccomp", String(SECCOMP_FD), "--", ...check],
+      fds: [
+        { data: Buffer.from(args.map((a) => `${a}\0`).join(""), "latin1") },
+        { data: seccompProgram() },
+        ...opened.fds.map((fd) => ({ fd })),
+        ...copies.map((fd) => ({ fd })),
+      ],
+    };
+  };
   let released = false;
+  const plan = opened.plan;
   return {
     sandboxed: true,
     profile: `${resolved.mode}${resolved.network ? "+network" : ""}`,
-    argv: [
-      support.bwrap!,
-      "--args",
-      String(ARGS_FD),
-      // The seccomp filter (src/sandbox/seccomp/; built once per process), read by bwrap from its descriptor.
-      "--seccomp",
-      String(SECCOMP_FD),
-      "--",
-      bash,
-      "-c",
-      CHECK_SCRIPT,
-      shell0,
-      ...checkArgs(expectedMounts(opened.plan)),
-    ],
-    fds: [
-      { data: Buffer.from(args.map((a) => `${a}\0`).join(""), "latin1") },
-      { data: seccompProgram() },
-      ...opened.fds.map((fd) => ({ fd })),
-      ...copies.map((fd) => ({ fd })),
-    ],
+    // Never the host's network: a grant runs sealed until connectNetwork makes its namespace (fail closed).
+    ...launch({ ...plan, network: false }),
     release: () => {
       if (released) return undefined;
       released = true;
@@ -169,6 +178,15 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
       const notes = [unsurveyedNote(layout), describeSweep(sweep(layout, rules))].filter(Boolean);
       return notes.length > 0 ? notes.join("\n") : undefined;
     },
+    ...(plan.network
+      ? {
+          network: pendingNetwork(
+            (env) => launch({ ...plan, setenv: { ...plan.setenv, ...env } }),
+            bwrap,
+            settings.allowHosts ?? [],
+          ),
+        }
+      : {}),
   };
 }
 
@@ -252,6 +270,12 @@ export function describeConfiguredSandbox(section?: { mode?: SandboxMode; networ
     mode: section?.mode ?? "auto",
     network: section?.network ?? false,
   });
+}
+
+/** What a network grant reaches, in words. */
+function networkWords(allowHosts: readonly string[]): string {
+  const named = allowHosts.length > 0 ? ` except ${allowHosts.join(", ")}` : "";
+  return `WITH NETWORK through toolgate's proxy: no loopback, private or metadata addresses${named}`;
 }
 
 type Resolved =

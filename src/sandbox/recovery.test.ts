@@ -61,7 +61,10 @@ it("placeholders of a killed toolgate are removed by the next one, and toolgate 
   await exited;
   const left = readdirSync(ws);
   expect(left).toEqual(expect.arrayContaining([".envrc", ".mcp.json", ".vscode", ".toolgate"]));
-  expect(readdirSync(journals)).toEqual([`placeholders-${killed.pid}.json`]);
+  // The kill may land while the journal is rewritten after the placeholders are made: its `.tmp` copy stays too.
+  expect(readdirSync(journals).filter((n) => n.endsWith(".json"))).toEqual([
+    `placeholders-${killed.pid}.json`,
+  ]);
 
   const init = await toolgate(["init", "--workspace", ws], { cwd: ws, env });
   expect(init.code, init.stderr).toBe(0);

@@ -10,6 +10,8 @@ export type StateErrorCode =
   | "invalid"
   /** A todo id that does not exist. */
   | "not_found"
+  /** A conditional write found the record changed since it was read (its revision differs); nothing was written. */
+  | "conflict"
   /** The file was written by a newer toolgate (a higher format version); it is left untouched. */
   | "newer_format"
   /** Another process held the lock for longer than the wait allows. */
@@ -19,7 +21,7 @@ export type StateErrorCode =
   /** The file system refused (permission, disk full, read-only); the previous file is intact. */
   | "io";
 
-/** A failure of a state store. `path` is the store file concerned. */
+/** A failure of a state store. `path` is where the store lives (the store file, for the file backend). */
 export class StateError extends Error {
   override readonly name = "StateError";
   constructor(

@@ -1,15 +1,33 @@
 /**
  * @module state
- * The front door of persistent state: memory and todo stores, where they live, and their errors.
+ * The front door of persistent state: the state backend seam (file and in-process backends), the memory
+ * and todo stores with their rules over any backend, where files live, and their errors.
  * Anything added here is public API.
  */
-export { StateError } from "./errors.js";
+export type {
+  Change,
+  JsonValue,
+  MemoryRecord,
+  MemoryRecords,
+  MemoryWrite,
+  StateBackend,
+  StateMeta,
+  TodoList,
+  TodoRecords,
+  WriteOutcome,
+} from "./backend.js";
+export { StateError, type StateErrorCode } from "./errors.js";
+export { createFileStateBackend, type FileStateBackendOptions } from "./file-backend.js";
 export { withFileLock } from "./file-lock.js";
+export { createInProcessStateBackend } from "./in-process-backend.js";
 export type { StateLogger } from "./json-store.js";
 export {
+  createMemoryStore,
   type MemoryEntry,
+  type MemoryRules,
   type MemoryStore,
   type MemoryStoreOptions,
+  type MemoryWriteOptions,
   memoryKeyProblem,
   memoryValueProblem,
   openMemoryStore,
@@ -23,10 +41,12 @@ export {
   userStateDir,
 } from "./paths.js";
 export {
+  createTodoStore,
   openTodoStore,
   TODO_STATUSES,
   type TodoChange,
   type TodoItem,
+  type TodoRules,
   type TodoStatus,
   type TodoStore,
   type TodoStoreOptions,

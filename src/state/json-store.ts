@@ -7,6 +7,7 @@ import { chmod, mkdir, readdir, readFile, rename, unlink } from "node:fs/promise
 import { basename, dirname, join } from "node:path";
 import { escapeRegex } from "../utils/index.js";
 import { writeFileAtomic } from "../workspace/index.js";
+import type { Change } from "./backend.js";
 import { ioError, StateError } from "./errors.js";
 import { type FileLockOptions, withFileLock } from "./file-lock.js";
 
@@ -31,12 +32,6 @@ export interface StoreFormat<T> {
   decode(document: Record<string, unknown>): T;
   /** The document's fields besides `version` and `kind`. */
   encode(state: T): Record<string, unknown>;
-}
-
-/** What a change function returns: its result, and whether the state must be saved. */
-export interface Change<R> {
-  result: R;
-  changed: boolean;
 }
 
 const defaultLogger: StateLogger = {

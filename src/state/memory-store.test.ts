@@ -1,4 +1,8 @@
-/** The memory store's API: set/get/delete/list, key and value validation, persistence across opens. */
+/**
+ * The memory store on its file: every key form the rules accept or refuse, and the file's modes. Its API on
+ * every backend — set/get/delete/list, values kept exactly, caps, meta, revisions, concurrent writers — is
+ * the state backend contract (`src/test-support/state-backend-contract.ts`, run by `backend.test.ts`).
+ */
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,57 +17,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
-});
-
-describe("memory store", () => {
-  it("sets, gets, lists and deletes, persisting across opens", async () => {
-    const store = openMemoryStore(file);
-    expect(await store.keys()).toEqual([]);
-    expect(await store.get("missing")).toBeUndefined();
-    await store.set("b", "two");
-    await store.set("a", "one");
-    await store.set("b", "TWO");
-    const again = openMemoryStore(file);
-    expect(await again.get("b")).toBe("TWO");
-    expect(await again.keys()).toEqual(["a", "b"]);
-    const list = await again.list();
-    expect(list.map(({ key, value }) => [key, value])).toEqual([
-      ["a", "one"],
-      ["b", "TWO"],
-    ]);
-    expect(Date.parse(list[0]?.updatedAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
-    expect(await again.delete("a")).toBe(true);
-    expect(await again.delete("a")).toBe(false);
-    expect(await store.keys()).toEqual(["b"]);
-  });
-
-  it("stores the empty string, unicode and newlines exactly", async () => {
-    const store = openMemoryStore(file);
-    const values = ["", "line 1\nline 2\r\n", "ünïcödé — 日本語 🎉", '{"json": "inside"}', "\u0000nul"];
-    for (const [i, v] of values.entries()) await store.set(`k${i}`, v);
-    for (const [i, v] of values.entries()) expect(await openMemoryStore(file).get(`k${i}`)).toBe(v);
-  });
-
-  it("keeps concurrent sets from one process (an in-process queue per file)", async () => {
-    const store = openMemoryStore(file);
-    const other = openMemoryStore(file);
-    await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        (i % 2 ? store : other).set(`k${String(i).padStart(2, "0")}`, `${i}`),
-      ),
-    );
-    expect(await store.keys()).toHaveLength(40);
-  });
-
-  it("caps values in UTF-8 bytes", async () => {
-    const store = openMemoryStore(file, { maxValueBytes: 10 });
-    await store.set("ok", "1234567890");
-    await expect(store.set("big", "ééééééé")).rejects.toThrow(
-      "memory value is 14 bytes; the limit is 10 bytes",
-    );
-    await expect(store.set("big", "ééééééé")).rejects.toMatchObject({ code: "invalid" });
-    expect(await store.keys()).toEqual(["ok"]);
-  });
 });
 
 describe("memory keys", () => {

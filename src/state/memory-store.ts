@@ -1,146 +1,143 @@
 /**
  * @module state/memory-store
- * The key-value memory store: string values under validated keys, one JSON file per scope
- * (format `toolgate-memory` version 1, see STATE.md), safe under concurrent processes.
+ * The memory store: string values (with optional metadata) under validated keys, over any state backend's
+ * memory records. The rules and every message live here, once; `openMemoryStore` is the file backend's
+ * store for one file.
  */
+import type { MemoryRecord, MemoryRecords, StateMeta } from "./backend.js";
 import { StateError } from "./errors.js";
-import { JsonStore, type StoreFormat, type StoreOptions } from "./json-store.js";
+import { fileMemoryRecords } from "./file-backend.js";
+import type { StoreOptions } from "./json-store.js";
+import { DEFAULT_MAX_VALUE_BYTES, memoryKeyProblem, memoryMetaProblem, memoryValueProblem } from "./rules.js";
 
-/** Keys: 1–128 characters from this set (safe in file names, URLs and shell words). */
-export const MEMORY_KEY_PATTERN = /^[A-Za-z0-9_.:/-]{1,128}$/;
-/** The store's own value cap (the memory tool sets a much smaller one). */
-export const DEFAULT_MAX_VALUE_BYTES = 8 * 1024 * 1024;
+export {
+  DEFAULT_MAX_VALUE_BYTES,
+  MEMORY_KEY_PATTERN,
+  memoryKeyProblem,
+  memoryValueProblem,
+} from "./rules.js";
 
-/** One stored value. */
+/** One stored value, as listings show it. */
 export interface MemoryEntry {
   key: string;
   value: string;
   /** ISO 8601 time of the last `set`. */
   updatedAt: string;
+  /** The metadata stored with the value, when it has any. */
+  meta?: StateMeta;
 }
 
-/** Options of {@link openMemoryStore}. */
-export interface MemoryStoreOptions extends StoreOptions {
+/** The rules' options. */
+export interface MemoryRules {
   /** Largest value in UTF-8 bytes (default 8 MiB). */
   maxValueBytes?: number;
 }
 
-/** A memory store over one file. Every method reads or changes the file itself; nothing is cached. */
+/** Options of {@link openMemoryStore}: the rules and the file's (lock, logger). */
+export interface MemoryStoreOptions extends StoreOptions, MemoryRules {}
+
+/** Options of a conditional write. */
+export interface MemoryWriteOptions {
+  /** Kept with the value and returned unchanged. */
+  meta?: StateMeta;
+  /**
+   * Write only if the key's record still has this revision (from `read`); `null`: only if the key is not
+   * set. Otherwise the write fails with a `conflict` StateError and changes nothing.
+   */
+  ifRevision?: string | null;
+}
+
+/** A memory store. Every method reads or changes the backend itself; nothing is cached. */
 export interface MemoryStore {
-  /** The store file. */
+  /** Where the values live (the store file, for the file backend). */
   readonly path: string;
   /** The value of `key`, or `undefined` when it is not set. */
   get(key: string): Promise<string | undefined>;
-  /** Sets `key` to `value` (replacing any previous value). */
-  set(key: string, value: string): Promise<void>;
-  /** Removes `key`; `false` when it was not set. */
-  delete(key: string): Promise<boolean>;
+  /** The whole record of `key` (value, meta, updatedAt, revision), or `undefined`. */
+  read(key: string): Promise<MemoryRecord | undefined>;
+  /** Sets `key` to `value` (replacing any previous value and meta); returns the new record. */
+  set(key: string, value: string, options?: MemoryWriteOptions): Promise<MemoryRecord>;
+  /** Removes `key`; `false` when it was not set. With `ifRevision`, only if the record still has it. */
+  delete(key: string, options?: { ifRevision?: string }): Promise<boolean>;
   /** All keys, sorted. */
   keys(): Promise<string[]>;
   /** All entries, sorted by key. */
   list(): Promise<MemoryEntry[]>;
 }
 
-type Entries = Map<string, { value: string; updatedAt: string }>;
-
-/** Why `key` is not a valid memory key, or `undefined` when it is. */
-export function memoryKeyProblem(key: unknown): string | undefined {
-  if (typeof key !== "string") return "memory key must be a string";
-  if (key.length === 0 || key.length > 128) {
-    return `memory key must be 1 to 128 characters long (got ${key.length})`;
-  }
-  if (!MEMORY_KEY_PATTERN.test(key)) {
-    return `memory key ${JSON.stringify(key)} may contain only letters, digits and _ . : / -`;
-  }
-  return undefined;
+function conflict(path: string, key: string, expected: string | null, current?: MemoryRecord): StateError {
+  const now = current
+    ? expected === null
+      ? "it is set now"
+      : `its revision is ${current.revision} now, not ${expected}`
+    : "it is not set now";
+  return new StateError(
+    "conflict",
+    `memory key ${JSON.stringify(key)} changed since it was read (${now}); read it again`,
+    path,
+  );
 }
 
-/** Why `value` is not a storable value under a cap of `maxBytes`, or `undefined` when it is. */
-export function memoryValueProblem(value: unknown, maxBytes: number): string | undefined {
-  if (typeof value !== "string") return "memory value must be a string";
-  const bytes = Buffer.byteLength(value, "utf8");
-  if (bytes > maxBytes) return `memory value is ${bytes} bytes; the limit is ${maxBytes} bytes`;
-  return undefined;
-}
-
-/** The file format, version 1. Keys are written sorted so the file diffs well. */
-export const memoryFormat: StoreFormat<Entries> = {
-  kind: "toolgate-memory",
-  version: 1,
-  empty: () => new Map(),
-  decode(document) {
-    const raw = document.entries;
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-      throw new Error(`"entries" must be an object`);
-    }
-    const entries: Entries = new Map();
-    for (const [key, entry] of Object.entries(raw)) {
-      const problem = memoryKeyProblem(key);
-      if (problem) throw new Error(problem);
-      const e = entry as { value?: unknown; updatedAt?: unknown } | null;
-      if (e === null || typeof e !== "object" || typeof e.value !== "string") {
-        throw new Error(`entry ${JSON.stringify(key)} must be an object with a string "value"`);
-      }
-      entries.set(key, {
-        value: e.value,
-        updatedAt: typeof e.updatedAt === "string" ? e.updatedAt : new Date(0).toISOString(),
-      });
-    }
-    return entries;
-  },
-  encode(entries) {
-    // Object.fromEntries defines own properties, so a key like "__proto__" stays an ordinary key.
-    const sorted = [...entries.keys()].sort();
-    return { entries: Object.fromEntries(sorted.map((key) => [key, entries.get(key)])) };
-  },
-};
-
-function checkKey(key: string, path: string): void {
-  const problem = memoryKeyProblem(key);
-  if (problem) throw new StateError("invalid", problem, path);
+function entryOf({ key, value, updatedAt, meta }: MemoryRecord): MemoryEntry {
+  return meta === undefined ? { key, value, updatedAt } : { key, value, updatedAt, meta };
 }
 
 /**
- * Opens the memory store in `path` (no IO until a method is called; the file and its directory are created
- * on the first change).
+ * The memory store over a backend's records.
+ * @param rules `maxValueBytes` (default 8 MiB)
+ * @example const memory = createMemoryStore(gate.state.memory("project")); await memory.set("a", "1");
+ */
+export function createMemoryStore(records: MemoryRecords, rules: MemoryRules = {}): MemoryStore {
+  const { path } = records;
+  const maxValueBytes = rules.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
+  const check = (problem: string | undefined) => {
+    if (problem) throw new StateError("invalid", problem, path);
+  };
+  return {
+    path,
+    async get(key) {
+      check(memoryKeyProblem(key));
+      return (await records.get(key))?.value;
+    },
+    async read(key) {
+      check(memoryKeyProblem(key));
+      return records.get(key);
+    },
+    async set(key, value, options = {}) {
+      check(memoryKeyProblem(key));
+      check(memoryValueProblem(value, maxValueBytes));
+      if (options.meta !== undefined) check(memoryMetaProblem(options.meta));
+      const write = {
+        value,
+        updatedAt: new Date().toISOString(),
+        ...(options.meta === undefined ? {} : { meta: options.meta }),
+      };
+      const outcome = await records.put(key, write, options.ifRevision);
+      if (!outcome.ok) throw conflict(path, key, options.ifRevision ?? null, outcome.current);
+      return outcome.value;
+    },
+    async delete(key, options = {}) {
+      check(memoryKeyProblem(key));
+      const outcome = await records.delete(key, options.ifRevision);
+      if (!outcome.ok) throw conflict(path, key, options.ifRevision ?? null, outcome.current);
+      return outcome.value;
+    },
+    async keys() {
+      return (await records.list()).map((record) => record.key);
+    },
+    async list() {
+      return (await records.list()).map(entryOf);
+    },
+  };
+}
+
+/**
+ * Opens the memory store in the file `path` (no IO until a method is called; the file and its directory are
+ * created on the first change).
  * @param options `maxValueBytes` (default 8 MiB), `staleMs` (lock stale period, default 10 s), `timeoutMs`,
  *   `logger` (warnings, default stderr)
  * @example const store = openMemoryStore(memoryFilePath("project", { root })); await store.set("a", "1");
  */
 export function openMemoryStore(path: string, options: MemoryStoreOptions = {}): MemoryStore {
-  const file = new JsonStore(path, memoryFormat, options);
-  const maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
-  return {
-    path: file.path,
-    async get(key) {
-      checkKey(key, file.path);
-      return (await file.read()).get(key)?.value;
-    },
-    async set(key, value) {
-      checkKey(key, file.path);
-      const problem = memoryValueProblem(value, maxValueBytes);
-      if (problem) throw new StateError("invalid", problem, file.path);
-      await file.update((entries) => {
-        entries.set(key, { value, updatedAt: new Date().toISOString() });
-        return { result: undefined, changed: true };
-      });
-    },
-    async delete(key) {
-      checkKey(key, file.path);
-      return file.update((entries) => {
-        const existed = entries.delete(key);
-        return { result: existed, changed: existed };
-      });
-    },
-    async keys() {
-      return [...(await file.read()).keys()].sort();
-    },
-    async list() {
-      const entries = await file.read();
-      return [...entries.keys()].sort().map((key) => {
-        const entry = entries.get(key) as { value: string; updatedAt: string };
-        return { key, value: entry.value, updatedAt: entry.updatedAt };
-      });
-    },
-  };
+  return createMemoryStore(fileMemoryRecords(path, options), options);
 }

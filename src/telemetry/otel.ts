@@ -4,6 +4,7 @@
  * requires. Absent, every hook returns at once. The API keeps its registered providers on a global, so the
  * copy found here sees the tracer provider the application registered with its own copy.
  */
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as OtelApi from "@opentelemetry/api";
 
@@ -33,3 +34,26 @@ export function otelApi(): typeof OtelApi | null {
 
 /** The tracer toolgate's spans come from (instrumentation scope `toolgate`). */
 export const TRACER_NAME = "toolgate";
+
+let version: string | undefined;
+
+/**
+ * The package's version, the instrumentation scope's version: read once, from the package.json two folders
+ * up (from `src/telemetry/`, `dist/telemetry/` and the bundle's `dist/bin/` alike), only once spans are made.
+ */
+export function tracerVersion(): string | undefined {
+  if (version === undefined) {
+    try {
+      const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+      version = String((JSON.parse(text) as { version?: unknown }).version ?? "");
+    } catch {
+      version = "";
+    }
+  }
+  return version || undefined;
+}
+
+/** toolgate's tracer: scope `toolgate`, with the package's version. */
+export function tracer(otel: typeof OtelApi): OtelApi.Tracer {
+  return otel.trace.getTracer(TRACER_NAME, tracerVersion());
+}

@@ -1,12 +1,15 @@
 /**
  * @module telemetry/spans
  * toolgate's OpenTelemetry spans, after the GenAI semantic conventions: one `execute_tool` span per tool call
- * (recorded where the call's audit record is made, its start and end the call's), and one `invoke_agent`
- * span per chat turn, the parent of that turn's tool spans. With no `@opentelemetry/api` installed or no
- * tracer provider registered, nothing is recorded.
+ * (recorded where the call's audit record is made, its start and end the call's), one `chat` span per model
+ * call, and one `invoke_agent` span per chat turn, the parent of that turn's model and tool spans. All come
+ * from the instrumentation scope `toolgate` with the package's version. With no `@opentelemetry/api`
+ * installed or no tracer provider registered, nothing is recorded.
  */
 import type { CallResult, ToolCall, ToolScope } from "../core/index.js";
-import { otelApi, TRACER_NAME } from "./otel.js";
+import { type OtelApi, otelApi, tracer } from "./otel.js";
+
+type Span = OtelApi.Span;
 
 /** Attribute names: the GenAI conventions' where they exist, `toolgate.*` for the policy's part. */
 export const ATTR = {
@@ -18,6 +21,9 @@ export const ATTR = {
   provider: "gen_ai.provider.name",
   model: "gen_ai.request.model",
   errorType: "error.type",
+  inputTokens: "gen_ai.usage.input_tokens",
+  outputTokens: "gen_ai.usage.output_tokens",
+  finishReasons: "gen_ai.response.finish_reasons",
   decision: "toolgate.decision",
   rule: "toolgate.rule",
   risk: "toolgate.risk",
@@ -50,7 +56,7 @@ export function recordToolSpan(call: ToolCall, result: CallResult, scope?: ToolS
     if (scope?.agent) attributes[ATTR.agent] = scope.agent;
     if (result.sandbox) attributes[ATTR.sandbox] = result.sandbox;
     if (result.error) attributes[ATTR.errorType] = result.error.type;
-    const span = otel.trace.getTracer(TRACER_NAME).startSpan(`execute_tool ${result.tool}`, {
+    const span = tracer(otel).startSpan(`execute_tool ${result.tool}`, {
       kind: otel.SpanKind.INTERNAL,
       startTime: end - result.durationMs,
       attributes,
@@ -82,8 +88,7 @@ export function withTurnSpan<T>(info: TurnSpanInfo, fn: () => Promise<T>): Promi
   };
   if (info.provider) attributes[ATTR.provider] = info.provider;
   if (info.model) attributes[ATTR.model] = info.model;
-  const tracer = otel.trace.getTracer(TRACER_NAME);
-  return tracer.startActiveSpan(
+  return tracer(otel).startActiveSpan(
     `invoke_agent ${info.agent ?? "toolgate"}`,
     { kind: otel.SpanKind.INTERNAL, attributes },
     async (span) => {
@@ -93,12 +98,66 @@ export function withTurnSpan<T>(info: TurnSpanInfo, fn: () => Promise<T>): Promi
         if (typeof stop === "string") span.setAttribute(ATTR.stopReason, stop);
         return result;
       } catch (error) {
-        span.recordException(error as Error);
-        span.setStatus({ code: otel.SpanStatusCode.ERROR, message: (error as Error).message });
-        throw error;
+        throw failed(otel, span, error);
       } finally {
         span.end();
       }
     },
   );
+}
+
+/** The model a `chat` span names, and what its reply says about itself. */
+export interface ModelSpanInfo {
+  provider: string;
+  model: string;
+}
+
+/** What a model reply reports that its span records (llm's ChatReply has these). */
+interface ModelReplyFacts {
+  finishReason?: string;
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+/**
+ * Runs `fn` (one request to a model) inside a `chat <model>` client span, a child of the turn's span: the
+ * provider and model, then the reply's token counts and finish reason. A thrown error marks it failed and
+ * is rethrown.
+ */
+export function withModelSpan<T extends ModelReplyFacts>(
+  info: ModelSpanInfo,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const otel = otelApi();
+  if (!otel) return fn();
+  const attributes: Record<string, string> = {
+    [ATTR.operation]: "chat",
+    [ATTR.provider]: info.provider,
+    [ATTR.model]: info.model,
+  };
+  return tracer(otel).startActiveSpan(
+    `chat ${info.model}`,
+    { kind: otel.SpanKind.CLIENT, attributes },
+    async (span) => {
+      try {
+        const reply = await fn();
+        if (reply.usage) {
+          span.setAttribute(ATTR.inputTokens, reply.usage.promptTokens);
+          span.setAttribute(ATTR.outputTokens, reply.usage.completionTokens);
+        }
+        if (reply.finishReason) span.setAttribute(ATTR.finishReasons, [reply.finishReason]);
+        return reply;
+      } catch (error) {
+        throw failed(otel, span, error);
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+/** Marks a span failed with the error that ended it; returns the error to rethrow. */
+function failed(otel: typeof OtelApi, span: Span, error: unknown): unknown {
+  span.recordException(error as Error);
+  span.setStatus({ code: otel.SpanStatusCode.ERROR, message: (error as Error).message });
+  return error;
 }

@@ -23,12 +23,21 @@ export function toolgate(
   args: string[],
   options: { cwd?: string; input?: string; env?: Record<string, string> } = {},
 ): Promise<RunResult> {
+  return runProcess(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    ...(options.input !== undefined ? { input: options.input } : {}),
+  });
+}
+
+/** Runs a program with stdin closed (or fed `input`), no TTY, and collects what it printed. */
+export function runProcess(
+  file: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd ?? REPO_ROOT,
-      env: { ...process.env, ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {

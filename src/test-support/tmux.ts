@@ -31,10 +31,11 @@ export class Terminal {
   }
 
   /**
-   * Runs `command` in a new 160×50 session `name` (in `cwd` when given). The pane stays after the command
-   * ends (remain-on-exit, set before the command starts), so a test can still read its last screen.
+   * Runs `command` in a new session `name`, `columns` wide (default 160) and 50 rows (in `cwd` when given). The
+   * pane stays after the command ends (remain-on-exit, set before the command starts), so a test can still read
+   * its last screen.
    */
-  start(name: string, command: string, cwd?: string): void {
+  start(name: string, command: string, cwd?: string, columns = 160): void {
     this.tmux(
       "start-server",
       ";",
@@ -48,7 +49,7 @@ export class Terminal {
       "-s",
       name,
       "-x",
-      "160",
+      String(columns),
       "-y",
       "50",
       ...(cwd === undefined ? [] : ["-c", cwd]),

@@ -1,46 +1,25 @@
 /**
  * The built-in tools' schemas. The gate registers them without the meta-schema check (it costs start-up
  * time): this is that check. And their validators are precompiled (`core/builtin-validators.generated.ts`,
- * so a call to a built-in tool loads no ajv): the module is current, every built-in tool uses it, and it
- * answers exactly as ajv compiling the same schema at run time. `UPDATE_VALIDATORS=1 npx vitest run
- * src/tools/builtin-schemas.test.ts` rewrites the module after a schema changed.
+ * so a call to a built-in tool loads no ajv; src/generated.test.ts keeps it current, `npm run generate`
+ * rewrites it): every built-in tool uses it, and it answers exactly as ajv compiling the same schema at run
+ * time.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultSettings } from "../config/defaults.js";
 import { BUILTIN_VALIDATORS } from "../core/builtin-validators.generated.js";
 import { ParamValidator, type Tool } from "../core/index.js";
-import { standaloneValidators } from "../core/precompile.js";
 import type { JsonSchema } from "../core/types.js";
 import { COMPILE_OPTIONS } from "../core/validate.js";
+import { type AllBuiltinTools, allBuiltinTools } from "../test-support/builtin-tools.js";
 import { seededRandom } from "../utils/index.js";
-import { type BuiltinTools, createBuiltinTools } from "./index.js";
 
-const MODULE = new URL("../core/builtin-validators.generated.ts", import.meta.url);
-
-let dir: string;
-let builtins: BuiltinTools;
+let builtins: AllBuiltinTools;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "tg-builtin-schemas-"));
-  builtins = await createBuiltinTools({
-    roots: [dir],
-    settings: defaultSettings(),
-    logger: { warn: () => undefined },
-    // Jira and Confluence appear only when configured.
-    env: {
-      JIRA_BASE_URL: "https://jira.example.com",
-      JIRA_API_TOKEN: "t",
-      CONFLUENCE_BASE_URL: "https://wiki.example.com",
-      CONFLUENCE_API_TOKEN: "t",
-    },
-  });
+  builtins = await allBuiltinTools();
 });
 afterAll(async () => {
   await builtins.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe("built-in tool schemas", () => {
@@ -72,14 +51,8 @@ describe("built-in tool schemas", () => {
 });
 
 describe("precompiled validators of the built-in tools", () => {
-  it("are current", async () => {
-    const source = standaloneValidators(builtins.tools.map((t) => t.parameters));
-    if (process.env.UPDATE_VALIDATORS === "1") await writeFile(MODULE, source);
-    expect(await readFile(MODULE, "utf8")).toBe(source);
-  });
-
   it("serve every built-in tool", () => {
-    const precompiled = new Set<unknown>(BUILTIN_VALIDATORS.values());
+    const precompiled = new Set<unknown>([...BUILTIN_VALIDATORS.values()].map((entry) => entry.validate));
     const validator = new ParamValidator();
     for (const tool of builtins.tools as Tool[]) {
       expect({ tool: tool.name, precompiled: precompiled.has(validator.compile(tool)) }).toEqual({

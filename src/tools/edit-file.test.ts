@@ -85,7 +85,7 @@ describe("edit_file", () => {
       "file not found: missing.ts",
     );
     expect(() => tool.build({ path: "a", edits: [{ oldText: "", newText: "b" }] })).toThrow(
-      "edit 1: oldText must not be empty",
+      "parameter 'edits[0].oldText' must have at least 1 characters",
     );
     await link(join(base, "outside.txt"), join(root, "hard.txt"));
     await writeFile(join(root, ".env"), "KEY=1\n");

@@ -8,7 +8,7 @@ import { resolve as resolvePath } from "node:path";
 import type { Tool } from "../core/index.js";
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import { type DecodedText, toLf, type Workspace } from "../workspace/index.js";
-import { withPathErrors } from "./files/errors.js";
+import { containPaths, withPathErrors } from "./files/errors.js";
 import { plural, snippet } from "./files/format.js";
 import { loadText, saveText, storageLabel, unifiedDiff } from "./files/text-io.js";
 
@@ -141,12 +141,9 @@ export function createEditFileTool(deps: EditFileDeps): Tool<EditFileParams> {
     kind: "edit",
     risk: "medium",
     argKinds: { path: "path" },
-    validate: ({ edits }) => {
-      const empty = edits.findIndex((e) => e.oldText === "");
-      return empty === -1 ? undefined : `edit ${empty + 1}: oldText must not be empty`;
-    },
     describe: ({ path, edits }) => `Edit ${path} (${plural(edits.length, "edit")})`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path)],
+    precheck: ({ path }) => containPaths(workspace, "write", [path]),
     async confirmation({ path, edits }) {
       try {
         const { display, before, after } = await prepare(path, edits);

@@ -6,11 +6,11 @@
  */
 import { realpath } from "node:fs/promises";
 import { join, resolve as resolvePath } from "node:path";
-import picomatch from "picomatch";
 import type { Tool } from "../core/index.js";
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
+import { compileGlob, globBase } from "../utils/index.js";
 import type { Workspace } from "../workspace/index.js";
-import { withPathErrors } from "./files/errors.js";
+import { containPaths, withPathErrors } from "./files/errors.js";
 import { plural } from "./files/format.js";
 import { comparePaths, walkFiles } from "./files/walk.js";
 
@@ -48,9 +48,14 @@ export async function globFiles(
   pattern: string,
   options: { includeHidden: boolean; signal?: AbortSignal },
 ): Promise<string[]> {
-  const matcher = picomatch(pattern, { dot: options.includeHidden });
+  let matcher: (value: string) => boolean;
+  try {
+    matcher = compileGlob(pattern, { dot: options.includeHidden });
+  } catch (error) {
+    throw new ToolFailure("invalid_params", `pattern: ${(error as Error).message}`, { pattern });
+  }
   // Walk only below the pattern's fixed leading folders (`src/lib/**/*.ts` starts in src/lib).
-  const scan = picomatch.scan(pattern);
+  const scan = globBase(pattern);
   // Start there only when it is a real folder with no symlink on the way: fdir enters a symlinked start
   // folder, which may lead out of the roots (every other symlink is left out by the walk).
   let baseDir = "";
@@ -108,6 +113,7 @@ export function createGlobTool(deps: GlobDeps): Tool<GlobParams> {
     validate: ({ pattern }) => globPatternProblem(pattern),
     describe: ({ pattern, path }) => `Find ${pattern}${path ? ` in ${path}` : ""}`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path ?? ".")],
+    precheck: ({ path }) => containPaths(workspace, "list", [path ?? "."]),
     run: ({ pattern, path, maxResults, includeHidden }, { signal }) =>
       withPathErrors(path ?? ".", "search", async () => {
         const dir = await workspace.resolve(path ?? ".", "list");

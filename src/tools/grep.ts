@@ -6,11 +6,11 @@
  */
 import { stat } from "node:fs/promises";
 import { basename, resolve as resolvePath } from "node:path";
-import picomatch from "picomatch";
 import type { Tool } from "../core/index.js";
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
+import { compileGlob } from "../utils/index.js";
 import type { Workspace } from "../workspace/index.js";
-import { withPathErrors } from "./files/errors.js";
+import { containPaths, withPathErrors } from "./files/errors.js";
 import { plural } from "./files/format.js";
 import {
   type FileMatches,
@@ -81,7 +81,12 @@ export function compileGrepPattern(pattern: string, caseSensitive: boolean): Reg
 
 /** filePattern semantics: without `/` it matches file names; with `/`, paths relative to the search folder. */
 export function fileFilterFor(filePattern: string): (relative: string) => boolean {
-  const matcher = picomatch(filePattern.replace(/^\/+/, ""), { dot: true });
+  let matcher: (value: string) => boolean;
+  try {
+    matcher = compileGlob(filePattern.replace(/^\/+/, ""));
+  } catch (error) {
+    throw new ToolFailure("invalid_params", `filePattern: ${(error as Error).message}`, { filePattern });
+  }
   return filePattern.includes("/")
     ? (relative) => matcher(relative)
     : (relative) => matcher(basename(relative));
@@ -144,6 +149,7 @@ export function createGrepTool(deps: GrepDeps): Tool<GrepParams> {
     },
     describe: ({ pattern, path }) => `Search /${pattern}/${path ? ` in ${path}` : ""}`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path ?? ".")],
+    precheck: ({ path }) => containPaths(workspace, "read", [path ?? "."]),
     run: (params, { signal }) =>
       withPathErrors(params.path ?? ".", "search", async () => {
         const target = await workspace.resolve(params.path ?? ".", "read");

@@ -8,12 +8,17 @@ import { join, resolve } from "node:path";
 import type { ToolgateSettings } from "../config/index.js";
 import type { Logger, Tool } from "../core/index.js";
 import { ToolFailure } from "../core/index.js";
-import { cleanLeftPlaceholders, flushPlaceholders, type SandboxSettings } from "../sandbox/index.js";
-import { userConfigDir, userStateDir } from "../state/index.js";
+import {
+  checkSandboxAllowHosts,
+  cleanLeftPlaceholders,
+  flushPlaceholders,
+  type SandboxSettings,
+} from "../sandbox/index.js";
+import { type StateBackend, userConfigDir, userStateDir } from "../state/index.js";
 import { Workspace } from "../workspace/index.js";
 import { atlassianFromEnv } from "./atlassian/client.js";
 import { createConfluenceFetchTool } from "./confluence-fetch.js";
-import { toToolFailure } from "./files/errors.js";
+import { containPaths, toToolFailure } from "./files/errors.js";
 import { createFileTools } from "./files/index.js";
 import { createJiraFetchTool } from "./jira-fetch.js";
 import { createMemoryTool } from "./memory.js";
@@ -38,6 +43,8 @@ export interface BuiltinContext {
   env: Record<string, string>;
   /** Extra lines for a shell confirmation (the policy's risk reasons). */
   commandNotes?: (command: string, cwd: string | undefined) => Promise<string[]> | string[];
+  /** Where the memory and write_todos tools keep their state (the gate's state backend). */
+  state: StateBackend;
 }
 
 /** The built-in tools of one gate and what they share. */
@@ -50,7 +57,7 @@ export interface BuiltinTools {
 
 /**
  * Creates every built-in tool. Jira and Confluence are added only when configured (base URL and token).
- * @example const { tools, close } = await createBuiltinTools({ roots, settings: settingsFromConfig({}), logger, env: {} });
+ * @example const { tools, close } = await createBuiltinTools({ roots, settings: settingsFromConfig({}), logger, env: {}, state });
  */
 export async function createBuiltinTools(context: BuiltinContext): Promise<BuiltinTools> {
   const { settings, roots } = context;
@@ -73,6 +80,7 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
     asTool(
       createShellTool({
         resolveCwd: (cwd) => resolveDirectory(workspace, cwd),
+        containCwd: (cwd) => containPaths(workspace, "list", [cwd]),
         roots,
         env: pick(context.env, settings.shell.env),
         processes,
@@ -86,8 +94,8 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
     asTool(createShellProcessesTool({ processes })),
     asTool(createWebFetchTool({ ...web, maxBytes: settings.web.maxBytes })),
     asTool(createWebSearchTool({ backend: createSearchBackend(settings.search, { ...web, env }) })),
-    asTool(createMemoryTool({ projectDir, logger: context.logger })),
-    asTool(createWriteTodosTool({ projectDir, logger: context.logger })),
+    asTool(createMemoryTool({ state: context.state })),
+    asTool(createWriteTodosTool({ state: context.state })),
   ];
 
   const jira = atlassianFromEnv("JIRA", settings.jira, env);
@@ -133,9 +141,11 @@ function pick(extra: Record<string, string>, names: readonly string[]): Record<s
 /** `[sandbox]` as the shell uses it: relative paths against the first root, `~/` against the home folder. */
 function sandboxSettings(sandbox: ToolgateSettings["sandbox"], projectDir: string): SandboxSettings {
   const absolute = (p: string) => (p.startsWith("~/") ? join(homedir(), p.slice(2)) : resolve(projectDir, p));
+  checkSandboxAllowHosts(sandbox.allowHosts);
   return {
     mode: sandbox.mode,
     network: sandbox.network,
+    allowHosts: sandbox.allowHosts,
     writable: sandbox.writable.map(absolute),
     // toolgate's own user state and settings (trust list, memory) are never readable by a command.
     hidden: [...sandbox.hidden.map(absolute), userStateDir(), userConfigDir()],

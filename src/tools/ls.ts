@@ -9,7 +9,7 @@ import { join, resolve as resolvePath } from "node:path";
 import type { Tool } from "../core/index.js";
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import type { IgnoreRules, Workspace } from "../workspace/index.js";
-import { withPathErrors } from "./files/errors.js";
+import { containPaths, withPathErrors } from "./files/errors.js";
 import { formatSize, plural } from "./files/format.js";
 import { comparePaths } from "./files/walk.js";
 
@@ -104,6 +104,7 @@ export function createLsTool(deps: LsDeps): Tool<LsParams> {
     argKinds: { path: "path" },
     describe: ({ path, recursive }) => `List ${path ?? "."}${recursive ? " (recursive)" : ""}`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path ?? ".")],
+    precheck: ({ path }) => containPaths(workspace, "list", [path ?? "."]),
     run: ({ path, recursive, maxDepth }, { signal }) =>
       withPathErrors(path ?? ".", "list", async () => {
         const dir = await workspace.resolve(path ?? ".", "list");

@@ -8,17 +8,23 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { executeCall, type PipelineDeps, ToolRegistry } from "../core/index.js";
 import { PolicyEngine, parsePolicy } from "../policy/index.js";
-import { createMemoryTool, type MemoryToolDeps } from "./memory.js";
+import { createFileStateBackend } from "../state/index.js";
+import { createMemoryTool } from "./memory.js";
 
 let dir: string;
 let root: string;
 let userDir: string;
 let warnings: string[];
 
-async function pipeline(extra: Partial<MemoryToolDeps> = {}): Promise<PipelineDeps> {
+/** The tool on the file backend (as a gate makes it), with lock settings or a value cap when given. */
+async function pipeline(
+  extra: { lock?: { staleMs: number; timeoutMs: number }; maxValueBytes?: number } = {},
+): Promise<PipelineDeps> {
   const registry = new ToolRegistry();
+  const logger = { warn: (m: string) => warnings.push(m) };
+  const state = createFileStateBackend({ root, userDir, logger, ...extra.lock });
   registry.register(
-    createMemoryTool({ projectDir: root, userDir, logger: { warn: (m) => warnings.push(m) }, ...extra }),
+    createMemoryTool({ state, ...(extra.maxValueBytes ? { maxValueBytes: extra.maxValueBytes } : {}) }),
   );
   const policy = await parsePolicy('default = "allow"', "test-policy.toml");
   return { registry, decider: new PolicyEngine({ policy, roots: [root] }) };
@@ -206,7 +212,7 @@ describe("memory tool", () => {
   });
 
   it("declares kind other, risk low, and describes calls", async () => {
-    const tool = createMemoryTool({ projectDir: root, userDir });
+    const tool = createMemoryTool({ state: createFileStateBackend({ root, userDir }) });
     expect([tool.name, tool.kind, tool.risk]).toEqual(["memory", "other", "low"]);
     const inv = tool.build({ action: "set", key: "a", value: "v", scope: "user" });
     expect(inv.describe()).toBe('memory set "a" (user)');

@@ -1,19 +1,17 @@
 /**
  * @module tools/memory
- * The `memory` tool: a persistent key-value memory the model keeps across conversations, per project
- * (`.toolgate/state/memory.json`) or per user (the user's config directory), through the state stores.
+ * The `memory` tool: a persistent key-value memory the model keeps across conversations, per project or per
+ * user, in the gate's state backend (by default `.toolgate/state/memory.json` and the user's state folder).
  */
 
 import type { Tool } from "../core/index.js";
 import { defineTool, okResult } from "../core/index.js";
 import {
+  createMemoryStore,
   type MemoryStore,
-  type MemoryStoreOptions,
-  memoryFilePath,
   memoryKeyProblem,
   memoryValueProblem,
-  openMemoryStore,
-  type StateLogger,
+  type StateBackend,
   type StateScope,
 } from "../state/index.js";
 import { failFromState } from "./state-failure.js";
@@ -23,16 +21,10 @@ export const MEMORY_TOOL_MAX_VALUE_BYTES = 64 * 1024;
 
 /** What the memory tool is built from. */
 export interface MemoryToolDeps {
-  /** The workspace root: project memory lives in `<projectDir>/.toolgate/state/memory.json`. */
-  projectDir: string;
-  /** User state directory (default: `userStateDir()`, i.e. `$XDG_CONFIG_HOME/toolgate/state`). */
-  userDir?: string;
-  /** Warnings from the store (a corrupt file moved aside). */
-  logger?: StateLogger;
+  /** Where memory is kept: the gate's state backend (`gate.state`). */
+  state: StateBackend;
   /** Largest value the tool accepts, in UTF-8 bytes (default 64 KiB). */
   maxValueBytes?: number;
-  /** Lock settings passed to the store (`staleMs`, `timeoutMs`). */
-  lock?: Pick<MemoryStoreOptions, "staleMs" | "timeoutMs">;
 }
 
 /** The memory tool's parameters (a type alias, so a `Tool<MemoryParams>` registers as a `Tool`). */
@@ -48,10 +40,10 @@ const NEEDS_KEY = new Set(["set", "get", "delete"]);
 /**
  * Creates the `memory` tool.
  *
- * Kind `other`, risk `low`: it writes only toolgate's own state files (never the user's files, and no
+ * Kind `other`, risk `low`: it writes only toolgate's own state (never the user's files, and no
  * file-writing tool can reach them), so it is not an `edit`; it is not read-only either, so the built-in
  * default policy (read-only kinds allowed) does not allow it silently — the policy decides.
- * @example registry.register(createMemoryTool({ projectDir: "/ws" }))
+ * @example registry.register(createMemoryTool({ state: createFileStateBackend({ root: "/ws" }) }))
  */
 export function createMemoryTool(deps: MemoryToolDeps): Tool<MemoryParams> {
   const maxValueBytes = deps.maxValueBytes ?? MEMORY_TOOL_MAX_VALUE_BYTES;
@@ -59,8 +51,7 @@ export function createMemoryTool(deps: MemoryToolDeps): Tool<MemoryParams> {
   const storeFor = (scope: StateScope): MemoryStore => {
     let store = stores.get(scope);
     if (!store) {
-      const path = memoryFilePath(scope, { root: deps.projectDir, userDir: deps.userDir });
-      store = openMemoryStore(path, { ...deps.lock, maxValueBytes, logger: deps.logger });
+      store = createMemoryStore(deps.state.memory(scope), { maxValueBytes });
       stores.set(scope, store);
     }
     return store;

@@ -20,7 +20,7 @@ import {
   tooLarge,
   type Workspace,
 } from "../workspace/index.js";
-import { withPathErrors } from "./files/errors.js";
+import { containPaths, withPathErrors } from "./files/errors.js";
 import { describeBinary, formatSize, plural } from "./files/format.js";
 import { canScanBytes, decodeBytes, decodeRange, findLineRange, findTailStart } from "./files/line-scan.js";
 
@@ -84,6 +84,7 @@ export function createReadFileTool(deps: ReadFileDeps): Tool<ReadFileParams> {
           ? `Read ${path} lines ${startLine ?? 1}–${endLine ?? "end"}`
           : `Read ${path}`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path)],
+    precheck: ({ path }) => containPaths(workspace, "read", [path]),
     // Secrets and keys are worth a confirmation; the policy decides what a higher risk means.
     riskFor: ({ path }) => (workspace.isReadSensitive(path) ? "medium" : "low"),
     run: ({ path, startLine, endLine, tail }, { signal }) =>

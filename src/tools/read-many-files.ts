@@ -15,7 +15,7 @@ import {
   type Workspace,
   WorkspaceError,
 } from "../workspace/index.js";
-import { toToolFailure } from "./files/errors.js";
+import { containPaths, toToolFailure } from "./files/errors.js";
 import { describeBinary, formatSize, plural } from "./files/format.js";
 import { globFiles, globPatternProblem } from "./glob.js";
 
@@ -79,6 +79,7 @@ export function createReadManyFilesTool(deps: ReadManyFilesDeps): Tool<ReadManyF
     },
     describe: ({ paths, patterns }) => `Read ${[...(paths ?? []), ...(patterns ?? [])].join(", ")}`,
     locations: ({ paths }) => (paths ?? []).map((p) => resolvePath(workspace.roots[0] as string, p)),
+    precheck: ({ paths }) => containPaths(workspace, "read", paths ?? []),
     riskFor: ({ paths, patterns }) =>
       [...(paths ?? []), ...(patterns ?? [])].some((p) => workspace.isReadSensitive(p)) ? "medium" : "low",
     async run({ paths, patterns, maxFiles, maxTotalBytes }, { signal }) {

@@ -3,13 +3,10 @@
  * risk, argument kinds) and `reference-notes.json`: this test fails when the page is stale.
  * `UPDATE_DOCS=1 npx vitest run src/tools/reference.test.ts` rewrites the section.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createListAvailableAgentsTool, createSpawnAgentsTool } from "../agents/index.js";
 import { defineTool, okResult, type Tool } from "../core/index.js";
-import { createToolgate, type Toolgate } from "../toolgate.js";
+import { type EveryTool, everyTool } from "../test-support/every-tool.js";
 import { type ReferenceNotes, toolReference } from "./reference.js";
 import NOTES from "./reference-notes.json" with { type: "json" };
 
@@ -18,35 +15,16 @@ const START =
   "<!-- tool-reference:start (generated from the tools' schemas and src/tools/reference-notes.json) -->";
 const END = "<!-- tool-reference:end -->";
 
-let root: string;
-let gate: Toolgate;
+let every: EveryTool;
 let tools: Tool[];
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "tg-reference-"));
-  // Through createToolgate, as a user gets them. Jira and Confluence register only when configured:
-  // configure them so the page shows every tool.
-  gate = await createToolgate({
-    roots: [root],
-    policy: false,
-    logger: { warn: () => {} },
-    env: {
-      JIRA_BASE_URL: "https://example.atlassian.net",
-      JIRA_API_TOKEN: "unused",
-      CONFLUENCE_BASE_URL: "https://example.atlassian.net/wiki",
-      CONFLUENCE_API_TOKEN: "unused",
-    },
-  });
-  const host = {
-    root,
-    agents: async () => ({ agents: [], problems: [], warnings: [] }),
-    poolNames: async () => [],
-  };
-  tools = [...gate.registry.list(), createListAvailableAgentsTool(host), createSpawnAgentsTool(host)];
+  // Through createToolgate, as a user gets them, Jira and Confluence configured so the page shows every tool.
+  every = await everyTool("tg-reference-");
+  tools = every.tools;
 });
 afterAll(async () => {
-  await gate.close();
-  await rm(root, { recursive: true, force: true });
+  await every.close();
 });
 
 describe("docs/tools.md tool reference", () => {

@@ -10,6 +10,7 @@ import type { SandboxGrant, Tool, ToolError, ToolResult } from "../core/index.js
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import {
   type Confinement,
+  connectNetwork,
   DEFAULT_SANDBOX_SETTINGS,
   describeSandbox,
   prepareSandbox,
@@ -43,11 +44,16 @@ export interface ShellParams {
 export interface ShellToolDeps {
   /** Resolves `cwd` (undefined: the default root) to a canonical directory inside a root, or throws. */
   resolveCwd: (cwd: string | undefined) => Promise<string>;
+  /**
+   * The workspace's containment of a `cwd` argument alone (a path outside the roots is `path_not_allowed`),
+   * checked before anyone is asked about the call; `resolveCwd` checks again when it runs.
+   */
+  containCwd?: (cwd: string) => Promise<void>;
   roots: readonly string[];
   /** Variables the host passes on explicitly (still filtered for secrets and hooks). */
   env?: Record<string, string>;
   processes: BackgroundProcesses;
-  /** Default 120 000 ms. */
+  /** Default {@link DEFAULT_SHELL_TIMEOUT_MS}. */
   defaultTimeoutMs?: number;
   /** Largest `timeout` accepted (default 600 000 ms). */
   maxTimeoutMs?: number;
@@ -65,26 +71,33 @@ export interface ShellToolDeps {
   protectedExtra?: readonly string[];
 }
 
+/** A command's timeout when the call gives none (config `[shell] timeout_ms`): 2 minutes. */
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+/** Output kept per call when the host sets no cap (config `[shell] max_output_bytes`): 1 MiB. */
+export const DEFAULT_SHELL_OUTPUT_BYTES = 1024 * 1024;
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Creates the `shell` tool. */
 export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
   const shell = findShell();
-  const defaultTimeout = deps.defaultTimeoutMs ?? 120_000;
+  const defaultTimeout = deps.defaultTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
   const maxTimeout = Math.max(deps.maxTimeoutMs ?? 600_000, defaultTimeout);
-  const maxOutput = deps.maxOutputBytes ?? 1024 * 1024;
+  const maxOutput = deps.maxOutputBytes ?? DEFAULT_SHELL_OUTPUT_BYTES;
   const childEnv = () => ({ ...sanitizeEnv(deps.parentEnv ?? process.env, deps.env), ...SHELL_FIXED_ENV });
   const sandbox = deps.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
-  /** The confinement of one command, or a failure naming the fix (fail closed). */
-  const confine = (cwd: string, grant: SandboxGrant | undefined): Confinement => {
+  /** The confinement of one command (a network grant with its namespace), or a failure naming the fix. */
+  const confine = async (cwd: string, grant: SandboxGrant | undefined): Promise<Confinement> => {
     try {
-      return prepareSandbox(sandbox, {
-        roots: deps.roots,
-        cwd,
-        shell,
-        ...(grant ? { grant } : {}),
-        ...(deps.protectedExtra ? { protectedExtra: deps.protectedExtra } : {}),
-      });
+      return await connectNetwork(
+        prepareSandbox(sandbox, {
+          roots: deps.roots,
+          cwd,
+          shell,
+          ...(grant ? { grant } : {}),
+          ...(deps.protectedExtra ? { protectedExtra: deps.protectedExtra } : {}),
+        }),
+      );
     } catch (error) {
       if (error instanceof SandboxSetupError) throw new ToolFailure("execution_failed", error.message);
       throw error;
@@ -101,11 +114,12 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       "`idleTimeout` ms without output. Processes left running with `&` are stopped when the command exits: " +
       "use `background: true` for servers and watchers, then `shell_processes` to read or stop them. " +
       "Commands run in a sandbox: the system is read-only, only the workspace and /tmp are writable, there is " +
-      "no network, the home folder is empty but for toolchains (~/.nvm, ~/.cargo, …; writes there are thrown " +
-      "away), secret files read as unreadable, and files that decide what runs next (.git/config, " +
-      ".git/hooks, .toolgate, .vscode, .mcp.json, CI files, ...) are read-only; missing ones show up as " +
-      "empty read-only folders that keep them from being created, and ones a command creates anywhere are " +
-      "moved to .toolgate/quarantine after it. Leave them alone.",
+      'no network (with `sandbox: "network"`, public http and https hosts through the proxy in HTTP_PROXY ' +
+      "and HTTPS_PROXY; programs that ignore those get none), the home folder is empty but for toolchains " +
+      "(~/.nvm, ~/.cargo, …; writes there are thrown away), secret files read as unreadable, and files that " +
+      "decide what runs next (.git/config, .git/hooks, .toolgate, .vscode, .mcp.json, CI files, ...) are " +
+      "read-only; missing ones show up as empty read-only folders that keep them from being created, and ones " +
+      "a command creates anywhere are moved to .toolgate/quarantine after it. Leave them alone.",
     parameters: {
       type: "object",
       properties: {
@@ -158,6 +172,9 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
       return `${background ? "Start in background" : "Run"}: ${short}${cwd ? ` (in ${cwd})` : ""}`;
     },
     locations: ({ cwd }) => [cwd ?? deps.roots[0] ?? "."],
+    ...(deps.containCwd
+      ? { precheck: async ({ cwd }: ShellParams) => (cwd === undefined ? undefined : deps.containCwd?.(cwd)) }
+      : {}),
     async confirmation({ command, cwd, sandbox: wanted }, _signal, context) {
       const notes = deps.commandNotes ? await deps.commandNotes(command, cwd) : [];
       // toolgate's words only: the model's justification is its own quoted field (core/confirmation).
@@ -173,7 +190,7 @@ export function createShellTool(deps: ShellToolDeps): Tool<ShellParams> {
     },
     async run(params, { signal, updateOutput, sandbox: grant }) {
       const cwd = await deps.resolveCwd(params.cwd);
-      const confinement = confine(cwd, grant);
+      const confinement = await confine(cwd, grant);
       const launcher = confinement.sandboxed
         ? { launcher: { argv: confinement.argv, release: confinement.release, fds: confinement.fds } }
         : {};
@@ -275,6 +292,7 @@ function shellResult(
   if (o.stdout) parts.push(o.stdout.replace(/\n$/, ""));
   if (o.stderr) parts.push(`[stderr]\n${o.stderr.replace(/\n$/, "")}`);
   if (o.leftovers) parts.push("[processes left running in the background were stopped]");
+  if (confinement.sandboxed) for (const note of confinement.notes?.() ?? []) parts.push(`[${note}]`);
   const status = error ? `[${error.message}]` : `[exit code ${o.exit.code}]`;
   parts.push(status);
   const body = parts.join("\n");

@@ -4,7 +4,15 @@
  * (main content, or the elements a CSS selector picks), other text as text; binary content is refused.
  */
 import { ConfigError, defineTool, errorResult, okResult, type Tool } from "../core/index.js";
-import { httpError, NetError, parseAllowHosts, type Resolver, safeFetch } from "../net/index.js";
+import {
+  DEFAULT_FETCH_MAX_BYTES,
+  DEFAULT_FETCH_TIMEOUT_MS,
+  httpError,
+  NetError,
+  parseAllowHosts,
+  type Resolver,
+  safeFetch,
+} from "../net/index.js";
 import { classify, decodeBody, mediaType } from "./web/content.js";
 
 /** Parameters of `web_fetch`. */
@@ -18,9 +26,9 @@ export interface WebFetchParams {
 export interface WebFetchDeps {
   /** Private or loopback hosts it may reach: `host` or `host:port` (config `web.allow_hosts`). Default none. */
   allowHosts?: readonly string[];
-  /** Total time per fetch, redirects included (config `web.timeout_ms`). Default 30 000. */
+  /** Total time per fetch, redirects included (config `web.timeout_ms`). Default `DEFAULT_FETCH_TIMEOUT_MS`. */
   timeoutMs?: number;
-  /** Cap on downloaded (decoded) bytes (config `web.max_bytes`). Default 10 MiB. */
+  /** Cap on downloaded (decoded) bytes (config `web.max_bytes`). Default `DEFAULT_FETCH_MAX_BYTES`. */
   maxBytes?: number;
   /** Name resolution, for tests. Default the system resolver. */
   lookup?: Resolver;
@@ -35,7 +43,8 @@ const n = (x: number) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /**
  * Creates the `web_fetch` tool.
- * @param deps.allowHosts private hosts to permit (default none); `timeoutMs` default 30 000; `maxBytes` 10 MiB.
+ * @param deps.allowHosts private hosts to permit (default none); `timeoutMs` and `maxBytes` default to the
+ *   network client's (30 s, 10 MiB).
  * @example registry.register(createWebFetchTool({ allowHosts: ["127.0.0.1:4000"] }))
  * @throws ConfigError for a malformed allow-list entry.
  */
@@ -48,8 +57,8 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchParams
     );
   }
   const allowHosts = [...(deps.allowHosts ?? [])];
-  const timeoutMs = deps.timeoutMs ?? 30_000;
-  const maxBytes = deps.maxBytes ?? 10 * 1024 * 1024;
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const maxBytes = deps.maxBytes ?? DEFAULT_FETCH_MAX_BYTES;
 
   return defineTool<WebFetchParams>({
     name: "web_fetch",

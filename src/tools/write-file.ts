@@ -7,7 +7,7 @@ import { resolve as resolvePath } from "node:path";
 import type { Tool } from "../core/index.js";
 import { defineTool, okResult, ToolFailure } from "../core/index.js";
 import { toLf, type Workspace } from "../workspace/index.js";
-import { withPathErrors } from "./files/errors.js";
+import { containPaths, withPathErrors } from "./files/errors.js";
 import { formatSize } from "./files/format.js";
 import { loadText, saveText, storageLabel, unifiedDiff } from "./files/text-io.js";
 
@@ -48,6 +48,7 @@ export function createWriteFileTool(deps: WriteFileDeps): Tool<WriteFileParams> 
     argKinds: { path: "path" },
     describe: ({ path, overwrite }) => `${overwrite ? "Write (overwrite)" : "Write"} ${path}`,
     locations: ({ path }) => [resolvePath(workspace.roots[0] as string, path)],
+    precheck: ({ path }) => containPaths(workspace, "write", [path]),
     async confirmation({ path, content, overwrite }) {
       try {
         const resolved = await workspace.resolve(path, "write");

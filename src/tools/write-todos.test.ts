@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { executeCall, type PipelineDeps, ToolRegistry } from "../core/index.js";
 import { PolicyEngine, parsePolicy } from "../policy/index.js";
+import { createFileStateBackend } from "../state/index.js";
 import { createWriteTodosTool, formatTodos } from "./write-todos.js";
 
 let dir: string;
@@ -16,7 +17,7 @@ let deps: PipelineDeps;
 
 async function pipeline(): Promise<PipelineDeps> {
   const registry = new ToolRegistry();
-  registry.register(createWriteTodosTool({ projectDir: root }));
+  registry.register(createWriteTodosTool({ state: createFileStateBackend({ root }) }));
   const policy = await parsePolicy('default = "allow"', "test-policy.toml");
   return { registry, decider: new PolicyEngine({ policy, roots: [root] }) };
 }

@@ -1,31 +1,29 @@
 /**
  * @module tools/write-todos
- * The `write_todos` tool: the model's todo list for the project (`.toolgate/state/todos.json`) — add,
- * complete, remove, update text or status, list. At most one item is in progress at a time.
+ * The `write_todos` tool: the model's todo list for the project, in the gate's state backend (by default
+ * `.toolgate/state/todos.json`) — add, complete, remove, update text or status, list. At most one item is in
+ * progress at a time.
  */
 
 import type { Tool } from "../core/index.js";
 import { defineTool, okResult } from "../core/index.js";
 import {
-  openTodoStore,
-  type StateLogger,
+  createTodoStore,
+  type StateBackend,
   TODO_STATUSES,
   type TodoItem,
+  type TodoRules,
   type TodoStatus,
-  type TodoStoreOptions,
-  todosFilePath,
   todoTextProblem,
 } from "../state/index.js";
 import { failFromState } from "./state-failure.js";
 
 /** What the write_todos tool is built from. */
 export interface WriteTodosDeps {
-  /** The workspace root: the list lives in `<projectDir>/.toolgate/state/todos.json`. */
-  projectDir: string;
-  /** Warnings from the store (a corrupt file moved aside). */
-  logger?: StateLogger;
-  /** Store settings: `maxItems` (default 1,000), `staleMs`, `timeoutMs`. */
-  store?: Pick<TodoStoreOptions, "maxItems" | "staleMs" | "timeoutMs">;
+  /** Where the list is kept: the gate's state backend (`gate.state`). */
+  state: StateBackend;
+  /** The list's rules: `maxItems` (default 1,000). */
+  rules?: TodoRules;
 }
 
 /** The write_todos tool's parameters (a type alias, so a `Tool<WriteTodosParams>` registers as a `Tool`). */
@@ -50,14 +48,11 @@ export function formatTodos(items: readonly TodoItem[]): string {
  *
  * Setting an item `in_progress` (by `update` or `add` with a status) moves the item that was in progress
  * back to `pending` and says so in the result, so at most one item is ever in progress. Every change
- * answers with the whole list. Kind `other`, risk `low`: it writes only toolgate's own state file.
- * @example registry.register(createWriteTodosTool({ projectDir: "/ws" }))
+ * answers with the whole list. Kind `other`, risk `low`: it writes only toolgate's own state.
+ * @example registry.register(createWriteTodosTool({ state: createFileStateBackend({ root: "/ws" }) }))
  */
 export function createWriteTodosTool(deps: WriteTodosDeps): Tool<WriteTodosParams> {
-  const store = openTodoStore(todosFilePath("project", { root: deps.projectDir }), {
-    ...deps.store,
-    logger: deps.logger,
-  });
+  const store = createTodoStore(deps.state.todos(), deps.rules);
 
   return defineTool<WriteTodosParams>({
     name: "write_todos",

@@ -7,6 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { displaySafe } from "../core/index.js";
 import {
   contentDigest,
   type FileTrust,
@@ -17,6 +18,7 @@ import {
   trustedFilesOf,
 } from "../workspace/index.js";
 import { configKind } from "./config-facts.js";
+import { hooksKind } from "./hook-facts.js";
 import type { FactKind } from "./kind.js";
 import { mcpKind } from "./mcp-facts.js";
 import { policyKind } from "./policy-facts.js";
@@ -26,6 +28,7 @@ const KINDS: Readonly<Record<string, FactKind<unknown>>> = {
   policy: policyKind as FactKind<unknown>,
   config: configKind as FactKind<unknown>,
   mcp: mcpKind as FactKind<unknown>,
+  hooks: hooksKind as FactKind<unknown>,
 };
 
 /** How a file stands against the trust list. */
@@ -155,7 +158,9 @@ export function formatReview(review: WorkspaceReview, recorded = false): string 
     .map((f) => {
       const heading = recorded && f.status === "untrusted" ? "not trusted before" : HEADING[f.status];
       const why = f.trust?.state === "no-digest" ? " (trusted by an older toolgate without digests)" : "";
-      return `  ${f.path}: ${heading}${why}\n${f.lines.map((l) => `    - ${l}\n`).join("")}`;
+      // Paths, server names, commands and rule texts are the repository's: one row each, nothing hidden.
+      const line = (text: string) => displaySafe(text, false);
+      return `  ${line(f.path)}: ${heading}${why}\n${f.lines.map((l) => `    - ${line(l)}\n`).join("")}`;
     })
     .join("");
 }

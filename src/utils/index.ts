@@ -1,9 +1,19 @@
 /**
  * @module utils
  * Helpers every folder may use, each written once: plain-data checks and transforms, small text
- * helpers and a seeded random generator. Imports nothing of toolgate's, so any folder (core and workspace included) can import it.
+ * helpers, a seeded random generator, and the package's version. Imports nothing of toolgate's, so any folder (core and workspace included) can import it.
  * Not published; anything added here is shared with the whole code base.
  */
 export { canonicalJson, deepFreeze, isPlainObject } from "./data.js";
+export {
+  compileGlob,
+  type GitignoreRules,
+  type GlobOptions,
+  gitignoreRules,
+  globBase,
+  globRegex,
+  isGitignorePath,
+} from "./glob.js";
 export { seededRandom } from "./random.js";
 export { countLines, escapeRegex, normalizeHost } from "./text.js";
+export { TOOLGATE_VERSION } from "./version.generated.js";

@@ -41,6 +41,17 @@ export class WorkspaceError extends Error {
   }
 }
 
+/** The refusal to write a file that has other hard links (its data is also reachable under another name). */
+export function hardLinkError(input: string, canonical: string, links: number): WorkspaceError {
+  return new WorkspaceError(
+    "hard_link",
+    `refusing to overwrite "${input}": it has ${links} hard links, so the same data is also ` +
+      "reachable under another name (possibly outside the workspace)",
+    input,
+    canonical,
+  );
+}
+
 /** True when `error` is a Node system error with one of `codes` (`ENOENT`, ...). */
 export function isErrno(error: unknown, ...codes: string[]): error is NodeJS.ErrnoException {
   return (

@@ -7,12 +7,12 @@
 
 import { closeSync, constants as fsc, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { type Ignore, ignore } from "./load-ignore.js";
+import { type GitignoreRules, gitignoreRules } from "../utils/index.js";
 import { isInsideOrEqual, relativeInside } from "./paths.js";
 
 interface Level {
   dir: string;
-  rules: Ignore;
+  rules: GitignoreRules;
   /** Every rule is a folder-only exclusion (`dist/`): it can never ignore a file whose folders were kept. */
   foldersOnly: boolean;
 }
@@ -97,7 +97,7 @@ export class IgnoreRules {
     if (texts.length === 0) level = null;
     else {
       // add() splits a string into lines, but takes each array element as one pattern: add texts one by one.
-      const rules = ignore();
+      const rules = gitignoreRules();
       for (const text of texts) rules.add(text);
       level = { dir, rules, foldersOnly: onlyFolderRules(texts) };
     }

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../utils/index.js";
-import { ignore } from "./load-ignore.js";
+import { gitignoreRules, isGitignorePath, seededRandom } from "../utils/index.js";
 import { DEFAULT_PROTECTED_PATTERNS, DEFAULT_READ_ASK_PATTERNS, PathPatternSet } from "./protected.js";
 
 /** What `matches` answered before it skipped paths: the matcher on the path and on its stripped form. */
 function reference(patterns: readonly string[]): (relative: string) => boolean {
-  const matcher = ignore({ ignorecase: true }).add([...patterns]);
+  const matcher = gitignoreRules({ ignorecase: true }).add([...patterns]);
   return (relative) => {
     if (relative === "" || relative === ".") return false;
     const stripped = relative
@@ -36,7 +35,7 @@ function randomPaths(random: () => number, patterns: readonly string[], count: n
     paths.push(parts.join("/"));
   }
   // Paths below a root never start with `./` or `../` (the matcher refuses those).
-  return paths.filter((path) => ignore.isPathValid(path));
+  return paths.filter((path) => isGitignorePath(path));
 }
 
 describe("PathPatternSet: the texts a covered path must hold", () => {

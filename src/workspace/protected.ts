@@ -6,8 +6,7 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
-import { escapeRegex } from "../utils/index.js";
-import { type Ignore, ignore } from "./load-ignore.js";
+import { escapeRegex, type GitignoreRules, gitignoreRules } from "../utils/index.js";
 import { isInsideOrEqual } from "./paths.js";
 
 import data from "./protected-paths.json" with { type: "json" };
@@ -122,7 +121,7 @@ function requiredText(pattern: string): string | null | undefined {
 
 /** A compiled set of path patterns: relative gitignore patterns plus absolute paths. */
 export class PathPatternSet {
-  private readonly matcher: Ignore;
+  private readonly matcher: GitignoreRules;
   private readonly absolutes: string[] = [];
   /**
    * Texts one of which every covered path holds: most paths hold none and skip the matcher (grep asks once
@@ -132,7 +131,7 @@ export class PathPatternSet {
 
   /** @param patterns gitignore patterns relative to a root, or absolute paths (a folder covers its contents) */
   constructor(patterns: readonly string[]) {
-    this.matcher = ignore({ ignorecase: true });
+    this.matcher = gitignoreRules({ ignorecase: true });
     for (const pattern of patterns) {
       // A line break would make the matcher read one string as several patterns.
       if (typeof pattern !== "string" || pattern.trim() === "" || /[\r\n]/.test(pattern)) {

@@ -10,7 +10,7 @@ import { constants as fsc } from "node:fs";
 import { chown, type FileHandle, lstat, mkdir, open, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
-import { isErrno, WorkspaceError } from "./errors.js";
+import { hardLinkError, isErrno, WorkspaceError } from "./errors.js";
 import { isInsideOrEqual, relativeInside } from "./paths.js";
 import type { ResolvedPath } from "./workspace.js";
 
@@ -164,15 +164,8 @@ export async function writeChecked(
     if (existing.isDirectory()) {
       throw new WorkspaceError("wrong_type", `path "${resolved.input}" is a directory`, resolved.input);
     }
-    if (existing.isFile() && existing.nlink > 1) {
-      throw new WorkspaceError(
-        "hard_link",
-        `refusing to overwrite "${resolved.input}": it has ${existing.nlink} hard links, so the same data is also ` +
-          "reachable under another name (possibly outside the workspace)",
-        resolved.input,
-        resolved.canonical,
-      );
-    }
+    if (existing.isFile() && existing.nlink > 1)
+      throw hardLinkError(resolved.input, resolved.canonical, existing.nlink);
     // A symlink here was swapped in after the check: rename replaces the link itself, never its target.
     const mode = existing.isFile() ? existing.mode & 0o7777 : undefined;
     await writeFileAtomic(target, data, mode === undefined ? {} : { mode });

@@ -133,7 +133,8 @@ describe("the files trust covers", () => {
   it.each([
     [".toolgate/policy.toml", ["policy"]],
     [".toolgate/agents/helper.md", ["agent"]],
-    [".gemini/settings.json", ["mcp"]],
+    [".gemini/settings.json", ["mcp", "hooks"]],
+    [".claude/settings.json", ["hooks"]],
     [".toolgate/agents/x.txt", undefined],
     ["pkg/.mcp.json", undefined],
   ])("%s has kinds %j", (path, kinds) => {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -283,5 +283,45 @@ describe("read-sensitive paths and policy canonicalizer", () => {
     expect(await ws.canonicalizeForPolicy("link-out")).toBeUndefined();
     expect(await ws.canonicalizeForPolicy("a\0b")).toBeUndefined();
     expect(await ws.canonicalizeForPolicy(42)).toBeUndefined();
+  });
+});
+
+describe("Workspace.contain", () => {
+  async function containCode(path: string, intent: PathIntent): Promise<string> {
+    try {
+      await ws.contain(path, intent);
+      return "ok";
+    } catch (error) {
+      if (error instanceof WorkspaceError) return error.code;
+      throw error;
+    }
+  }
+
+  it("refuses what resolve refuses for the path itself, and nothing that depends on the file being there", async () => {
+    const rows: [string, PathIntent, string][] = [
+      ["../outside.txt", "read", "outside_root"],
+      ["link-out", "read", "outside_root"],
+      ["dir-out/new.txt", "write", "outside_root"],
+      ["dangle", "write", "outside_root"],
+      ["a\0b", "read", "invalid_path"],
+      [".git/config", "write", "protected"],
+      ["sub/deep/.git/x", "write", "protected"],
+      [".git/config", "read", "ok"],
+      ["missing.txt", "read", "ok"],
+      ["sub", "write", "ok"],
+      ["new/dir/file.txt", "write", "ok"],
+    ];
+    for (const [path, intent, want] of rows) {
+      expect({ path, intent, code: await containCode(path, intent) }).toEqual({ path, intent, code: want });
+      // Wherever contain refuses, resolve refuses the same way.
+      if (want !== "ok") expect(await codeOf(path, intent)).toBe(want);
+    }
+  });
+
+  it("refuses a write to a file with other hard links, as the write itself would", async () => {
+    await writeFile(join(base, "linked-outside.txt"), "x\n");
+    await link(join(base, "linked-outside.txt"), join(root, "linked.txt"));
+    expect(await containCode("linked.txt", "write")).toBe("hard_link");
+    expect(await containCode("linked.txt", "read")).toBe("ok");
   });
 });

@@ -6,7 +6,7 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, resolve as resolvePath } from "node:path";
-import { isErrno, WorkspaceError } from "./errors.js";
+import { hardLinkError, isErrno, WorkspaceError } from "./errors.js";
 import { IgnoreRules } from "./ignore.js";
 import { absoluteFrom, canonicalize, isInsideOrEqual, pathSyntaxProblem, relativeInside } from "./paths.js";
 import { DEFAULT_PROTECTED_PATTERNS, DEFAULT_READ_ASK_PATTERNS, PathPatternSet } from "./protected.js";
@@ -118,6 +118,53 @@ export class Workspace {
    * @throws WorkspaceError `invalid_path`, `outside_root`, `protected`, `not_found` or `wrong_type`
    */
   async resolve(input: string, intent: PathIntent): Promise<ResolvedPath> {
+    const { absolute, canonical, root, relative } = await this.locate(input);
+    let isDirectory = false;
+    let exists = true;
+    try {
+      isDirectory = (await stat(canonical)).isDirectory();
+    } catch (error) {
+      if (!isErrno(error, "ENOENT", "ENOTDIR")) throw error;
+      exists = false;
+    }
+    const resolved: ResolvedPath = { input, absolute, canonical, root, relative, exists, isDirectory };
+    if (intent === "write") {
+      this.refuseProtected(resolved);
+      if (isDirectory)
+        throw new WorkspaceError("wrong_type", `path "${input}" is a directory`, input, canonical);
+    } else if (!exists) {
+      throw new WorkspaceError(
+        "not_found",
+        `${intent === "list" ? "directory" : "file"} not found: ${input}`,
+        input,
+      );
+    }
+    return resolved;
+  }
+
+  /**
+   * The containment part of {@link resolve} and of writing: the same refusals of the path's form, of a path
+   * outside every root, and, for `write`, of a protected path and of a file with other hard links, with the
+   * same errors. A call is checked with it before anyone is asked about it (and by `toolgate policy check`);
+   * `resolve` and the write check again when the tool runs.
+   * @throws WorkspaceError `invalid_path`, `outside_root`, `protected` or `hard_link`
+   */
+  async contain(input: string, intent: PathIntent): Promise<void> {
+    const located = await this.locate(input);
+    if (intent !== "write") return;
+    this.refuseProtected({ input, ...located });
+    // The one refusal that depends on what is there: a write never replaces a file with other hard links.
+    const links = await stat(located.canonical).then(
+      (s) => (s.isFile() ? s.nlink : 1),
+      () => 1,
+    );
+    if (links > 1) throw hardLinkError(input, located.canonical, links);
+  }
+
+  /** A path argument's absolute, canonical and root-relative forms; refuses bad forms and paths outside. */
+  private async locate(
+    input: string,
+  ): Promise<Pick<ResolvedPath, "absolute" | "canonical" | "root" | "relative">> {
     if (typeof input !== "string")
       throw new WorkspaceError("invalid_path", "path must be a string", String(input));
     const problem = pathSyntaxProblem(input);
@@ -135,35 +182,17 @@ export class Workspace {
         canonical,
       );
     }
-    const relative = relativeInside(root, canonical);
-    let isDirectory = false;
-    let exists = true;
-    try {
-      isDirectory = (await stat(canonical)).isDirectory();
-    } catch (error) {
-      if (!isErrno(error, "ENOENT", "ENOTDIR")) throw error;
-      exists = false;
-    }
-    const resolved: ResolvedPath = { input, absolute, canonical, root, relative, exists, isDirectory };
-    if (intent === "write") {
-      if (this.isProtected(resolved)) {
-        throw new WorkspaceError(
-          "protected",
-          `path "${input}" is protected and cannot be written by file tools (protected: ${relative || canonical})`,
-          input,
-          canonical,
-        );
-      }
-      if (isDirectory)
-        throw new WorkspaceError("wrong_type", `path "${input}" is a directory`, input, canonical);
-    } else if (!exists) {
-      throw new WorkspaceError(
-        "not_found",
-        `${intent === "list" ? "directory" : "file"} not found: ${input}`,
-        input,
-      );
-    }
-    return resolved;
+    return { absolute, canonical, root, relative: relativeInside(root, canonical) };
+  }
+
+  private refuseProtected(path: Pick<ResolvedPath, "input" | "absolute" | "canonical" | "relative">): void {
+    if (!this.isProtected(path)) return;
+    throw new WorkspaceError(
+      "protected",
+      `path "${path.input}" is protected and cannot be written by file tools (protected: ${path.relative || path.canonical})`,
+      path.input,
+      path.canonical,
+    );
   }
 
   /** The canonical root containing `canonical` (the deepest, when roots nest), or undefined. */

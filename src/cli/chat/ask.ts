@@ -7,6 +7,7 @@
 import type { Interface } from "node:readline/promises";
 import type { ConfirmationDetails } from "../../core/index.js";
 import type { Answer, Asker } from "../../loop/index.js";
+import { alwaysBlock, type OfferAlways, writtenLine } from "../always-rule.js";
 import { renderConfirmation } from "../prompt.js";
 
 /**
@@ -32,28 +33,41 @@ export function parseAnswer(text: string): Answer | undefined {
 /**
  * An asker on a readline interface. `before` ends the streamed line first; `width` is the terminal's width
  * now (the quoted text is folded to it). End of input (Ctrl-D) or a cancelled call (Ctrl-C) is a no.
+ * With `offer`, "always" also adds the narrowest rule allowing the call to the policy file (shown first);
+ * where no rule can be added it says why, and "always" approves the call for this session only.
  */
 export function terminalAsker(
   rl: Interface,
   write: (text: string) => void,
   before: () => void,
   width: () => number | undefined = () => undefined,
+  offer?: OfferAlways,
 ): Asker {
-  return async ({ details, signal }) => {
+  return async (request) => {
+    const { details, signal } = request;
     before();
-    const always = `always = allow ${alwaysScope(details)} for the rest of this session`;
-    write(`\n${renderConfirmation(details, { width: width(), notes: [always] })}`);
-    for (;;) {
-      let text: string;
-      try {
-        text = await rl.question("Allow? [y]es / [N]o / [a]lways: ", { signal });
-      } catch {
-        write("\n");
-        return "no";
-      }
-      const answer = parseAnswer(text);
-      if (answer) return answer;
-      write("  please answer y, n or a\n");
-    }
+    const session = `allow ${alwaysScope(details)} for the rest of this session`;
+    const always = offer ? await offer(request) : undefined;
+    const shown = always ? { always: alwaysBlock(always, session) } : { notes: [`always = ${session}`] };
+    write(`\n${renderConfirmation(details, { width: width(), ...shown })}`);
+    const answer = await question(rl, write, signal);
+    if (answer === "always" && always && "rule" in always) write(writtenLine(always, await always.write()));
+    return answer;
   };
+}
+
+/** Asks until the answer is clear. */
+async function question(rl: Interface, write: (text: string) => void, signal: AbortSignal): Promise<Answer> {
+  for (;;) {
+    let text: string;
+    try {
+      text = await rl.question("Allow? [y]es / [N]o / [a]lways: ", { signal });
+    } catch {
+      write("\n");
+      return "no";
+    }
+    const answer = parseAnswer(text);
+    if (answer) return answer;
+    write("  please answer y, n or a\n");
+  }
 }

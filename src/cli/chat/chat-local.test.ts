@@ -2,17 +2,20 @@
  * `toolgate chat --provider local --model PATH` in a real terminal (tmux), on a generated GGUF model run by the
  * real node-llama-cpp: the banner says the model is ready, a task streams the model's answer, Ctrl-D quits.
  */
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeWorkspace, removeWorkspace } from "../../loop/testdata/harness.js";
 import { tinyModel, writeTinyModel } from "../../test-support/tiny-gguf.js";
 import { terminal } from "../../test-support/tmux.js";
 import { startServer } from "../../test-support/web-servers.js";
 
+const execFileAsync = promisify(execFile);
 const SCRIPT = ["Hello", "▁from", "▁the", "▁tiny", "▁model."];
 const main = resolve(import.meta.dirname, "../../../dist/cli/main.js");
 const term = terminal(`tg-chat-local-${process.pid}`);
@@ -39,7 +42,11 @@ describe("chat with the local provider", () => {
       `node ${JSON.stringify(main)} chat --provider local --model ${JSON.stringify(model)}`,
       root,
     );
-    const banner = await term.waitFor("local", /model: ready \(context window \d+ tokens\)/, 120_000);
+    const banner = await term.waitFor(
+      "local",
+      /model: ready \(context window \d+ tokens, from the embedded model's loaded context\)/,
+      120_000,
+    );
     expect(banner).toContain(model);
     await term.waitForPrompt("local");
     term.keys("local", "say hello", "Enter");
@@ -63,6 +70,10 @@ describe("chat with no model server", () => {
       const closed = await startServer(() => {});
       await closed.close();
       const env = `env XDG_CONFIG_HOME=${JSON.stringify(config)} HF_ENDPOINT=${hub.origin} OLLAMA_HOST=${closed.hostPort}`;
+      // A fresh configuration home trusts nothing: the user trusts the folder (its threads = 1) first.
+      await execFileAsync(process.execPath, [main, "trust", root], {
+        env: { ...process.env, XDG_CONFIG_HOME: config },
+      });
       term.start("offer", `${env} node ${JSON.stringify(main)} chat`, root);
       await term.waitFor(
         "offer",
@@ -70,7 +81,11 @@ describe("chat with no model server", () => {
         120_000,
       );
       term.keys("offer", "y", "Enter");
-      await term.waitFor("offer", /model: ready \(context window \d+ tokens\)/, 120_000);
+      await term.waitFor(
+        "offer",
+        /model: ready \(context window \d+ tokens, from the embedded model's loaded context\)/,
+        120_000,
+      );
       expect(existsSync(join(config, "toolgate", "state", "models", "Qwen3-1.7B-Q8_0.gguf"))).toBe(true);
       expect(hub.requests.map((r) => r.url)).toEqual([
         "/Qwen/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q8_0.gguf",

@@ -98,7 +98,7 @@ describe("Ctrl-D and Ctrl-C at chat's questions", () => {
     async () => {
       const root = await workspace({ ".toolgate/config.toml": LLM() });
       const name = "approval";
-      term.start(name, chatCommand(root));
+      term.start(name, chatCommand(root), undefined, 240); // the network grant's sandbox line is one row
       await term.waitForPrompt(name);
       const forged = "sandbox: read-only (FORGED)";
       const justification = `fine\n  ${forged}\x1b[1A\x1b[2K\r  ${forged}\u202e ${"x".repeat(150)}${forged}`;

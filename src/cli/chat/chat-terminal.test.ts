@@ -64,7 +64,9 @@ describe("toolgate chat in a terminal", () => {
       term.start(name, chatCommand(root));
       const banner = await term.waitForPrompt(name);
       expect(banner).toContain(`toolgate chat — test-model via ollama at ${server.url}`);
-      expect(banner).toContain("\nmodel: ready (context window 8192 tokens)\n");
+      expect(banner).toContain(
+        "\nmodel: ready (context window 8192 tokens, from /api/show (test.context_length))\n",
+      );
       expect(banner).toContain("transcript: ");
 
       const listAgents = { toolCalls: [{ name: "list_available_agents", arguments: {} }] };
@@ -84,7 +86,7 @@ describe("toolgate chat in a terminal", () => {
       await term.waitForPrompt(name);
       server.push(listAgents, { text: "Still just scout." });
       term.keys(name, "and now?", "Enter");
-      const again = await term.waitFor(name, /Still just scout\.\n {2}\(13 \/ 8192 tokens\)\n›/);
+      const again = await term.waitFor(name, /Still just scout\.\n {2}\(\d+ \/ 8192 tokens\)\n›/);
       expect(again.split("Allow? [y]es").length - 1).toBe(1);
 
       // A reply that never finishes: Ctrl-C cancels it and returns to the prompt; a second Ctrl-C exits.

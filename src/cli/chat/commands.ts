@@ -4,7 +4,9 @@
  * whose first word is `/name` is a command, never a task; an unknown one is an error that lists the known
  * ones (a path such as `/etc/hosts` is not a command: it has a second slash).
  */
+
 import { describeConfiguredSandbox } from "../../sandbox/index.js";
+import { ruleSummary } from "./policy-summary.js";
 import type { ChatSetup } from "./setup.js";
 
 /** One line per command, for /help. */
@@ -15,7 +17,7 @@ export const COMMANDS_HELP = [
   "/compact          shorten old tool results and summarise the conversation so far",
   "/model [NAME]     show the model, or switch to another one on the same server (sub-agents too)",
   "/tools            the tools this session may call",
-  "/policy           the active policy (source, default decision, rules), workspace trust and the sandbox",
+  "/policy           the active policy (source, default decision, each rule with its conditions), workspace trust and the sandbox",
 ].join("\n");
 
 /** What a command did: the prompt loop goes on, or quits. */
@@ -76,7 +78,7 @@ export async function runCommand(
     case "/policy": {
       const policy = setup.gate.policy;
       write(`policy: ${policy.source}; default ${policy.defaultDecision}; ${policy.rules.length} rule(s)\n`);
-      for (const rule of policy.rules) write(`  ${rule.label}${rule.line ? ` (line ${rule.line})` : ""}\n`);
+      for (const rule of policy.rules) write(`  ${ruleSummary(rule)}\n`);
       const trust = setup.gate.workspaceTrusted
         ? "trusted"
         : "not trusted (its own policy can only tighten the gate; `toolgate trust` trusts it)";

@@ -21,55 +21,10 @@ import {
 import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../exit-codes.js";
-import type { OptionTable } from "../options.js";
 import { findTranscript } from "./find-transcript.js";
 import { offerLocalModel } from "./local-offer.js";
 import { type ModelStatus, probeModel } from "./model-probe.js";
-
-/**
- * The largest window used when only the server's maximum is known: Ollama allocates memory for `num_ctx`,
- * and a model's maximum (often 128 K) would not fit a laptop. `[llm] context_window` sets any size.
- */
-const LEARNED_WINDOW_CAP = 16_384;
-
-/** Flags both commands take. */
-export const SESSION_OPTIONS = {
-  agent: {
-    type: "string",
-    value: "NAME",
-    description: "act as the agent in .toolgate/agents/NAME.md (its tools only)",
-  },
-  provider: { type: "string", value: "P", description: "ollama or openai ([llm] provider)" },
-  model: { type: "string", value: "M", description: "the model's name ([llm] model)" },
-  "base-url": { type: "string", value: "URL", description: "the model server's address ([llm] base_url)" },
-  temperature: { type: "string", value: "T", description: "sampling temperature, 0 to 2" },
-  "max-tokens": { type: "string", value: "N", description: "most tokens in one reply" },
-  think: { type: "string", value: "X", description: "true, false, low, medium or high" },
-  "context-window": { type: "string", value: "N", description: "the model's context window in tokens" },
-  "timeout-ms": { type: "string", value: "N", description: "how long one model request may take" },
-  "max-steps": { type: "string", value: "N", description: "most model steps for one task" },
-  routing: { type: "boolean", description: "fan a routing plan out into one call per sub-question" },
-  "no-routing": { type: "boolean", description: "do not (overrides [planner] routing)" },
-  yes: { type: "boolean", short: "y", description: "approve every ask (never overrides a deny)" },
-  "no-thinking": { type: "boolean", description: "hide the model's thinking (it stays in the transcript)" },
-} as const satisfies OptionTable;
-
-export type SessionFlags = {
-  provider?: string;
-  model?: string;
-  "base-url"?: string;
-  temperature?: string;
-  "max-tokens"?: string;
-  think?: string;
-  "context-window"?: string;
-  "timeout-ms"?: string;
-  agent?: string;
-  "max-steps"?: string;
-  routing?: boolean;
-  "no-routing"?: boolean;
-  yes?: boolean;
-  "no-thinking"?: boolean;
-};
+import type { SessionFlags } from "./session-options.js";
 
 export interface ChatSetup {
   gate: Toolgate;
@@ -118,7 +73,7 @@ export async function setupSession(
   );
   let model = createChatModel(settings);
   // Before the first task: is the server there, with the model; its window; can it call tools natively.
-  let status = await probeModel(model);
+  let status = await probeModel(model, settings);
   if (
     status.error?.kind === "unreachable" &&
     how.offerLocal &&
@@ -129,7 +84,7 @@ export async function setupSession(
     if (local) {
       settings = local;
       model = createChatModel(settings);
-      status = await probeModel(model);
+      status = await probeModel(model, settings);
     }
   }
   const maxSteps = parseMaxSteps(flags["max-steps"]);
@@ -139,10 +94,8 @@ export async function setupSession(
   // The session's calls bring the broker's `confirm` with them (loop/run-calls.ts); the bus is not involved.
   const broker = new ConfirmationBroker(asker, how.refusal);
   const dir = sessionsDir(root);
-  // The window: [llm] context_window, else what the server reports, capped (Ollama allocates num_ctx).
-  const contextWindow =
-    settings.contextWindow ??
-    (status.contextWindow ? Math.min(status.contextWindow, LEARNED_WINDOW_CAP) : undefined);
+  // The window: [llm] context_window, else what the server states (llm/window.ts); the banner says which.
+  const contextWindow = status.window?.tokens;
   const common = {
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(contextWindow ? { contextWindow } : {}),
@@ -199,10 +152,14 @@ export async function setupSession(
     status,
     async switchModel(name: string) {
       const next = createChatModel({ ...settings, model: name });
-      const checked = await probeModel(next);
+      const checked = await probeModel(next, settings);
       if (!checked.error) {
-        session.useModel(next);
-        runner.useModel(next, checked.tools === false ? { nativeTools: false } : {});
+        const window = checked.window?.tokens;
+        session.useModel(next, window);
+        runner.useModel(next, {
+          ...(checked.tools === false ? { nativeTools: false } : {}),
+          ...(window ? { contextWindow: window } : {}),
+        });
         setup.model = next;
       }
       return checked;

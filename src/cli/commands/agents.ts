@@ -9,8 +9,9 @@ import type { Toolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const agentsUsage = "toolgate agents list | toolgate agents resolve AGENT [--depth N]";
+const agentsUsage = USAGE.agents;
 
 const RESOLVE_OPTIONS = {
   depth: {

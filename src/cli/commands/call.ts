@@ -3,7 +3,9 @@
  * `toolgate call TOOL [ARGS_JSON|-]` and `toolgate call --batch FILE|-`: calls through the whole pipeline.
  * `-` as ARGS_JSON reads the arguments from stdin.
  */
+
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import {
   type CallResult,
@@ -12,13 +14,15 @@ import {
   displaySafeJson,
   type ToolCall,
 } from "../../core/index.js";
+import { gateOffer } from "../always-rule.js";
 import { approverFor, type CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError, worstExitCode } from "../exit-codes.js";
 import { readAll } from "../io.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage = "toolgate call TOOL [ARGS_JSON|-] [--yes] | toolgate call --batch FILE|- [--yes]";
+const usage = USAGE.call;
 
 const OPTIONS = {
   yes: {
@@ -48,7 +52,12 @@ export const help: CommandHelp = {
 export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { values, positionals } = parseOptions("toolgate call", argv, OPTIONS);
   const gate = await ctx.gate();
-  const confirm = approverFor(ctx.io, values.yes === true);
+  // A terminal's "always" adds the rule allowing exactly the call to the policy file (shown first).
+  const confirm = approverFor(
+    ctx.io,
+    values.yes === true,
+    gateOffer(() => ctx.gate(), ctx.root),
+  );
   const askable = values.yes === true || ctx.io.isTTY;
   const controller = new AbortController();
   // Ctrl-C, a kill or a closed terminal cancels the call; the gate is then closed, stopping its processes.
@@ -99,7 +108,7 @@ async function runBatch(
   const lines =
     file === "-"
       ? createInterface({ input: ctx.io.stdin, terminal: false })
-      : (await readFileOrUsage(file)).split(/\r?\n/);
+      : (await readFileOrUsage(resolve(ctx.io.cwd, file))).split(/\r?\n/);
   const codes: ExitCode[] = [];
   let n = 0;
   for await (const line of lines) {
@@ -113,12 +122,14 @@ async function runBatch(
       call = { name: parsed.name, args: parsed.args ?? {} };
     } catch (error) {
       const message = `line ${n}: ${(error as Error).message}`;
-      printResult(usageResult(message), ctx);
+      if (ctx.globals.json) printResult(usageResult(message), ctx);
+      else ctx.io.stderr(`toolgate: line ${n}: invalid_params: ${(error as Error).message}\n`);
       codes.push(EXIT.usage);
       continue;
     }
     const result = await gate.execute(call, options);
-    printResult(result, ctx);
+    if (ctx.globals.json) printResult(result, ctx);
+    else printBatchLine(n, call.name, result, ctx);
     await printHint(call, result, ctx, askable, hinted);
     codes.push(exitCodeForError(result.error?.type));
   }
@@ -159,7 +170,7 @@ async function printHint(
 ): Promise<void> {
   const gate = await ctx.gate();
   const tool = typeof call.name === "string" ? gate.registry.get(call.name) : undefined;
-  const hint = denialHint(call, result, {
+  const hint = await denialHint(call, result, {
     policy: gate.policy,
     tool,
     root: ctx.root,
@@ -170,6 +181,27 @@ async function printHint(
   hinted.add(hint);
   if (ctx.globals.json) ctx.io.stderr(`toolgate: ${displaySafe(result.error?.message ?? "", false)}\n`);
   ctx.io.stderr(`${hint}\n`);
+}
+
+/**
+ * A batch call in text mode: a line per call, starting with its line number and tool — `line 2 ls: Listed
+ * 3 entries in ./` on stdout, or `toolgate: line 3 write_file: denied_by_policy: …` on stderr; a display of
+ * several lines (a command's output) goes below it, indented.
+ */
+function printBatchLine(n: number, name: string, result: CallResult, ctx: CliContext): void {
+  const display =
+    result.error && result.returnDisplay === `Error: ${result.error.message}` ? "" : result.returnDisplay;
+  const lines = display === "" ? [] : display.replace(/\n$/, "").split("\n");
+  // One line shows beside its call; several (a command's output) go below it, indented.
+  const shown =
+    lines.length > 1
+      ? `line ${n} ${name}:\n${lines.map((l) => `    ${l}\n`).join("")}`
+      : `line ${n} ${name}: ${lines[0] ?? "ok"}\n`;
+  if (!result.error) ctx.io.stdout(shown);
+  else {
+    if (lines.length > 0) ctx.io.stdout(shown);
+    ctx.io.stderr(`toolgate: line ${n} ${name}: ${result.error.type}: ${result.error.message}\n`);
+  }
 }
 
 function printResult(result: CallResult, ctx: CliContext): void {

@@ -34,7 +34,9 @@ describe("toolgate chat without a terminal", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`toolgate chat — test-model via ollama at ${server.url}`);
-    expect(r.stdout).toContain("\nmodel: ready (context window 16384 tokens)\n");
+    expect(r.stdout).toContain(
+      "\nmodel: ready (context window 16384 tokens, from /api/show (test.context_length))\n",
+    );
     expect(r.stdout).toContain("Hello back.");
     expect(r.stdout).toContain("bye — transcript saved to");
     expect(server.requests.at(-1)!.messages.at(-1)).toEqual({ role: "user", content: "hello" });
@@ -83,7 +85,7 @@ describe("toolgate chat without a terminal", () => {
     expect(r.stdout).toMatch(/\n {2}read_file — \S/);
     expect(r.stdout).toContain("; default ask; 1 rule(s)\n");
     expect(r.stdout).toContain(
-      '  tool "read_file", decision allow (line 2)\nworkspace: trusted\nsandbox: workspace-write (',
+      '  policy.toml#1 (line 2): tool = "read_file", decision = "allow" — every call of the tool\nworkspace: trusted\nsandbox: workspace-write (',
     );
     expect(r.stdout).toContain("unknown command /bogus — /help lists the commands\n");
     expect(r.stdout).toContain(`model: test-model via ollama at ${server.url}\n`);

@@ -10,30 +10,27 @@ import { Writable } from "node:stream";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker } from "../../loop/index.js";
 import { describeConfiguredSandbox } from "../../sandbox/index.js";
+import { gateOffer } from "../always-rule.js";
 import { terminalAsker } from "../chat/ask.js";
 import { isCommand, runCommand } from "../chat/commands.js";
 import { HISTORY_SIZE, historyFile, InputHistory } from "../chat/history.js";
+import { LOCAL_MODEL_OPTION } from "../chat/local-offer.js";
 import { PASTE_OFF, PASTE_ON, pastedText, pasteFilter } from "../chat/paste.js";
 import { askBeforeStart, QuestionUnanswered } from "../chat/question.js";
 import { EventRenderer } from "../chat/render.js";
-import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
+import { CHAT_OPTIONS } from "../chat/session-options.js";
+import { type ChatSetup, setupSession } from "../chat/setup.js";
 import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
 import { askWorkspaceTrust } from "../trust-prompt.js";
+import { USAGE } from "../usage.js";
 import { toolSummary } from "./tool-summary.js";
 
-export const usage =
-  "toolgate chat [--resume [SESSION]] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--yes]";
+const usage = USAGE.chat;
 
-const OPTIONS = {
-  resume: {
-    type: "boolean",
-    description: "continue a saved chat (the newest, or the SESSION given) in the same transcript",
-  },
-  ...SESSION_OPTIONS,
-} as const;
+const OPTIONS = CHAT_OPTIONS;
 
 export const help: CommandHelp = {
   summary:
@@ -97,6 +94,7 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
         (t) => io.stdout(t),
         () => renderer.finish(),
         () => process.stdout.columns,
+        gateOffer(() => ctx.gate(), ctx.root),
       )
     : fixedAsker(values.yes ? "yes" : "no");
   let setup: ChatSetup | undefined;
@@ -124,6 +122,8 @@ export async function runChat(argv: string[], ctx: CliContext): Promise<ExitCode
     // Without a person to start the server or pull the model, a chat that cannot work stops here.
     if (!io.isTTY && status.error && SETUP_KINDS.has(status.error.kind)) {
       io.stderr(`toolgate: ${status.error.message}\n`);
+      if (status.error.kind === "unreachable" && !values.provider && !setup.gate.config.llm?.provider)
+        io.stderr(`${LOCAL_MODEL_OPTION}\n`);
       return EXIT.usage;
     }
     const resumed = session.messages.length - 1;

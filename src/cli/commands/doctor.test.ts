@@ -1,9 +1,13 @@
 /**
  * `toolgate doctor` through the real binary: every check on this machine (real bwrap, a local server standing in
- * for the model server), then a PATH without bwrap, which must fail the sandbox check and name the fix.
+ * for the model server), then a PATH without bwrap, which must fail the sandbox check and name the fix, and one
+ * with bwrap but without socat, which fails the network-grant check (required when every command gets network).
  */
+import { symlink } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxSupport } from "../../sandbox/index.js";
 import { tempWorkspace, toolgate } from "../../test-support/cli.js";
 
 interface Check {
@@ -27,8 +31,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
-const run = async (env: Record<string, string>) => {
-  const root = await tempWorkspace({ ".toolgate/config.toml": `[llm]\nbase_url = "${url}"\n` });
+const run = async (env: Record<string, string>, extraConfig = "") => {
+  const root = await tempWorkspace({ ".toolgate/config.toml": `[llm]\nbase_url = "${url}"\n${extraConfig}` });
   return toolgate(["doctor", "--json", "--workspace", root], { cwd: root, env });
 };
 
@@ -43,6 +47,7 @@ describe("toolgate doctor", () => {
       "policy and config",
       "shell sandbox",
       "sandbox view",
+      "network grants",
       "model server",
       "local model runtime",
     ]);
@@ -51,6 +56,7 @@ describe("toolgate doctor", () => {
     expect(checks.find((c) => c.check === "sandbox view")?.detail).toMatch(
       /an empty home folder .* read-only: /,
     );
+    expect(checks.find((c) => c.check === "network grants")?.detail).toContain("socat and nsenter found");
     expect(checks.find((c) => c.check === "model server")?.detail).toContain(`ollama at ${url} answered`);
     // node-llama-cpp is a dev dependency here, and these machines have no GPU.
     expect(checks.find((c) => c.check === "local model runtime")?.detail).toContain("computing on the CPU");
@@ -65,6 +71,19 @@ describe("toolgate doctor", () => {
     expect(sandbox.detail).toContain("bubblewrap (bwrap) is not installed");
     expect(sandbox.detail).toContain("UNSANDBOXED");
     expect(sandbox.fix).toContain("apt-get install bubblewrap");
+    expect(result.code).toBe(1);
+  });
+
+  it("without socat a network grant cannot be had: the check names the fix, and fails the command when [sandbox] network = true", async () => {
+    const bin = await tempWorkspace({}, "tg-doctor-bin-");
+    await symlink(sandboxSupport().bwrap!, join(bin, "bwrap"));
+    const result = await run({ PATH: bin }, "[sandbox]\nnetwork = true\n");
+    const checks = JSON.parse(result.stdout) as Check[];
+    expect(checks.find((c) => c.check === "shell sandbox")?.ok).toBe(true);
+    const network = checks.find((c) => c.check === "network grants")!;
+    expect(network).toMatchObject({ ok: false, required: true, fix: "apt-get install socat util-linux" });
+    expect(network.detail).toContain("socat is not installed");
+    expect(network.detail).toContain("never gets the host's network");
     expect(result.code).toBe(1);
   });
 

@@ -1,7 +1,7 @@
 /**
  * @module cli/commands/doctor
  * `toolgate doctor`: what this machine gives toolgate — Node, ripgrep, the bash grammar, bubblewrap and user
- * namespaces (the shell sandbox), the policy and config, the model server, the local model runtime and whether
+ * namespaces (the shell sandbox), socat and nsenter (network grants), the policy and config, the model server, the local model runtime and whether
  * it computes on a GPU or the CPU — each with the fix when missing.
  * Exit 0 when everything toolgate needs works (the model server is only needed by chat/run), else 1.
  */
@@ -11,15 +11,16 @@ import { homedir } from "node:os";
 import { resolveLlmSettings, runtimeBackend } from "../../llm/index.js";
 import { modelFile, modelsDir } from "../../models/index.js";
 import { analyzeCommand } from "../../policy/index.js";
-import { describeSandbox, sandboxSupport, visibleInHome } from "../../sandbox/index.js";
+import { describeSandbox, forwarderTools, sandboxSupport, visibleInHome } from "../../sandbox/index.js";
 import { userStateDir } from "../../state/index.js";
 import type { Toolgate } from "../../toolgate.js";
 import { findBundledRipgrep } from "../../tools/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage = "toolgate doctor";
+const usage = USAGE.doctor;
 
 export const help: CommandHelp = {
   summary:
@@ -62,6 +63,7 @@ export async function runDoctor(argv: string[], ctx: CliContext): Promise<ExitCo
   checks.push(
     checkSandbox(gate),
     checkSandboxView(gate),
+    checkNetworkGrants(gate),
     await checkModel(gate),
     await checkLocalRuntime(ctx),
   );
@@ -163,6 +165,36 @@ function checkSandboxView(gate: Toolgate | undefined): DoctorCheck {
       "commands see the system read-only, the workspace, a private /tmp, and an empty home folder " +
       `(writes there are thrown away) except, read-only: ${shown.length > 0 ? shown.join(", ") : "nothing"}` +
       " ([sandbox] readable adds more)",
+  };
+}
+
+/** What a network grant needs besides bwrap; required only when `[sandbox] network = true` grants it to every command. */
+function checkNetworkGrants(gate: Toolgate | undefined): DoctorCheck {
+  const check = "network grants";
+  const required = gate?.settings.sandbox.network === true;
+  if (!sandboxSupport().available)
+    return {
+      check,
+      ok: false,
+      required,
+      detail: "a command granted network needs the shell sandbox (above)",
+    };
+  const tools = forwarderTools();
+  if ("missing" in tools) {
+    return {
+      check,
+      ok: false,
+      required,
+      detail: `${tools.missing}: a command granted network is refused (it never gets the host's network)`,
+      fix: "apt-get install socat util-linux",
+    };
+  }
+  return {
+    check,
+    ok: true,
+    required,
+    detail:
+      "socat and nsenter found: a command granted network gets a network namespace of its own, whose one way out is toolgate's egress proxy",
   };
 }
 

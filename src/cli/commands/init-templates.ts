@@ -39,7 +39,7 @@ export const DESTRUCTIVE_COMMANDS: readonly string[] = [
 ];
 
 export const POLICY_TEMPLATE = `# toolgate policy — written by \`toolgate init\`; edit freely.
-# Reference: the "Policy" section of toolgate's README.
+# Reference: docs/policy.md in toolgate's repository (rules, conditions, shell commands).
 #
 # Every call is decided here: "allow" runs it, "ask" asks you (on a terminal; \`--yes\` answers yes in
 # scripts), "deny" refuses it. A matching deny always wins; rules naming a tool are checked before
@@ -135,7 +135,7 @@ not_match = [{ args = { command = "git push origin main" } }, { args = { command
 `;
 
 export const CONFIG_TEMPLATE = `# toolgate settings — written by \`toolgate init\`; edit freely.
-# Reference: the "Configuration" section of toolgate's README. Unknown sections or keys are errors (a typo
+# Reference: docs/configuration.md in toolgate's repository. Unknown sections or keys are errors (a typo
 # never silently turns a setting off). Policy lives in policy.toml, not here.
 
 # The model \`toolgate chat\` and \`toolgate run\` talk to. These are the defaults: Ollama on this machine.

@@ -225,6 +225,17 @@ describe("the starter templates", () => {
   });
 });
 
+describe("the starter templates' references", () => {
+  it.each([
+    ["policy.toml", POLICY_TEMPLATE, "docs/policy.md"],
+    ["config.toml", CONFIG_TEMPLATE, "docs/configuration.md"],
+  ])("%s names a page of the repository that exists", async (_name, template, page) => {
+    const reference = /^# Reference: (\S+)/m.exec(template)?.[1];
+    expect(reference).toBe(page);
+    expect(await exists(join(REPO_ROOT, page))).toBe(true);
+  });
+});
+
 describe("missingIgnoreLines", () => {
   const rows: [string, string, string[]][] = [
     ["empty file", "", [".toolgate/sessions/", ".toolgate/state/"]],

@@ -15,9 +15,10 @@ import { trustedFileKinds, trustStorePath } from "../../workspace/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 import { CONFIG_TEMPLATE, GITIGNORE_LINES, POLICY_TEMPLATE } from "./init-templates.js";
 
-export const usage = "toolgate init [--force] [--no-trust]";
+const usage = USAGE.init;
 
 const OPTIONS = {
   force: {

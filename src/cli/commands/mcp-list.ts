@@ -6,7 +6,7 @@
  * `untrusted`.
  */
 import { realpath } from "node:fs/promises";
-import type { ToolRegistry } from "../../core/index.js";
+import { displaySafe, displaySafeJson, type ToolRegistry } from "../../core/index.js";
 import {
   describeMcpSources,
   loadMcpConfig,
@@ -57,6 +57,8 @@ export interface McpListIo {
  * fails to start is reported, not a configuration error). A file that is not JSON throws ConfigError.
  * JSON output: `[{"name","type","state","tools","error","file","shadowed","notes"}]`, sorted by name.
  */
+const line = (text: string) => displaySafe(text, false);
+
 export async function runMcpListCommand(io: McpListIo): Promise<number> {
   const config = await loadMcpConfig(io.root);
   const digests = new Map(config.sources.map((s) => [s.file, s.sha256 ?? ""]));
@@ -80,7 +82,7 @@ export async function runMcpListCommand(io: McpListIo): Promise<number> {
     const names = untrustedNames.filter((n) => config.origins[n] === file);
     if (reason !== undefined && names.length > 0)
       io.stderr(
-        `toolgate: ${file} ${reason}: did not start ${names.join(", ")} (\`toolgate trust\` shows what it would start and trusts it)\n`,
+        `toolgate: ${file} ${reason}: did not start ${names.map(line).join(", ")} (\`toolgate trust\` shows what it would start and trusts it)\n`,
       );
   }
   const trustedServers = Object.fromEntries(
@@ -98,6 +100,7 @@ export async function runMcpListCommand(io: McpListIo): Promise<number> {
       await pool.close();
     }
   }
+  // Server names and errors come from the files and the servers: one row each, nothing hidden.
   const servers = [...started, ...untrusted].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (io.json) {
     const rows = servers.map((s) => ({
@@ -108,17 +111,17 @@ export async function runMcpListCommand(io: McpListIo): Promise<number> {
       error: s.error ?? null,
       ...serverProvenance(config, s.name),
     }));
-    io.stdout(`${JSON.stringify(rows)}\n`);
+    io.stdout(`${displaySafeJson(rows)}\n`);
   } else if (servers.length === 0) {
     io.stdout(config.file ? `no MCP servers in ${config.file}\n` : `no MCP configuration in ${io.root}\n`);
     io.stdout(describeMcpSources(config));
   } else {
-    const width = Math.max(...servers.map((s) => s.name.length));
+    const width = Math.max(...servers.map((s) => line(s.name).length));
     const typeWidth = Math.max(5, ...servers.map((s) => s.type.length));
     for (const s of servers) {
       const tools = s.state === "ready" ? `${s.toolCount} tool${s.toolCount === 1 ? "" : "s"}` : "-";
       io.stdout(
-        `${s.name.padEnd(width)}  ${s.type.padEnd(typeWidth)}  ${s.state.padEnd(8)}  ${tools}${s.error ? `  ${s.error}` : ""}\n`,
+        `${line(s.name).padEnd(width)}  ${s.type.padEnd(typeWidth)}  ${s.state.padEnd(8)}  ${tools}${s.error ? `  ${line(s.error)}` : ""}\n`,
       );
     }
     io.stdout(`\n${describeMcpSources(config)}`);

@@ -13,13 +13,14 @@ import type { Tool } from "../../core/index.js";
 import { watchGenerations } from "../../mcp/generation-watch.js";
 import { isLoopbackHost, type PolicyVerdict, serveMcp, serveMcpHttp } from "../../mcp/index.js";
 import { type CompiledPolicy, evaluate } from "../../policy/index.js";
+import { gateOffer } from "../always-rule.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 import { runMcpList } from "./mcp-list.js";
 
-export const usage =
-  "toolgate mcp [--pool] [--http HOST:PORT [--allow-remote] [--allow-origin URL]... [--session-idle-ms N] [--max-sessions N] [--max-sessions-per-token N]] | toolgate mcp list";
+const usage = USAGE.mcp;
 
 /** Where `--http` takes its token from when set; otherwise one is generated and printed. */
 export const MCP_TOKEN_ENV = "TOOLGATE_MCP_TOKEN";
@@ -105,6 +106,14 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
     execute: (call, options) => gate.execute(call, options),
     // Listings are no looser than the policy: a tool it asks about or denies is not advertised read-only.
     verdict: (tool) => policyVerdict(gate.policy, tool),
+    // An elicitation offers "always": the rule allowing exactly the call, added to the policy file (shown first).
+    offerAlways: gateOffer(
+      async () => ({
+        policy: gate.policy,
+        registry: values.pool ? (await gate.tools()).registry : gate.registry,
+      }),
+      ctx.root,
+    ),
     // With --pool, a new generation (`.mcp.json` edited, a server's own list_changed) is told to the client.
     ...(values.pool
       ? {

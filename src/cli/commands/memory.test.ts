@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createFileStateBackend } from "../../state/index.js";
 import { runMemoryCommand, type StateCommandIo } from "./memory.js";
 
 let dir: string;
@@ -12,7 +13,10 @@ let out: string[];
 let err: string[];
 
 function io(json = false): StateCommandIo {
-  return { root, userDir, json, stdout: (s) => out.push(s), stderr: (s) => err.push(s) };
+  // The backend a gate makes, its warnings on stderr as the gate's logger writes them.
+  const logger = { warn: (m: string) => err.push(`toolgate: warning: ${m}\n`) };
+  const state = createFileStateBackend({ root, userDir, logger });
+  return { state, json, stdout: (s) => out.push(s), stderr: (s) => err.push(s) };
 }
 async function memory(argv: string[], json = false) {
   out = [];

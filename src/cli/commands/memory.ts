@@ -1,21 +1,20 @@
 /**
  * @module cli/commands/memory
  * `toolgate memory list|get|set|delete`: shows and edits the memory store of the project or the user from
- * the terminal, through the same store (and lock) the memory tool uses.
+ * the terminal, through the gate's state backend — the same store the memory tool uses.
  */
 import {
-  memoryFilePath,
+  createMemoryStore,
   memoryKeyProblem,
-  openMemoryStore,
+  type StateBackend,
   StateError,
-  type StateLogger,
   type StateScope,
 } from "../../state/index.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage =
-  "toolgate memory list [--scope project|user] | get KEY | set KEY VALUE | delete KEY   (each takes --scope)";
+const usage = USAGE.memory;
 
 const OPTIONS = {
   scope: {
@@ -27,21 +26,19 @@ const OPTIONS = {
 
 export const help: CommandHelp = {
   summary:
-    "Shows and edits the memory store the memory tool uses (the same file and lock), for the project or the user.",
+    "Shows and edits the memory store the memory tool uses (the gate's state backend), for the project or the user.",
   options: OPTIONS,
   examples: ['toolgate memory set build "npm run build"', "toolgate memory list --scope user --json"],
 };
 
-/** What a state command needs from the CLI: the workspace root, output, and `--json`. */
+/** What a state command needs from the CLI: the gate's state backend, output, and `--json`. */
 export interface StateCommandIo {
-  /** The workspace root (`--workspace`). */
-  root: string;
+  /** The gate's state backend (`gate.state`); its warnings go to the gate's logger. */
+  state: StateBackend;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** Machine-readable output on stdout. */
   json: boolean;
-  /** User state directory (default: `userStateDir()`); tests point it at a temp dir. */
-  userDir?: string;
 }
 
 /** Prints a store failure; bad input is usage (2), the rest (missing, IO, lock) a failure (1). */
@@ -49,11 +46,6 @@ export function reportStateError(error: unknown, io: StateCommandIo): ExitCode {
   if (!(error instanceof StateError)) throw error;
   io.stderr(`toolgate: ${error.message}\n`);
   return error.code === "invalid" ? EXIT.usage : EXIT.toolError;
-}
-
-/** A logger that prints store warnings (a corrupt file moved aside) on stderr. */
-export function stderrLogger(io: StateCommandIo): StateLogger {
-  return { warn: (message) => io.stderr(`toolgate: warning: ${message}\n`) };
 }
 
 /** One line of a value for listings: newlines shown as ⏎, cut at 60 characters. */
@@ -91,9 +83,7 @@ export async function runMemoryCommand(argv: string[], io: StateCommandIo): Prom
       return EXIT.usage;
     }
   }
-  const store = openMemoryStore(memoryFilePath(scope, { root: io.root, userDir: io.userDir }), {
-    logger: stderrLogger(io),
-  });
+  const store = createMemoryStore(io.state.memory(scope));
   const where = `${scope} memory`;
   const out = (value: unknown, text: string) => io.stdout(io.json ? `${JSON.stringify(value)}\n` : text);
   try {

@@ -27,9 +27,9 @@ import { userStateDir } from "../../state/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage =
-  "toolgate models pull [NAME|URL] [--sha256 HEX] [--yes] | toolgate models list | toolgate models rm NAME";
+const usage = USAGE.models;
 
 const OPTIONS = {
   sha256: {

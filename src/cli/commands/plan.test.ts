@@ -34,6 +34,35 @@ describe("toolgate plan", () => {
       want: { method: "routing" },
     },
     {
+      note: "builds no Confluence call when the question leaves nothing to search for (issue 30)",
+      files: {},
+      args: [
+        "--query",
+        "wiki?",
+        "--routing",
+        '{"sub_questions":["wiki?"],"suggested_tools":["confluence_fetch"]}',
+        "--tools",
+        "confluence_fetch",
+      ],
+      want: {
+        calls: [],
+        skipped: [{ name: "confluence_fetch", reason: expect.stringContaining("nothing to search for") }],
+      },
+    },
+    {
+      note: "searches Confluence for what the question asks, without the words pointing there (issue 30)",
+      files: { "reply.txt": "I will use confluence_fetch" },
+      args: [
+        "--query",
+        "find the onboarding guide in confluence",
+        "--response-file",
+        "reply.txt",
+        "--tools",
+        "confluence_fetch",
+      ],
+      want: { calls: [{ name: "confluence_fetch", args: { query: "onboarding guide" } }] },
+    },
+    {
       note: "uses [planner] default_tool from the config",
       files: { "reply.txt": "hmm", ".toolgate/config.toml": '[planner]\ndefault_tool = "local_file_qa"\n' },
       args: ["--query", "why?", "--response-file", "reply.txt"],

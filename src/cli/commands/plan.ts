@@ -11,9 +11,9 @@ import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { readAll } from "../io.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage =
-  "toolgate plan --query Q [--response-file F|-] [--routing JSON] [--tools A,B] [--round N]";
+const usage = USAGE.plan;
 
 const OPTIONS = {
   query: { type: "string", value: "Q", description: "the user's question the response answers" },

@@ -16,9 +16,9 @@ import { createToolgate } from "../../toolgate.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, exitCodeForError, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage =
-  "toolgate policy check TOOL [ARGS_JSON] [--explain] | toolgate policy validate FILE [--strict]";
+const usage = USAGE.policy;
 
 const CHECK_OPTIONS = {
   explain: {

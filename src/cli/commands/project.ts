@@ -1,27 +1,25 @@
 /**
  * @module cli/commands/project
- * Adapters for the commands on the project's state: `memory` and `todos`.
+ * Adapters for the commands on the project's state: `memory` and `todos`, on the gate's state backend.
  */
 import type { CliContext } from "../context.js";
 import type { ExitCode } from "../exit-codes.js";
-import { runMemoryCommand } from "./memory.js";
+import { runMemoryCommand, type StateCommandIo } from "./memory.js";
 import { runTodosCommand } from "./todos.js";
 
 export { help as memoryHelp } from "./memory.js";
 export { help as todosHelp } from "./todos.js";
 
-export const memoryUsage = "toolgate memory list|get KEY|set KEY VALUE|delete KEY [--scope project|user]";
-export const todosUsage =
-  "toolgate todos list|add TEXT|complete ID|remove ID|update ID [--text T] [--status S]";
-
-function stateIo(ctx: CliContext) {
-  return { root: ctx.root, stdout: ctx.io.stdout, stderr: ctx.io.stderr, json: ctx.globals.json };
+/** The commands' IO: the gate's state backend (never a file opened here), the output, `--json`. */
+async function stateIo(ctx: CliContext): Promise<StateCommandIo> {
+  const { state } = await ctx.gate();
+  return { state, stdout: ctx.io.stdout, stderr: ctx.io.stderr, json: ctx.globals.json };
 }
 
 export async function runMemory(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  return runMemoryCommand(argv, stateIo(ctx));
+  return runMemoryCommand(argv, await stateIo(ctx));
 }
 
 export async function runTodos(argv: string[], ctx: CliContext): Promise<ExitCode> {
-  return runTodosCommand(argv, stateIo(ctx));
+  return runTodosCommand(argv, await stateIo(ctx));
 }

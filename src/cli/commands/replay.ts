@@ -9,8 +9,9 @@ import { findTranscript } from "../chat/find-transcript.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage = "toolgate replay [FILE|SESSION_ID]";
+const usage = USAGE.replay;
 
 export const help: CommandHelp = {
   summary:

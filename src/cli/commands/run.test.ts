@@ -9,6 +9,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
 import { makeWorkspace, removeWorkspace } from "../../loop/testdata/harness.js";
+import { toolgate } from "../../test-support/cli.js";
 import { createContext } from "../context.js";
 import type { GlobalOptions } from "../globals.js";
 import type { CliIo } from "../io.js";
@@ -72,7 +73,8 @@ describe("toolgate run", () => {
       return { text: "I could not list the agents." };
     });
     const r = await cli(runRun, ["list", "the", "agents"]);
-    expect(r).toMatchObject({ code: 0, stdout: "I could not list the agents.\n" });
+    // Answered, but the policy refused a call: exit 3 (issue 30), the answer still on stdout.
+    expect(r).toMatchObject({ code: 3, stdout: "I could not list the agents.\n" });
     expect(r.stderr).toContain("✗ list_available_agents · list available agents · ask · ");
     // How to allow it: run never asks on a terminal, so --yes or a rule (issue #11).
     expect(r.stderr).toContain(
@@ -160,6 +162,24 @@ describe("toolgate run", () => {
     );
     server.push({ text: "hello" });
     expect((await cli(runRun, ["hi"], {}, { TG_TEST_KEY: "k1" })).stdout).toBe("hello\n");
+  });
+});
+
+describe("toolgate run's exit code, through the binary (issue 30)", () => {
+  const write = { toolCalls: [{ name: "write_file", arguments: { path: "out.txt", content: "x\n" } }] };
+
+  it("is 3 when the task answered but its only write was refused, 0 once it may write", async () => {
+    server.push(write, { text: "I could not write out.txt." });
+    const refused = await toolgate(["run", "write out.txt", "--quiet"], { cwd: root });
+    expect(refused.stdout).toBe("I could not write out.txt.\n");
+    expect(refused.stderr).toContain("toolgate: write_file was denied: it was not approved");
+    expect(refused.code).toBe(3);
+    await expect(readFile(join(root, "out.txt"), "utf8")).rejects.toThrow(/ENOENT/);
+
+    server.push(write, { text: "Wrote out.txt." });
+    const allowed = await toolgate(["run", "write out.txt", "--quiet", "--yes"], { cwd: root });
+    expect(allowed).toMatchObject({ code: 0, stdout: "Wrote out.txt.\n", stderr: "" });
+    expect(await readFile(join(root, "out.txt"), "utf8")).toBe("x\n");
   });
 });
 

@@ -2,31 +2,31 @@
  * @module cli/commands/run
  * `toolgate run "TASK"`: one task without a person — for scripts and CI. Progress (tool lines) goes to
  * stderr, the final answer to stdout; asks are refused unless `--yes` (which never overrides a deny).
- * Exit: 0 answered; 1 stopped without an answer (step limit, loop, model failure, Ctrl-C); 2 bad usage or
- * model configuration (server unreachable, model not found, key missing).
+ * Exit: 0 answered; 3 answered, but the policy refused one of its calls (a deny, or an ask nobody answered);
+ * 1 stopped without an answer (step limit, loop, model failure, Ctrl-C); 2 bad usage or model configuration
+ * (server unreachable, model not found, key missing).
  */
 import { ConfigError } from "../../core/index.js";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedAsker, type TurnResult } from "../../loop/index.js";
+import { LOCAL_MODEL_OPTION } from "../chat/local-offer.js";
 import { EventRenderer } from "../chat/render.js";
-import { type ChatSetup, SESSION_OPTIONS, setupSession } from "../chat/setup.js";
+import { RUN_OPTIONS } from "../chat/session-options.js";
+import { type ChatSetup, setupSession } from "../chat/setup.js";
 import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
 import { EXIT, type ExitCode, exitCodeForTurn, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage =
-  'toolgate run "TASK" [--yes] [--agent NAME] [--provider ollama|openai] [--model M] [--base-url URL] [--temperature T] [--max-tokens N] [--think true|false|low|medium|high] [--context-window N] [--timeout-ms N] [--max-steps N] [--no-thinking] [--routing|--no-routing] [--quiet]';
+const usage = USAGE.run;
 
-const OPTIONS = {
-  ...SESSION_OPTIONS,
-  quiet: { type: "boolean", short: "q", description: "no progress lines on stderr, only the answer" },
-} as const;
+const OPTIONS = RUN_OPTIONS;
 
 export const help: CommandHelp = {
   summary:
-    "One task without a person, for scripts and CI: progress on stderr, the answer on stdout; an ask is refused unless --yes. Exit 0 answered, 1 stopped without an answer, 2 bad usage or model configuration.",
+    "One task without a person, for scripts and CI: progress on stderr, the answer on stdout; an ask is refused unless --yes. Exit 0 answered, 3 answered but the policy refused one of its calls, 1 stopped without an answer, 2 bad usage or model configuration.",
   options: OPTIONS,
   examples: [
     'toolgate run "list the TODO comments in src/" --quiet',
@@ -82,10 +82,18 @@ export async function runRun(argv: string[], ctx: CliContext): Promise<ExitCode>
     renderer.finish();
     await setup.transcript.flush();
     print(ctx, result, setup.transcript.file);
-    printHints(ctx, result, setup, values.yes === true);
+    if (
+      !ctx.globals.json &&
+      result.errorKind === "unreachable" &&
+      !values.provider &&
+      !setup.gate.config.llm?.provider
+    )
+      io.stderr(`${LOCAL_MODEL_OPTION}\n`);
+    await printHints(ctx, result, setup, values.yes === true);
     return exitCodeForTurn(
       result.stopReason,
       result.errorKind !== undefined && SETUP_KINDS.has(result.errorKind),
+      result.calls.some((c) => c.result.error?.type === "denied_by_policy"),
     );
   } finally {
     stopTermination();
@@ -129,10 +137,15 @@ function print(ctx: CliContext, result: TurnResult, transcript: string): void {
 }
 
 /** Under the answer, how to allow each distinct call the policy refused (stderr, also with --json). */
-function printHints(ctx: CliContext, result: TurnResult, setup: ChatSetup, yes: boolean): void {
+async function printHints(
+  ctx: CliContext,
+  result: TurnResult,
+  setup: ChatSetup,
+  yes: boolean,
+): Promise<void> {
   const hinted = new Set<string>();
   for (const call of result.calls) {
-    const hint = denialHint({ name: call.name, args: call.args }, call.result, {
+    const hint = await denialHint({ name: call.name, args: call.args }, call.result, {
       policy: setup.gate.policy,
       tool: setup.gate.registry.get(call.name),
       root: ctx.root,

@@ -7,8 +7,9 @@ import { isProviderName, lowerTools, PROVIDER_NAMES } from "../../core/index.js"
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage = `toolgate schema --provider ${PROVIDER_NAMES.join("|")} [--report]`;
+const usage = USAGE.schema;
 
 const OPTIONS = {
   provider: {

@@ -1,21 +1,15 @@
 /**
  * @module cli/commands/todos
  * `toolgate todos list|add|complete|remove|update`: shows and edits the project's todo list from the
- * terminal, through the same store (and lock) the write_todos tool uses.
+ * terminal, through the gate's state backend — the same list the write_todos tool keeps.
  */
-import {
-  openTodoStore,
-  TODO_STATUSES,
-  type TodoItem,
-  type TodoStatus,
-  todosFilePath,
-} from "../../state/index.js";
+import { createTodoStore, TODO_STATUSES, type TodoItem, type TodoStatus } from "../../state/index.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
-import { reportStateError, type StateCommandIo, stderrLogger } from "./memory.js";
+import { USAGE } from "../usage.js";
+import { reportStateError, type StateCommandIo } from "./memory.js";
 
-export const usage =
-  "toolgate todos list | add TEXT [--status S] | complete ID | remove ID | update ID [--text T] [--status S]";
+const usage = USAGE.todos;
 
 const OPTIONS = {
   text: { type: "string", value: "T", description: "update: the item's new text" },
@@ -74,7 +68,7 @@ export async function runTodosCommand(argv: string[], io: StateCommandIo): Promi
     io.stderr(`usage: ${usage}\n`);
     return EXIT.usage;
   }
-  const store = openTodoStore(todosFilePath("project", { root: io.root }), { logger: stderrLogger(io) });
+  const store = createTodoStore(io.state.todos());
   const out = (value: unknown, plain: string) => io.stdout(io.json ? `${JSON.stringify(value)}\n` : plain);
   const id = args[0] as string;
   try {

@@ -6,8 +6,9 @@
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage = "toolgate tools";
+const usage = USAGE.tools;
 
 export const help: CommandHelp = {
   summary:

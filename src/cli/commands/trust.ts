@@ -7,15 +7,15 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ConfigError } from "../../core/index.js";
+import { ConfigError, displaySafeJson } from "../../core/index.js";
 import { forgetFolder, formatReview, needsTrust, reviewWorkspace, trustReview } from "../../trust/index.js";
 import { readTrustedFolders, type TrustedFolder, trustStorePath } from "../../workspace/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
+import { USAGE } from "../usage.js";
 
-export const usage =
-  "toolgate trust [DIR] | toolgate trust --show [DIR] | toolgate trust --list | toolgate trust --remove DIR";
+const usage = USAGE.trust;
 
 const OPTIONS = {
   show: { type: "boolean", description: "show what trusting would change, and record nothing" },
@@ -72,7 +72,7 @@ export async function runTrust(argv: string[], ctx: CliContext): Promise<ExitCod
   if (values.show) {
     if (ctx.globals.json) {
       const files = review.files.map(({ path, status, lines }) => ({ path, status, lines }));
-      ctx.io.stdout(`${JSON.stringify({ root: dir, files })}\n`);
+      ctx.io.stdout(`${displaySafeJson({ root: dir, files })}\n`);
     } else if (review.files.length === 0) ctx.io.stdout(`${dir}: none of the files trust covers\n`);
     else {
       const state = needsTrust(review)

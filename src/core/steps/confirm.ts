@@ -1,52 +1,136 @@
 /**
  * @module core/steps/confirm
- * Step 4: for `ask`, put the call's confirmation request to its `confirm` (the caller's own, else the gate's
- * message bus). No one to ask, no answer, a refusal, or a failing confirm: all are a deny. Aborting the call's
- * signal withdraws the question and cancels the call. Only an explicit yes runs.
+ * Step 4: for `ask`, publish the call's ask in the approval store, put the confirmation request to whoever
+ * answers here (the call's own `confirm`, else the gate's confirmer), record that answer in the store, and
+ * wait until the ask is settled — by that answer, an earlier one (a shared store's console), its expiry or
+ * the call's cancellation. The settled record decides; only `approved` runs, everything else is a deny.
  */
-import type { Confirm, ConfirmationRequest, ConfirmationResponse } from "../types.js";
+import { InProcessApprovalStore, SETTLED_BY_TOOLGATE } from "../approval-store.js";
+import { DEFAULT_CONFIRM_TIMEOUT_MS } from "../confirmation.js";
+import type {
+  ApprovalRecord,
+  ApprovalStore,
+  Confirm,
+  ConfirmationRequest,
+  ConfirmationResponse,
+} from "../types.js";
+
+/** The reason of an ask nobody could answer: no local answerer, and a store no one else can see. */
+const NOBODY = "it needs approval and no one was available to approve it";
 
 export type ConfirmOutcome = { approved: true } | { approved: false; reason: string; cancelled?: boolean };
 
-/** Asks `confirm` about one call and turns every answer but an explicit yes into a refusal with a reason. */
-export async function confirmCall(
-  confirm: Confirm | undefined,
+/** What one ask is put through. */
+export interface AskOptions {
+  /** Where the ask is kept. Default: a store of its own (then only `confirm` can answer it). */
+  approvals?: ApprovalStore;
+  /** Who answers in this process: a call's own confirm, or the gate's confirmer. */
+  confirm?: Confirm;
+  /** Recorded as who answered when the response names no one (`caller`, `confirmer`). */
+  by?: string;
+  /** How long the ask stays pending (default 5 minutes). */
+  timeoutMs?: number;
+}
+
+/**
+ * The one path every ask takes: publish, answer, wait. Resolves with the settled record; rejects with the
+ * call's abort reason when its signal aborts first (the ask is withdrawn), or with the store's error.
+ * `confirm` receives the request with a signal that also aborts once the ask is settled some other way
+ * (expired, answered elsewhere), so a prompt can be withdrawn.
+ */
+export async function askApproval(
+  options: AskOptions,
   request: ConfirmationRequest,
-): Promise<ConfirmOutcome> {
+): Promise<ApprovalRecord> {
+  const approvals = options.approvals ?? new InProcessApprovalStore();
   const { signal } = request;
-  if (!confirm)
-    return { approved: false, reason: "it needs approval and no one was available to approve it" };
+  signal.throwIfAborted();
+  const ask = await approvals.publish({
+    callId: request.callId,
+    tool: request.details.toolName,
+    details: request.details,
+    ...(request.agent === undefined ? {} : { agent: request.agent }),
+    timeoutMs: options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS,
+  });
+  const settled = new AbortController();
+  // A failed write of our own answer fails the ask (closed), instead of leaving it to its expiry.
+  let failWrite: (error: unknown) => void = () => undefined;
+  const writeFailed = new Promise<never>((_, reject) => {
+    failWrite = reject;
+  });
+  const record = (answer: Parameters<ApprovalStore["answer"]>[1]) =>
+    approvals.answer(ask.id, answer).then(() => undefined, failWrite);
+  const { confirm } = options;
+  if (confirm) {
+    const asked = { ...request, signal: AbortSignal.any([signal, settled.signal]) };
+    Promise.resolve()
+      .then(() => confirm(asked, ask))
+      .then(
+        (response) => {
+          // Withdrawn (the call was cancelled) or settled meanwhile: that answer came too late to count.
+          if (asked.signal.aborted) return;
+          return record(answerOf(response, options.by ?? "caller"));
+        },
+        (error: unknown) => {
+          // As above; otherwise a failing confirm is a refusal.
+          if (asked.signal.aborted) return;
+          const reason = `the confirmation failed (${(error as Error)?.message ?? String(error)})`;
+          return record({ approved: false, by: SETTLED_BY_TOOLGATE, reason });
+        },
+      );
+  } else if (!approvals.shared) {
+    void record({ approved: false, by: SETTLED_BY_TOOLGATE, reason: NOBODY });
+  }
   try {
-    const answer = await untilAborted(confirm(request), signal);
-    if (answer?.approved === true) return { approved: true };
-    return {
-      approved: false,
-      reason: answer?.reason ? `it was not approved: ${answer.reason}` : "it was not approved",
-    };
+    return await Promise.race([approvals.wait(ask.id, { signal }), writeFailed]);
   } catch (error) {
-    if (signal.aborted) return { approved: false, reason: "the confirmation was cancelled", cancelled: true };
-    return { approved: false, reason: `the confirmation failed (${(error as Error).message})` };
+    if (signal.aborted) await approvals.withdraw(ask.id).catch(() => undefined);
+    throw error;
+  } finally {
+    settled.abort();
   }
 }
 
-/** The answer, unless the call is cancelled first: a confirm that ignores its signal cannot hold a call open. */
-function untilAborted(
-  answer: Promise<ConfirmationResponse>,
-  signal: AbortSignal,
-): Promise<ConfirmationResponse> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    Promise.resolve(answer).then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+/** Puts one call's ask through {@link askApproval} and turns every outcome but `approved` into a refusal. */
+export async function confirmCall(
+  options: AskOptions,
+  request: ConfirmationRequest,
+): Promise<ConfirmOutcome> {
+  try {
+    return outcomeOf(await askApproval(options, request));
+  } catch (error) {
+    if (request.signal.aborted)
+      return { approved: false, reason: "the confirmation was cancelled", cancelled: true };
+    return { approved: false, reason: `the approval store failed (${(error as Error).message})` };
+  }
+}
+
+function answerOf(response: ConfirmationResponse | undefined, by: string) {
+  const approved = response?.approved === true;
+  return {
+    approved,
+    by: typeof response?.by === "string" && response.by !== "" ? response.by : by,
+    ...(approved && response?.always === true ? { scope: "always" as const } : {}),
+    ...(typeof response?.reason === "string" ? { reason: response.reason } : {}),
+  };
+}
+
+/** What a settled ask means for the call. A reason toolgate wrote itself is already a whole sentence. */
+function outcomeOf(record: ApprovalRecord): ConfirmOutcome {
+  const { state, settled } = record;
+  if (state === "approved") return { approved: true };
+  if (state === "cancelled")
+    return { approved: false, reason: "the confirmation was cancelled", cancelled: true };
+  if (state === "expired") {
+    return {
+      approved: false,
+      reason: `it was not approved: no answer within ${record.expiresAt - record.createdAt} ms`,
+    };
+  }
+  if (settled?.by === SETTLED_BY_TOOLGATE && settled.reason)
+    return { approved: false, reason: settled.reason };
+  return {
+    approved: false,
+    reason: settled?.reason ? `it was not approved: ${settled.reason}` : "it was not approved",
+  };
 }

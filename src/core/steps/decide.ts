@@ -2,9 +2,20 @@
  * @module core/steps/decide
  * Step 3: ask the policy. A decider that throws fails closed: the call is denied with the reason. A call that
  * asks to leave the shell sandbox further than the deciding rule grants is at least `ask`, whatever the rules
- * say: leaving the sandbox is a decision the policy or a person makes, never the model alone.
+ * say: leaving the sandbox is a decision the policy or a person makes, never the model alone. Then, for a call
+ * the policy did not deny, the tool's own `precheck` of what it targets (a path outside the workspace): a call
+ * it refuses ends here, before anyone is asked — the same answer for `call` and for `policy check`.
  */
-import type { Decider, DecisionRequest, PolicyDecision, SandboxGrant, ToolInvocation } from "../types.js";
+import { resultFromThrown } from "../errors.js";
+import type {
+  Decider,
+  DecisionRequest,
+  PolicyDecision,
+  SandboxGrant,
+  Tool,
+  ToolInvocation,
+  ToolResult,
+} from "../types.js";
 
 const VALID: ReadonlySet<unknown> = new Set(["allow", "ask", "deny"]);
 
@@ -53,4 +64,22 @@ export function sandboxFor(decision: PolicyDecision, invocation: ToolInvocation)
   const wanted = invocation.sandboxRequest?.()?.level;
   if (!wanted) return decision.sandbox;
   return covers(decision.sandbox, wanted) ? decision.sandbox : wanted;
+}
+
+/**
+ * The tool's refusal of what the call targets (the invocation's `precheck`), as an error result; undefined
+ * when the tool has no precheck or it passes.
+ */
+export async function precheckCall(
+  tool: Tool,
+  invocation: ToolInvocation,
+  signal: AbortSignal,
+): Promise<ToolResult | undefined> {
+  if (!invocation.precheck) return undefined;
+  try {
+    await invocation.precheck(signal);
+    return undefined;
+  } catch (error) {
+    return resultFromThrown(error, tool.name, signal);
+  }
 }

@@ -7,13 +7,23 @@
  * Failure modes real servers show are scriptable: silence (before or after the headers), a reset connection
  * (before the reply or in the middle of it), a stream without its terminal chunk, `length`, an error object
  * inside a 200 stream, a non-streamed JSON body, 429 with `Retry-After`. It also answers `/api/show`
- * (context length) and `/v1/models`.
+ * (context length), `/v1/models` and `/props`. Every prompt is counted and held against the window as the
+ * server it plays would (`prompt-window.ts`): an over-long one is cut and counted as kept (Ollama before
+ * 0.12.6) or refused with that server's own 400 (before a reply is taken from the queue); token counts are
+ * the server's count of the prompt unless a reply scripts its own.
  */
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  fourCharsPerToken,
+  type JudgedPrompt,
+  judgePrompt,
+  type Tokenizer,
+  type WindowBehaviour,
+} from "./prompt-window.js";
 
 /** One scripted reply. */
 export interface ScriptedReply {
@@ -61,6 +71,17 @@ export interface ChatBody {
   [key: string]: unknown;
 }
 
+/** How the server plays a real one with the window (see prompt-window.ts). */
+export interface ModelServerOptions {
+  behaviour?: WindowBehaviour;
+  /** How it counts a rendered prompt (default: a token per 4 characters). */
+  tokenize?: Tokenizer;
+  /** The prompt count it reports instead of its own (a server reporting nonsense). */
+  reportPrompt?: (judged: JudgedPrompt) => number;
+  /** Fields added to each model's entry in `/v1/models` (a build that lists more than its flavour does). */
+  listing?: Record<string, unknown>;
+}
+
 export interface ModelServer {
   /** `http://127.0.0.1:PORT` (Ollama base URL). */
   url: string;
@@ -68,6 +89,8 @@ export interface ModelServer {
   openaiUrl: string;
   /** Every request body, in order. */
   requests: ChatBody[];
+  /** What the server made of each chat request's prompt, in order (for requests to a known model). */
+  prompts: JudgedPrompt[];
   /** Queues replies; each request takes the next one. */
   push(...replies: ReplySource[]): void;
   /** Replies still queued. */
@@ -99,9 +122,12 @@ export function fixture(name: string): string {
 export async function startModelServer(
   models: readonly string[] = ["test-model"],
   contextLength = 8192,
+  options: ModelServerOptions = {},
 ): Promise<ModelServer> {
   const queue: ReplySource[] = [];
   const requests: ChatBody[] = [];
+  const prompts: JudgedPrompt[] = [];
+  const flavour = options.behaviour?.openai ?? "openai";
   const open = new Set<ServerResponse>();
   const server: Server = createServer(async (req, res) => {
     open.add(res);
@@ -115,13 +141,24 @@ export async function startModelServer(
           // A model named "…:text" cannot call tools natively, as Ollama reports for such models.
           capabilities: body.model.endsWith(":text") ? ["completion"] : ["completion", "tools"],
           model_info: { "general.architecture": "test", "test.context_length": contextLength },
+          // A model named "…-ctxN" has a Modelfile setting num_ctx N, as `ollama show` lists parameters.
+          parameters: `${/-ctx(\d+)$/.test(body.model) ? `num_ctx                        ${/-ctx(\d+)$/.exec(body.model)![1]}\n` : ""}stop                           "<|im_end|>"`,
         });
       return;
     }
     if (req.url === "/v1/models" && req.method === "GET") {
       sendJson(res, 200, {
         object: "list",
-        data: models.map((id) => ({ id, object: "model", owned_by: "test" })),
+        data: models.map((id) => ({ ...listed(id, flavour, contextLength), ...options.listing })),
+      });
+      return;
+    }
+    if (req.url === "/props" && req.method === "GET" && flavour === "llama.cpp") {
+      // llama.cpp: the window of one slot, beside the sampling defaults.
+      sendJson(res, 200, {
+        default_generation_settings: { n_ctx: contextLength, params: { temperature: 0.8 } },
+        total_slots: 1,
+        model_path: `/models/${models[0]}.gguf`,
       });
       return;
     }
@@ -146,12 +183,27 @@ export async function startModelServer(
         });
       return;
     }
+    const judged = judgePrompt(
+      api,
+      body,
+      contextLength,
+      options.behaviour ?? {},
+      options.tokenize ?? fourCharsPerToken,
+    );
+    prompts.push(judged);
+    if (judged.refusal) {
+      sendJson(res, judged.refusal.status, judged.refusal.body);
+      return;
+    }
+    const counted = options.reportPrompt ? options.reportPrompt(judged) : judged.kept;
     const source = queue.shift();
-    const reply: ScriptedReply = !source
+    const scripted: ScriptedReply = !source
       ? { error: { status: 500, message: "the test server has no reply queued" } }
       : typeof source === "function"
         ? source(body)
         : source;
+    // The server's own count, unless the script says one.
+    const reply: ScriptedReply = { ...scripted, usage: scripted.usage ?? { prompt: counted, completion: 3 } };
     if (reply.silent) return;
     if (reply.reset) {
       req.socket.resetAndDestroy();
@@ -203,6 +255,7 @@ export async function startModelServer(
     url: `http://127.0.0.1:${port}`,
     openaiUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    prompts,
     push: (...replies) => void queue.push(...replies),
     remaining: () => queue.length,
     clear: () => void queue.splice(0),
@@ -212,6 +265,22 @@ export async function startModelServer(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A model in `/v1/models` as each server lists it. */
+function listed(
+  id: string,
+  flavour: WindowBehaviour["openai"],
+  contextLength: number,
+): Record<string, unknown> {
+  const own =
+    flavour === "vllm"
+      ? { owned_by: "vllm", root: id, max_model_len: contextLength }
+      : flavour === "llama.cpp"
+        ? // Older llama.cpp servers list the training context only; the window is in /props.
+          { owned_by: "llamacpp", meta: { n_ctx_train: contextLength * 4 } }
+        : { owned_by: "test" };
+  return { id, object: "model", ...(flavour === "openai" ? {} : { created: 1735689600 }), ...own };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -1,10 +1,9 @@
 /**
  * @module policy/conditions/operands
  * Checks and compiles the operands a policy file gives to condition operators: string lists, scalars,
- * globs (picomatch, strict brackets) and regexes (refused when prone to catastrophic backtracking).
+ * and regexes (refused when prone to catastrophic backtracking).
  * Shared by the argument-kind plug-ins so every kind words its operand errors the same way.
  */
-import picomatch from "picomatch";
 import safeRegex from "safe-regex2";
 
 /** A JSON-ish type name for messages: `string`, `number`, `array`, `table`, ... */
@@ -49,39 +48,6 @@ export function scalarList(operand: unknown): string[] {
   }
   return [scalarText(operand)];
 }
-
-/** Options every policy glob is compiled with, unless a kind needs others. */
-export const GLOB_OPTIONS: picomatch.PicomatchOptions = Object.freeze({ strictBrackets: true, dot: true });
-
-/**
- * Compiles one glob; a malformed one (unbalanced brackets, braces or parentheses) is refused.
- * @throws Error `malformed glob "[abc": Missing closing: "]" ...`
- */
-export function compileGlob(
-  glob: string,
-  options: picomatch.PicomatchOptions = GLOB_OPTIONS,
-): (value: string) => boolean {
-  if (glob === "") throw new Error("glob must not be empty");
-  const key = options === GLOB_OPTIONS ? glob : `${glob}\0${JSON.stringify(options)}`;
-  let re = compiledGlobs.get(key);
-  if (re === undefined) {
-    try {
-      re = picomatch.makeRe(glob, options);
-    } catch (error) {
-      throw new Error(`malformed glob ${JSON.stringify(glob)}: ${(error as Error).message}`);
-    }
-    if (compiledGlobs.size >= GLOB_CACHE_SIZE) compiledGlobs.clear();
-    compiledGlobs.set(key, re);
-  }
-  const compiled = re;
-  return (value) => compiled.test(value);
-}
-
-// Policies repeat their globs (the built-in one gives the same secret-file list to three rules, and every
-// kind that has `glob` compiles it), and a policy is built anew for each gate: ~100 compiles became ~17.
-// The regexes have no `g` or `y` flag, so sharing one keeps no state between tests.
-const GLOB_CACHE_SIZE = 2000;
-const compiledGlobs = new Map<string, RegExp>();
 
 /**
  * Compiles one regex from a policy file. Refuses bad syntax and patterns that can backtrack

@@ -4,8 +4,8 @@
  * raw string. Operators: glob (gitignore-style), equals, oneOf, prefix (whole components), contains, regex.
  * A value that is not a path inside the roots matches deny rules and nothing else (fail closed).
  */
-import ignore from "ignore";
 import type { Decision } from "../../core/index.js";
+import { gitignoreRules } from "../../utils/index.js";
 import type { ArgKindPlugin, ConditionTest, OperatorCompiler } from "../types.js";
 import { compileSafeRegex, stringList } from "./operands.js";
 
@@ -77,8 +77,8 @@ const operators: Record<string, OperatorCompiler<PathValue>> = {
   glob(operand) {
     const patterns = stringList(operand);
     for (const p of patterns) if (p.trim() === "") throw new Error("glob must not be empty");
-    const exact = ignore({ ignorecase: false }).add(patterns);
-    const folded = ignore({ ignorecase: true }).add(patterns);
+    const exact = gitignoreRules({ ignorecase: false }).add(patterns);
+    const folded = gitignoreRules({ ignorecase: true }).add(patterns);
     return onPath(
       (relative, _canonical, fold) => relative !== "" && (fold ? folded : exact).ignores(relative),
     );

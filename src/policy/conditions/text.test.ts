@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileGlob } from "./operands.js";
+import { compileGlob } from "../../utils/index.js";
 import { textPlugin } from "./text.js";
 
 /** Compiles `operator` with `operand` and tests the raw value as the engine would (prepare, then test). */

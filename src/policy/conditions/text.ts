@@ -3,8 +3,10 @@
  * The `text` argument kind: arguments compared as plain strings (the kind of every argument a tool does not
  * declare otherwise). Operators: equals, oneOf, prefix, contains, glob, regex.
  */
+
+import { compileGlob } from "../../utils/index.js";
 import type { ArgKindPlugin, ConditionTest, OperatorCompiler } from "../types.js";
-import { compileGlob, compileSafeRegex, scalarList, scalarText, stringList } from "./operands.js";
+import { compileSafeRegex, scalarList, scalarText, stringList } from "./operands.js";
 
 /** A text argument as the operators see it; `undefined` when the raw value has no text form. */
 export type TextValue = string | undefined;

@@ -155,6 +155,5 @@ export function createUrlKind(): ArgKindPlugin {
     prepare: prepareUrl,
     operators: Object.freeze({ ...operators }),
   };
-  // The engine holds plug-ins of every kind as ArgKindPlugin<unknown> and only passes back what prepare made.
-  return Object.freeze(plugin) as unknown as ArgKindPlugin;
+  return Object.freeze(plugin);
 }

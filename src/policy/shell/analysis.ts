@@ -3,7 +3,10 @@
  * The shape of a command analysis: what the policy knows of a command string once it is parsed.
  */
 import type { RiskLevel } from "../../core/index.js";
+import type { CommandPlace } from "./places.js";
 import type { Finding } from "./programs/index.js";
+
+export type { CommandPlace } from "./places.js";
 
 /** A program finding located in the analysis: `command` indexes `CommandAnalysis.commands`. */
 export interface CommandFinding extends Finding {
@@ -18,9 +21,17 @@ export interface CommandAnalysis {
   ok: boolean;
   /**
    * Unquoted words of every sub-command: across `;` `&&` `||` `|` and newlines, inside subshells, `$(...)`,
-   * backquotes and `<(...)`, and the commands wrappers run (`sudo rm x` also yields `rm x`).
+   * backquotes and `<(...)`, and the commands wrappers run (`sudo rm x` also yields `rm x`). Brace and
+   * glob patterns are expanded (`ls *.md` → `ls a.md b.md`): these are the words that run.
    */
   commands: string[][];
+  /** Where each command of `commands` runs (its folder after `cd`, its `NAME=VALUE` prefixes). */
+  places: CommandPlace[];
+  /**
+   * The command with every brace and glob expansion written out as the quoted words analysed
+   * (`ls 'a.md' 'b.md'`), when there was one: the call runs this text, so what runs is what was checked.
+   */
+  expanded?: string;
   /** Why a prefix rule cannot vouch for the command (`redirection`, `wrapper: bash -c`, ...). Empty: plain. */
   unsafe: string[];
   /** Each pipeline's stages, as indexes into `commands`. */

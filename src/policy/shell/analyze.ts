@@ -7,6 +7,8 @@
 
 import type { CommandAnalysis, CommandFinding } from "./analysis.js";
 import { CONTROL_CHARACTERS, UNUSUAL_CHARACTERS } from "./characters.js";
+import { commandParts, isPatternName } from "./command-parts.js";
+import { EXPANSION_BUDGET, type ExpansionContext, expandWord, shellQuote } from "./expansion/expand.js";
 import {
   CONTROL_FLOW,
   FLAGGED,
@@ -19,6 +21,7 @@ import {
   STATEMENT_TOKENS,
 } from "./nodes.js";
 import { bashParserIfLoaded, loadBashParser } from "./parser.js";
+import { type CommandPlace, changesExpansion, EXPANSION_VARIABLES, folderAfter } from "./places.js";
 import { plainWords } from "./plain.js";
 import { programFindings } from "./programs/index.js";
 import { classifyRisk } from "./risk.js";
@@ -31,23 +34,61 @@ export type { CommandAnalysis, CommandFinding } from "./analysis.js";
 
 const MAX_LENGTH = 100_000;
 const MAX_DEPTH = 8;
+const SHOWN_WORD = 40;
+
+/** Where a command line runs, for the expansion of its globs. */
+export interface AnalyzeOptions {
+  /** The folder the command runs in (absolute). Without it, a glob is not expanded and not vouched for. */
+  cwd?: string;
+  /** The workspace roots (canonical): globs read no folder outside them. */
+  roots?: readonly string[];
+  /** Paths globs do not match although they exist (the sandbox's placeholder folders); see `GlobContext`. */
+  hidden?: (path: string) => boolean;
+}
+
+/** A word of the command text replaced by the words it expands to, quoted. */
+interface Rewrite {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Node types whose commands run in a subshell: a `cd` inside does not move the commands after them. */
+const SUBSHELLS = new Set(["subshell", "command_substitution", "process_substitution"]);
 
 /** Walks one parse tree (and the shell text wrappers run) collecting commands and reasons. */
 class Walker {
   readonly commands: string[][] = [];
+  readonly places: CommandPlace[] = [];
   readonly pipelines: number[][] = [];
   readonly unsafe = new Set<string>();
   readonly findings: CommandFinding[] = [];
   readonly scriptCommands: number[] = [];
+  readonly rewrites: Rewrite[] = [];
   ok = true;
+  /** The folder the next command runs in, relative to the start; null once the analysis lost track. */
+  private dir: string | null = ".";
+  /** A `set`, `shopt` or `GLOBIGNORE=` came first: later expansions are not reproduced. */
+  private expansionChanged = false;
 
   /** With `fastPath`, commands of plain words skip the grammar (see `plain.ts`). */
   constructor(
     private readonly parser: Parser,
     private readonly fastPath: boolean,
+    private readonly expansion: ExpansionContext,
   ) {}
 
   analyzeText(text: string, depth: number): void {
+    // Text another shell runs (`bash -c`, a script) moves no folder of this one.
+    const saved = this.dir;
+    try {
+      this.analyzeWithin(text, depth);
+    } finally {
+      if (depth > 0) this.dir = saved;
+    }
+  }
+
+  private analyzeWithin(text: string, depth: number): void {
     if (depth > MAX_DEPTH) {
       this.refuse("nesting too deep", text);
       return;
@@ -80,10 +121,23 @@ class Walker {
   private refuse(reason: string, text: string): void {
     this.ok = false;
     this.unsafe.add(reason);
-    this.commands.push(...naiveCommands(text.slice(0, MAX_LENGTH)));
+    for (const words of naiveCommands(text.slice(0, MAX_LENGTH))) this.pushCommand(words, { dir: null });
+  }
+
+  private pushCommand(words: string[], place: CommandPlace): number {
+    this.places.push(place);
+    return this.commands.push(words) - 1;
   }
 
   private visit(node: Node, depth: number): void {
+    if (SUBSHELLS.has(node.type)) {
+      const saved = this.dir;
+      this.visitNode(node, depth);
+      this.dir = saved;
+    } else this.visitNode(node, depth);
+  }
+
+  private visitNode(node: Node, depth: number): void {
     const type = node.type;
     // A leaf with children (a `number` like `10#$(rm x)`) is flagged below, and its substitution visited.
     if (QUIET_LEAVES.has(type) && node.namedChildCount === 0) return;
@@ -123,7 +177,10 @@ class Walker {
       case "declaration_command":
       case "unset_command":
         this.unsafe.add("assignment");
-        this.commands.push(node.children.filter((c): c is Node => c !== null).map(roughValue));
+        this.expansionChanged ||= node.children.some((c) => c !== null && assignsExpansionVariable(c));
+        this.pushCommand(node.children.filter((c): c is Node => c !== null).map(roughValue), {
+          dir: this.dir,
+        });
         {
           this.visitChildren(node, depth, false);
           return;
@@ -136,6 +193,7 @@ class Walker {
           return;
         }
     }
+    if (type === "variable_assignment") this.expansionChanged ||= assignsExpansionVariable(node);
     const flagged =
       FLAGGED[type] ?? (CONTROL_FLOW.has(type) ? "control flow" : `unsupported syntax: ${type}`);
     this.unsafe.add(flagged);
@@ -162,7 +220,10 @@ class Walker {
         continue;
       }
       const before = this.commands.length;
+      // Each stage runs in a subshell: its `cd` stays there.
+      const saved = this.dir;
       this.visit(child, depth);
+      this.dir = saved;
       if (this.commands.length > before) stages.push(before);
     }
     this.pipelines.push(stages);
@@ -178,29 +239,61 @@ class Walker {
 
   private visitCommand(node: Node, depth: number): void {
     const words: string[] = [];
-    for (const child of node.children) {
-      if (!child) continue;
-      if (child.type === "command_name") {
-        const target = child.namedChild(0) ?? child;
+    let vars: Record<string, string> | undefined;
+    for (const part of commandParts(node)) {
+      if (part.kind === "words") {
+        const named = this.argumentWords(part.nodes, depth, part.name);
         // `/???/r?` or `{rm,-rf,x}` would expand into another command than the one written.
-        const literal = target.type === "raw_string" || target.type === "string";
-        if (!literal && plainValue(target) !== undefined && /[*?[\]{}]/.test(target.text)) {
-          this.unsafe.add("pattern in command name");
-        }
-        words.push(this.word(target, depth));
-      } else if (child.type.endsWith("_redirect")) {
+        if (part.name && isPatternName(part.nodes, named)) this.unsafe.add("pattern in command name");
+        words.push(...named);
+        continue;
+      }
+      const child = part.node;
+      if (child.type.endsWith("_redirect")) {
         this.visitRedirect(child, depth);
       } else if (child.type === "variable_assignment") {
         this.visit(child, depth);
-      } else if (child.isNamed) {
-        words.push(this.word(child, depth));
+        const [name, value] = [child.childForFieldName("name"), child.childForFieldName("value")];
+        const plain = value ? plainValue(value) : "";
+        if (name && plain !== undefined) vars = { ...vars, [name.text]: plain };
+        this.expansionChanged ||= assignsExpansionVariable(child);
       } else {
         this.unsafe.add(child.type === "$" ? "translated string" : `unsupported syntax: ${child.type}`);
       }
     }
     const first = this.commands.length;
-    this.addWords(words, depth);
+    this.addWords(words, depth, vars);
     this.record(redirectedCode(node, this.commands[first]), depth);
+    if (changesExpansion(words)) this.expansionChanged = true;
+    const moved = folderAfter(words, this.dir);
+    if (moved !== undefined) this.dir = moved;
+  }
+
+  /**
+   * The words one shell word stands for (its nodes touch: the grammar sometimes splits one word in two):
+   * brace and pathname expansion applied (recorded as a rewrite of the command text, so the command runs
+   * with exactly these words), else its plain value.
+   */
+  private argumentWords(nodes: readonly Node[], depth: number, name: boolean): string[] {
+    const text = nodes.map((n) => n.text).join("");
+    // Patterns in a command name are not expanded (they would be looked up on the whole machine).
+    const found = expandWord(text, this.dir, this.expansion, depth === 0 && !name);
+    if (found.kind === "plain") return [nodes.map((n) => this.word(n, depth)).join("")];
+    const shown = text.length > SHOWN_WORD ? `${text.slice(0, SHOWN_WORD)}…` : text;
+    if (found.kind === "refused" || this.expansionChanged) {
+      const why = found.kind === "refused" ? found.reason : "set, shopt or GLOBIGNORE change it";
+      this.unsafe.add(`expansion not reproduced (${shown}: ${why})`);
+      return [nodes.map((n) => this.word(n, depth)).join("")];
+    }
+    for (const word of found.words) {
+      if (CONTROL_CHARACTERS.test(word)) this.unsafe.add("control character");
+      if (UNUSUAL_CHARACTERS.test(word)) this.unsafe.add("unusual character");
+    }
+    if (depth === 0) {
+      const rewritten = found.words.map((w, i) => shellQuote(w, name && i === 0)).join(" ");
+      this.rewrites.push({ start: nodes[0]!.startIndex, end: nodes.at(-1)!.endIndex, text: rewritten });
+    }
+    return [...found.words];
   }
 
   private word(node: Node, depth: number): string {
@@ -217,21 +310,22 @@ class Walker {
   }
 
   /** Records a command, then what it wraps (recursively), so deny rules see the wrapped command too. */
-  private addWords(words: string[], depth: number): void {
+  private addWords(words: string[], depth: number, vars?: Record<string, string>): void {
     if (words.length === 0) return;
     if (depth > MAX_DEPTH) {
       this.refuse("nesting too deep", words.join(" "));
       return;
     }
-    const index = this.commands.push(words) - 1;
+    const place: CommandPlace = vars ? { dir: this.dir, vars } : { dir: this.dir };
+    const index = this.pushCommand(words, place);
     if (RESERVED_LEAD.has(words[0]!)) {
       // The grammar sometimes leaves a reserved word as a command name (`coproc { rm x; }`): look past it.
       this.unsafe.add(`unsupported syntax: ${words[0]}`);
-      this.addWords(words.slice(1), depth);
+      this.addWords(words.slice(1), depth, vars);
       return;
     }
     const base = commandBase(words[0]!);
-    if (base !== words[0] && base !== "") this.commands.push([base, ...words.slice(1)]);
+    if (base !== words[0] && base !== "") this.pushCommand([base, ...words.slice(1)], place);
     for (const finding of programFindings(base === words[0] ? words : [base, ...words.slice(1)])) {
       this.findings.push({ ...finding, command: index });
       // What the program's script runs is seen by deny rules; the finding already keeps allow at ask.
@@ -239,7 +333,7 @@ class Walker {
     }
     for (const found of unwrap([base, ...words.slice(1)])) {
       if (found.reason) this.unsafe.add(found.reason);
-      if (found.inner) this.addWords(found.inner, depth + 1);
+      if (found.inner) this.addWords(found.inner, depth + 1, vars);
       if (found.script !== undefined) this.analyzeText(found.script, depth + 1);
     }
   }
@@ -279,36 +373,60 @@ class Walker {
       text,
       ok: this.ok,
       commands: this.commands,
+      places: this.places,
       unsafe,
       pipelines: this.pipelines,
       findings: this.findings,
       scriptCommands: this.scriptCommands,
     };
     const { risk, reasons } = classifyRisk(base);
-    return { ...base, risk, riskReasons: reasons };
+    const expanded = this.ok ? this.expandedText(text) : undefined;
+    return { ...base, risk, riskReasons: reasons, ...(expanded !== undefined ? { expanded } : {}) };
+  }
+
+  /** The command text with every expanded word written out, or undefined when none was. */
+  private expandedText(text: string): string | undefined {
+    if (this.rewrites.length === 0) return undefined;
+    let out = text;
+    for (const r of [...this.rewrites].sort((a, b) => b.start - a.start))
+      out = out.slice(0, r.start) + r.text + out.slice(r.end);
+    return out === text ? undefined : out;
   }
 }
 
+/** `GLOBIGNORE=…` and the like: an assignment that changes how later words expand. */
+function assignsExpansionVariable(node: Node): boolean {
+  const name = node.type === "variable_assignment" ? node.childForFieldName("name")?.text : undefined;
+  return name !== undefined && EXPANSION_VARIABLES.has(name);
+}
+
 /**
- * Analyses a command synchronously with an already-loaded parser (see {@link loadBashParser}).
+ * Analyses a command synchronously with an already-loaded parser (see {@link loadBashParser}). With `cwd`
+ * and `roots`, globs are expanded there (a few folder reads, only for words that have one).
  * @throws Error when the parser has not been loaded yet.
  */
-export function analyzeCommandSync(text: string): CommandAnalysis {
-  return analyzeWith(text, true);
+export function analyzeCommandSync(text: string, options: AnalyzeOptions = {}): CommandAnalysis {
+  return analyzeWith(text, true, options);
 }
 
 /**
  * The same analysis with the grammar always run, plain commands included: the reference the fast path is
  * tested against.
  */
-export function analyzeParsedSync(text: string): CommandAnalysis {
-  return analyzeWith(text, false);
+export function analyzeParsedSync(text: string, options: AnalyzeOptions = {}): CommandAnalysis {
+  return analyzeWith(text, false, options);
 }
 
-function analyzeWith(text: string, fastPath: boolean): CommandAnalysis {
+function analyzeWith(text: string, fastPath: boolean, options: AnalyzeOptions): CommandAnalysis {
   const parser = bashParserIfLoaded();
   if (!parser) throw new Error("bash parser not loaded: await loadBashParser() first");
-  const walker = new Walker(parser, fastPath);
+  const expansion = {
+    cwd: options.cwd,
+    roots: options.roots ?? [],
+    budget: { ...EXPANSION_BUDGET },
+    ...(options.hidden ? { hidden: options.hidden } : {}),
+  };
+  const walker = new Walker(parser, fastPath, expansion);
   walker.analyzeText(text, 0);
   return walker.result(text);
 }
@@ -320,7 +438,7 @@ function analyzeWith(text: string, fastPath: boolean): CommandAnalysis {
  * a.commands // [["git","status"], ["rm","-rf","/"], ["echo","$(rm -rf /)"]] (inner commands first)
  * a.unsafe   // ["command substitution"]
  */
-export async function analyzeCommand(text: string): Promise<CommandAnalysis> {
+export async function analyzeCommand(text: string, options: AnalyzeOptions = {}): Promise<CommandAnalysis> {
   await loadBashParser();
-  return analyzeCommandSync(text);
+  return analyzeCommandSync(text, options);
 }

@@ -5,10 +5,17 @@
  * only when every sub-command matches, and then at most `ask` for unsafe commands; deny rules hold when any
  * sub-command anywhere matches.
  */
-import picomatch from "picomatch";
+import { resolve } from "node:path";
 import safeRegex from "safe-regex2";
 import type { Decision } from "../../core/index.js";
-import type { ArgKindPlugin, ConditionTest, MatchResult, OperatorCompiler } from "../types.js";
+import { compileGlob } from "../../utils/index.js";
+import type {
+  ArgKindPlugin,
+  ConditionTest,
+  MatchResult,
+  OperatorCompiler,
+  PrepareContext,
+} from "../types.js";
 import { analyzeCommand, type CommandAnalysis } from "./analyze.js";
 
 /**
@@ -24,6 +31,7 @@ function notACommand(raw: unknown): CommandAnalysis {
     text: String(raw),
     ok: false,
     commands: [],
+    places: [],
     unsafe: ["not a string"],
     pipelines: [],
     findings: [],
@@ -122,8 +130,8 @@ export const COMMAND_OPERATORS: Readonly<Record<string, OperatorCompiler<Command
   }),
   glob: compile((operand) => {
     const patterns = stringList(operand, "glob");
-    // `bash: true` lets `*` cross `/`: a command line is not a path.
-    const isMatch = picomatch(patterns, { bash: true, dot: true });
+    // A command line is not a path: `*` crosses `/`.
+    const isMatch = compileGlob(patterns, { crossSlash: true });
     // Words before a pattern's first wildcard are named literally; the fewest over all patterns counts.
     const literal = Math.min(
       ...patterns
@@ -194,26 +202,55 @@ export function commandValueKeys(
 }
 
 /**
- * The `command` argument kind: `prepare` analyses the command (the WASM parser loads once, on first use).
+ * The folder a command runs in: the call's `cwd` against the first root, else the first root; undefined
+ * without roots. A `cwd` that does not exist is kept (its nearest repository is still the one git uses).
+ */
+export function commandFolder(context: PrepareContext): string | undefined {
+  const root = context.roots[0];
+  if (root === undefined) return undefined;
+  const cwd = context.args["cwd"];
+  return typeof cwd === "string" && cwd !== "" ? resolve(root, cwd) : root;
+}
+
+/** How the `command` kind reads the workspace. */
+export interface CommandKindOptions {
+  /**
+   * Paths globs do not match although they exist: the gate passes the sandbox's placeholder folders, so a
+   * glob names the same files whether or not a command ran a moment ago.
+   */
+  hidden?: (path: string) => boolean;
+}
+
+/**
+ * The `command` argument kind: `prepare` analyses the command (the WASM parser loads once, on first use),
+ * expanding its globs in the folder it runs in; `checkedForm` is the command with those expansions written
+ * out, which the call then runs.
  * @example
  * const kind = createCommandKind();
  * const test = kind.operators.prefix!(["git status", "ls"]);
  * test(await kind.prepare("git status && ls -la", ctx), "allow"); // true
  * test(await kind.prepare("ls > ~/.bashrc", ctx), "allow");       // "ask"
  */
-export function createCommandKind(): ArgKindPlugin<CommandAnalysis> {
+export function createCommandKind(options: CommandKindOptions = {}): ArgKindPlugin<CommandAnalysis> {
+  const hidden = options.hidden ? { hidden: options.hidden } : {};
   return {
     kind: "command",
-    async prepare(raw) {
+    async prepare(raw, context) {
       if (typeof raw !== "string") return notACommand(raw);
+      const cwd = commandFolder(context);
       try {
-        return await analyzeCommand(raw);
+        return await analyzeCommand(raw, {
+          ...(cwd !== undefined ? { cwd } : {}),
+          roots: context.roots,
+          ...hidden,
+        });
       } catch {
         // A parser that cannot load must not let anything through: unanalysable.
         return { ...notACommand(raw), unsafe: ["parser unavailable"] };
       }
     },
     operators: COMMAND_OPERATORS,
+    checkedForm: (analysis) => analysis.expanded,
     operandKeys: commandOperandKeys,
     valueKeys: commandValueKeys,
     // Program findings do not block a default allow: it trusts every program's plain words (`rm -rf x`

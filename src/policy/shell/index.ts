@@ -6,7 +6,14 @@
  * name web-tree-sitter's Emscripten types, which must stay out of the published declaration graph.
  */
 export { analyzeCommand, analyzeCommandSync, type CommandAnalysis, type CommandFinding } from "./analyze.js";
-export { COMMAND_OPERATORS, createCommandKind, matchCommand } from "./command-kind.js";
+export {
+  COMMAND_OPERATORS,
+  type CommandKindOptions,
+  commandFolder,
+  createCommandKind,
+  matchCommand,
+} from "./command-kind.js";
+export type { CommandPlace } from "./places.js";
 export { type Effect, type Finding, programFindings, programs } from "./programs/index.js";
 export { classifyRisk, type RiskAssessment, type RiskInput } from "./risk.js";
 export { commandBase, type Unwrapped, unwrap } from "./wrappers.js";

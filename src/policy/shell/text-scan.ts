@@ -3,6 +3,7 @@
  * Two scans over raw shell text for where the grammar cannot help: the commands substituted in a heredoc
  * body bash expands, and a naive split of text that did not parse, so deny rules still have words to match.
  */
+import { braceExpand } from "./expansion/brace.js";
 
 /**
  * The text of every `$(...)` and backquoted command in `text`, honouring backslash escapes.
@@ -35,18 +36,30 @@ export function substitutionsIn(text: string): string[] {
 }
 
 /**
- * Splits text that did not parse at every operator-looking character into word lists (quotes dropped): not
- * what bash would run, only something for deny rules to match.
+ * Splits text that did not parse at every operator-looking character into word lists (braces expanded,
+ * quotes dropped): not what bash would run, only something for deny rules to match.
  * @example naiveCommands("ls; rm -rf 'x'") // [["ls"], ["rm", "-rf", "x"]]
+ * @example naiveCommands("{rm,-rf,x}") // [["rm", "-rf", "x"]]
  */
 export function naiveCommands(text: string): string[][] {
   const out: string[][] = [];
   for (const part of text.split(/[;&|\n\r()`<>]|\$\(/)) {
     const words = part
       .split(/\s+/)
+      .flatMap(braceWords)
       .map((w) => w.replace(/['"\\{}]/g, ""))
       .filter(Boolean);
     if (words.length > 0) out.push(words);
   }
   return out;
+}
+
+/** A word's brace expansion, or the word itself when it has none (or too many). */
+function braceWords(word: string): string[] {
+  if (!word.includes("{")) return [word];
+  try {
+    return braceExpand(word, 256);
+  } catch {
+    return [word];
+  }
 }

@@ -5,7 +5,14 @@
  * that say what went wrong (not found, refused credentials, the server's own messages).
  */
 import { ConfigError, errorResult, type ToolResult } from "../../core/index.js";
-import { httpError, NetError, type Resolver, safeFetch } from "../../net/index.js";
+import {
+  DEFAULT_FETCH_MAX_BYTES,
+  DEFAULT_FETCH_TIMEOUT_MS,
+  httpError,
+  NetError,
+  type Resolver,
+  safeFetch,
+} from "../../net/index.js";
 
 /** Connection settings of one Atlassian product. */
 export interface AtlassianDeps {
@@ -17,9 +24,9 @@ export interface AtlassianDeps {
   email?: string;
   /** Extra private hosts (the base URL's own host is always allowed: an administrator configured it). */
   allowHosts?: readonly string[];
-  /** Default 30 000. */
+  /** Default: the network client's (`DEFAULT_FETCH_TIMEOUT_MS`). */
   timeoutMs?: number;
-  /** Default 10 MiB. */
+  /** Default: the network client's (`DEFAULT_FETCH_MAX_BYTES`). */
   maxBytes?: number;
   lookup?: Resolver;
 }
@@ -100,8 +107,8 @@ export async function atlassianGet(
   try {
     res = await safeFetch(url, {
       signal,
-      timeoutMs: deps.timeoutMs ?? 30_000,
-      maxBytes: deps.maxBytes ?? 10 * 1024 * 1024,
+      timeoutMs: deps.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+      maxBytes: deps.maxBytes ?? DEFAULT_FETCH_MAX_BYTES,
       onTooLarge: "error",
       allowHosts: [base.host, ...(deps.allowHosts ?? [])],
       accept: "application/json",

@@ -6,7 +6,13 @@
 
 import type { ToolErrorType } from "../../core/index.js";
 import { ToolFailure } from "../../core/index.js";
-import { isErrno, WorkspaceError, type WorkspaceErrorCode } from "../../workspace/index.js";
+import {
+  isErrno,
+  type PathIntent,
+  type Workspace,
+  WorkspaceError,
+  type WorkspaceErrorCode,
+} from "../../workspace/index.js";
 
 const TYPE_BY_CODE: Record<WorkspaceErrorCode, ToolErrorType> = {
   outside_root: "path_not_allowed",
@@ -60,5 +66,25 @@ export async function withPathErrors<T>(path: string, action: string, fn: () => 
     return await fn();
   } catch (error) {
     throw toToolFailure(error, path, action);
+  }
+}
+
+/**
+ * A file tool's `precheck`: the workspace's containment of the call's path arguments (`Workspace.contain`:
+ * the form, inside a root, not protected for writing), refused as the typed failure `run` would give
+ * (`path_not_allowed`). Missing files and types are left to `run`.
+ */
+export async function containPaths(
+  workspace: Pick<Workspace, "contain">,
+  intent: PathIntent,
+  paths: readonly (string | undefined)[],
+): Promise<void> {
+  for (const path of paths) {
+    if (path === undefined) continue;
+    try {
+      await workspace.contain(path, intent);
+    } catch (error) {
+      throw toToolFailure(error, path, intent === "write" ? "write" : "read");
+    }
   }
 }

@@ -8,7 +8,6 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { IgnoreRules } from "../../workspace/index.js";
-import { ChunkScan } from "./newlines.js";
 import { walkFiles } from "./walk.js";
 
 /**
@@ -75,6 +74,16 @@ export function ripgrepArgs(
   return args;
 }
 
+/** The empty line after a file's lines in ripgrep's `--heading` output. */
+const EMPTY_LINE = Buffer.from("\n\n");
+
+/** Line feeds among the chunk's bytes `start..end`. */
+function lineFeeds(chunk: Buffer, start: number, end: number): number {
+  let n = 0;
+  for (let i = chunk.indexOf(10, start); i !== -1 && i < end; i = chunk.indexOf(10, i + 1)) n++;
+  return n;
+}
+
 /**
  * Parses ripgrep's `--heading --null` output (`path NUL`, then `N: text LF` per match, then an empty line)
  * from raw chunks a file at a time: the path is decoded and filtered once per file, and a kept file's lines
@@ -108,7 +117,6 @@ export class RipgrepOutputParser {
 
   /** Feeds a chunk; returns false once the parse stopped (`onFile` asked to, or the limit was reached). */
   write(chunk: Buffer): boolean {
-    const scan = new ChunkScan(chunk);
     let pos = 0;
     while (pos < chunk.length) {
       if (this.heading !== undefined) {
@@ -128,12 +136,12 @@ export class RipgrepOutputParser {
         if (!this.endFile()) return false;
         continue;
       }
-      const end = scan.pair(pos);
+      const end = chunk.indexOf(EMPTY_LINE, pos);
       if (end === -1) {
         this.afterNewline = chunk[chunk.length - 1] === 10;
-        return this.take(chunk, scan, pos, chunk.length);
+        return this.take(chunk, pos, chunk.length);
       }
-      if (!this.take(chunk, scan, pos, end + 1)) return false;
+      if (!this.take(chunk, pos, end + 1)) return false;
       pos = end + 2;
       if (!this.endFile()) return false;
     }
@@ -156,9 +164,9 @@ export class RipgrepOutputParser {
   }
 
   /** Takes bytes `start..end` of the current file's lines; false when the limit was reached (file given). */
-  private take(chunk: Buffer, scan: ChunkScan, start: number, end: number): boolean {
+  private take(chunk: Buffer, start: number, end: number): boolean {
     if (!this.keep) return true;
-    const lines = scan.lineFeeds(start, end);
+    const lines = lineFeeds(chunk, start, end);
     const room = this.limit - this.given - this.count;
     if (lines >= room) {
       // The limit falls in these bytes: the file so far ends with the line that reaches it.

@@ -94,7 +94,7 @@ describe("read_file ranges found on bytes give the lines a whole-file decode giv
     it(`${c.name}: ranges at the start, across chunk edges, at the end and past it`, async () => {
       const lines = referenceLines(c.text);
       const n = lines.length;
-      // Also the lines around each 1 MiB chunk edge, where the forward scan stops skipping whole chunks.
+      // Also the lines around each 1 MiB chunk edge, where the forward scan reads its next chunk.
       const edges = chunkEdgeLines(encode(c.text, c.encoding), c.encoding);
       const picks = new Set(
         [1, 2, Math.floor(n / 3), Math.floor(n / 2), n - 1, n, ...edges].filter((x) => x >= 1 && x <= n),

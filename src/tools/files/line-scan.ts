@@ -8,9 +8,8 @@
  */
 import type { FileHandle } from "node:fs/promises";
 import { createDecoder } from "../../workspace/index.js";
-import { COUNTER_BYTES, NewlineCounter } from "./newlines.js";
 
-const CHUNK = COUNTER_BYTES;
+const CHUNK = 1024 * 1024;
 /** The backward scan's first chunk (then doubling): 20 lines of source are ~1–2 KB. */
 const FIRST_TAIL_CHUNK = 16 * 1024;
 
@@ -97,9 +96,7 @@ export async function findLineRange(
   signal: AbortSignal,
 ): Promise<ByteRange> {
   const unit = unitFor(encoding);
-  // One-byte newlines can be counted a chunk at a time: chunks holding none of the wanted lines are skipped.
-  const counter = unit === BYTE ? NewlineCounter.create() : undefined;
-  const buf = counter?.buffer ?? Buffer.allocUnsafe(CHUNK);
+  const buf = Buffer.allocUnsafe(CHUNK);
   let line = 1;
   let lineStart = 0;
   let start = first <= 1 ? 0 : -1;
@@ -110,17 +107,6 @@ export async function findLineRange(
     // Keep UTF-16 chunks even-sized, so a newline unit never straddles two chunks.
     if (unit.size === 2 && bytesRead % 2 === 1 && position + bytesRead < size) bytesRead--;
     const chunk = buf.subarray(0, bytesRead);
-    if (counter) {
-      // The walk below acts at the newline ending line `first - 1` (the range starts) and at those ending
-      // line `last` or later once it has started; a chunk whose newlines end lines before both only counts.
-      const newlines = counter.count(bytesRead);
-      if (line + newlines < first || (start !== -1 && (last === undefined || line + newlines <= last))) {
-        if (newlines > 0) lineStart = position + chunk.lastIndexOf(10) + 1;
-        line += newlines;
-        position += bytesRead;
-        continue;
-      }
-    }
     for (let after = unit.next(chunk, 0, position); after !== -1; after = unit.next(chunk, after, position)) {
       const absolute = position + after;
       if (line === first - 1) start = absolute;

@@ -27,6 +27,11 @@ export interface GroupOptions {
    * `fds` become the child's descriptors 3, 4, … in order, which `argv` refers to by those numbers.
    */
   launcher?: { argv: readonly string[]; release?: () => unknown; fds?: readonly LauncherFd[] };
+  /**
+   * A descriptor the command reads as its stdin (default: none). Hooks pass a file: a Node pipe is a socket,
+   * and bash with a socket on stdin runs `~/.bashrc`.
+   */
+  stdin?: number;
 }
 
 /**
@@ -105,7 +110,8 @@ export class ProcessGroup {
       ? [...prefix, options.shell, "-c", options.command]
       : ["-c", options.command];
     const fds = options.launcher?.fds ?? [];
-    const stdio: StdioOptions = ["ignore", "pipe", "pipe", ...fds.map((f) => ("fd" in f ? f.fd : "pipe"))];
+    const input = options.stdin ?? "ignore";
+    const stdio: StdioOptions = [input, "pipe", "pipe", ...fds.map((f) => ("fd" in f ? f.fd : "pipe"))];
     this.child = spawn(program!, args, { cwd: options.cwd, env: options.env, detached: true, stdio });
     fds.forEach((f, i) => {
       const pipe = this.child.stdio[3 + i] as Writable | null | undefined;

@@ -3,6 +3,8 @@
  * `createSearchBackend`: builds the search backend the `[search]` config names (DuckDuckGo by default,
  * SearXNG, or Brave), validating the config at creation.
  */
+// By file, not the config front door: the choice lists load no zod, and every gate builds a backend.
+import { SEARCH_BACKENDS, type SearchBackendName } from "../../config/choices.js";
 import { ConfigError } from "../../core/index.js";
 import type { Resolver } from "../../net/index.js";
 import { createBraveBackend } from "./brave.js";
@@ -13,14 +15,17 @@ import { createSearxngBackend } from "./searxng.js";
 /** The `[search]` section of `.toolgate/config.toml`, in library form. */
 export interface SearchConfig {
   /** Default `duckduckgo`. */
-  backend?: "duckduckgo" | "searxng" | "brave";
+  backend?: SearchBackendName;
   /** SearXNG: the instance's base URL (required). DuckDuckGo / Brave: overrides the endpoint URL. */
   url?: string;
   /** Brave: the environment variable holding the API key. Default `BRAVE_API_KEY`. */
   apiKeyEnv?: string;
-  /** Per-search time limit. Default 15 000 ms. */
+  /** Per-search time limit. Default {@link DEFAULT_SEARCH_TIMEOUT_MS}. */
   timeoutMs?: number;
 }
+
+/** A search's time limit when the config sets none (`[search] timeout_ms`): 15 s. */
+export const DEFAULT_SEARCH_TIMEOUT_MS = 15_000;
 
 /** What backends share besides the config. */
 export interface SearchBackendOptions {
@@ -31,8 +36,6 @@ export interface SearchBackendOptions {
   /** Name resolution, for tests. */
   lookup?: Resolver;
 }
-
-const BACKENDS = ["duckduckgo", "searxng", "brave"] as const;
 
 function checkedUrl(raw: string): URL {
   let url: URL;
@@ -58,15 +61,19 @@ export function createSearchBackend(
   options: SearchBackendOptions = {},
 ): SearchBackend {
   const backend = config.backend ?? "duckduckgo";
-  if (!BACKENDS.includes(backend)) {
+  if (!SEARCH_BACKENDS.includes(backend)) {
     throw new ConfigError(
-      `search.backend must be one of ${BACKENDS.map((b) => `"${b}"`).join(", ")}, got ${JSON.stringify(backend)}`,
+      `search.backend must be one of ${SEARCH_BACKENDS.map((b) => `"${b}"`).join(", ")}, got ${JSON.stringify(backend)}`,
     );
   }
   const url = config.url === undefined ? undefined : checkedUrl(config.url);
   const allowHosts = [...(options.allowHosts ?? [])];
   if (url) allowHosts.push(url.port ? `${url.hostname}:${url.port}` : url.hostname);
-  const http: BackendHttp = { allowHosts, timeoutMs: config.timeoutMs ?? 15_000, lookup: options.lookup };
+  const http: BackendHttp = {
+    allowHosts,
+    timeoutMs: config.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
+    lookup: options.lookup,
+  };
   switch (backend) {
     case "searxng":
       if (!url)

@@ -5,6 +5,7 @@
  * and reports every argument that writes, deletes, executes or reaches the network. Script text (a `sed`
  * script, an `awk` program) is handed to the program's script parser.
  */
+import { substitutionsIn } from "../text-scan.js";
 import type { CommandSpec, EffectSpec, OptionSpec, ProgramSpec } from "./spec.js";
 
 /** One argument that takes a command beyond what a prefix rule vouches for. */
@@ -41,22 +42,62 @@ interface Context {
 function add(ctx: Context, label: string, spec: EffectSpec, word: number, value?: string): void {
   if (spec.effect === "write" && value !== undefined && SINKS.has(value)) return;
   const suffix = value === undefined || value === "" ? "" : ` (${shown(value)})`;
-  ctx.findings.push({ effect: spec.effect, reason: `${ctx.program} ${label} ${spec.reason}${suffix}`, word });
+  // Command substitutions in a value the program evaluates (`printf -v 'a[$(cmd)]'`): deny rules see them.
+  const substituted = spec.effect === "exec" && value !== undefined ? substitutionsIn(value) : [];
+  ctx.findings.push({
+    effect: spec.effect,
+    reason: `${ctx.program} ${label} ${spec.reason}${suffix}`,
+    word,
+    ...(substituted.length > 0 ? { runs: substituted.join("\n") } : {}),
+  });
+}
+
+/** The effect of an option with this value: by exact value, then by pattern, else the option's own. */
+function effectFor(opt: OptionSpec, value: string | undefined): EffectSpec | undefined {
+  if (value === undefined) return opt.effect;
+  return opt.byValue?.get(value) ?? opt.byPattern?.find((p) => p.pattern.test(value))?.effect ?? opt.effect;
 }
 
 /** Records an option's use; `value` undefined when it takes none. */
 function useOption(ctx: Context, name: string, opt: OptionSpec, word: number, value?: string): void {
-  const specific = value === undefined ? undefined : opt.byValue?.get(value);
-  const effect = specific ?? opt.effect;
+  const effect = effectFor(opt, value);
   if (effect) add(ctx, name, effect, word, value);
   if (opt.script) ctx.scriptGiven = true;
   if (opt.script === "text" && value !== undefined) ctx.scripts.push({ text: value, word });
 }
 
+/**
+ * An option whose value names long options (`-W exec FILE`, `-Wsprintf=9,exec`): each name is read as the
+ * long option it abbreviates, with its `=VALUE`, or the next word when it needs one. Returns the last word
+ * used.
+ */
+function useLongOptionNames(
+  ctx: Context,
+  spec: CommandSpec,
+  words: readonly string[],
+  at: number,
+  label: string,
+  names: string,
+  next: number,
+): number {
+  let last = next;
+  for (const part of names.split(",")) {
+    const eq = part.indexOf("=");
+    const name = eq < 0 ? part : part.slice(0, eq);
+    const found = name === "" ? undefined : longOption(spec, `--${name}`, 3);
+    if (!found) continue;
+    const [full, opt] = found;
+    let value: string | undefined = eq < 0 ? undefined : part.slice(eq + 1);
+    if (value === undefined && opt.value === "required") value = words[++last] ?? "";
+    useOption(ctx, `${label}${full.slice(2)}`, opt, at, value);
+  }
+  return last;
+}
+
 /** A long option (and its full name) by exact name, or by a GNU abbreviation of one that has an effect. */
-function longOption(spec: CommandSpec, name: string): [string, OptionSpec] | undefined {
+function longOption(spec: CommandSpec, name: string, shortest = 3): [string, OptionSpec] | undefined {
   const exact = spec.options.get(name);
-  if (exact || name.length < 3) return exact && [name, exact];
+  if (exact || name.length < shortest) return exact && [name, exact];
   // getopt accepts any unambiguous prefix: `--out=f` is `--output=f`. Count it as the option with the effect.
   return spec.longEffects.find(([full]) => full.startsWith(name));
 }
@@ -153,7 +194,15 @@ function readCluster(
     if (oldStyle) value = words[++next] ?? "";
     else if (rest !== "" || opt.value === "optional") value = rest;
     else value = words[++next] ?? "";
-    useOption(ctx, `${label}${name}`, opt, at, opt.value === "optional" && value === "" ? undefined : value);
+    if (opt.longOption) next = useLongOptionNames(ctx, spec, words, at, `${label}${name} `, value, next);
+    else
+      useOption(
+        ctx,
+        `${label}${name}`,
+        opt,
+        at,
+        opt.value === "optional" && value === "" ? undefined : value,
+      );
     if (!oldStyle) break;
   }
   return next;
@@ -195,7 +244,9 @@ function readCommand(
   for (const op of spec.operands) {
     if ([...op.unlessAny].some((o) => used.has(o)) || rest.length < op.min) continue;
     const hit = op.at === "all" ? rest : op.at === "last" ? rest.slice(-1) : rest.slice(op.at - 1, op.at);
-    for (const h of hit) add(ctx, `${label}${op.label}`, op, h.word, h.value);
+    for (const h of hit)
+      if (op.matching === undefined || op.matching.test(h.value))
+        add(ctx, `${label}${op.label}`, op, h.word, h.value);
   }
   for (const r of rest) {
     const eq = r.value.indexOf("=");

@@ -13,23 +13,30 @@ import date from "./data/date.json" with { type: "json" };
 import dd from "./data/dd.json" with { type: "json" };
 import env from "./data/env.json" with { type: "json" };
 import find from "./data/find.json" with { type: "json" };
+import getopts from "./data/getopts.json" with { type: "json" };
 import git from "./data/git.json" with { type: "json" };
 import grep from "./data/grep.json" with { type: "json" };
 import less from "./data/less.json" with { type: "json" };
+import letData from "./data/let.json" with { type: "json" };
 import make from "./data/make.json" with { type: "json" };
+import mapfile from "./data/mapfile.json" with { type: "json" };
 import node from "./data/node.json" with { type: "json" };
 import npm from "./data/npm.json" with { type: "json" };
 import npx from "./data/npx.json" with { type: "json" };
 import perl from "./data/perl.json" with { type: "json" };
 import pnpm from "./data/pnpm.json" with { type: "json" };
+import printf from "./data/printf.json" with { type: "json" };
 import python from "./data/python.json" with { type: "json" };
+import read from "./data/read.json" with { type: "json" };
 import rg from "./data/rg.json" with { type: "json" };
 import sed from "./data/sed.json" with { type: "json" };
 import sort from "./data/sort.json" with { type: "json" };
 import tar from "./data/tar.json" with { type: "json" };
 import tee from "./data/tee.json" with { type: "json" };
+import test from "./data/test.json" with { type: "json" };
 import tree from "./data/tree.json" with { type: "json" };
 import uniq from "./data/uniq.json" with { type: "json" };
+import wait from "./data/wait.json" with { type: "json" };
 import xargs from "./data/xargs.json" with { type: "json" };
 import xxd from "./data/xxd.json" with { type: "json" };
 import { parseSedScript } from "./sed.js";
@@ -40,6 +47,13 @@ export type { Effect, ProgramSpec } from "./spec.js";
 
 const DATA: Record<string, unknown> = {
   awk,
+  getopts,
+  let: letData,
+  mapfile,
+  printf,
+  read,
+  test,
+  wait,
   cp,
   date,
   dd,

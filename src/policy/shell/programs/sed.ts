@@ -117,10 +117,12 @@ function command(r: Reader): boolean {
     if (delim === undefined || !r.delimited(delim) || !r.delimited(delim))
       throw new Unreadable("bad y command");
   } else if (c === "a" || c === "i" || c === "c") {
-    // Text to the end of the line, continued over lines ending in a backslash.
+    // Text to the end of the line, continued over lines ending in an unescaped backslash (`foo\\` is a
+    // literal backslash: the text ends there and the next line is a command).
     while (r.pos < r.s.length) {
       const line = r.line();
-      if (!line.endsWith("\\") || r.pos >= r.s.length) break;
+      const trailing = /\\*$/.exec(line)![0].length;
+      if (trailing % 2 === 0 || r.pos >= r.s.length) break;
       r.pos++;
     }
   } else if (c === ":" || TO_LABEL.has(c) || c === "v") {

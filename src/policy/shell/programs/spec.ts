@@ -30,6 +30,16 @@ export interface OptionSpec {
   readonly script?: "text" | "file";
   /** Effects that depend on the value (`awk -i inplace`); a value not listed gets `effect`. */
   readonly byValue?: ReadonlyMap<string, EffectSpec>;
+  /**
+   * Effects for values matching a pattern (`printf -v 'a[$(cmd)]'`: a subscript bash evaluates), checked
+   * after `byValue`; a value matching none gets `effect`.
+   */
+  readonly byPattern?: readonly { readonly pattern: RegExp; readonly effect: EffectSpec }[];
+  /**
+   * The value names one of the command's own long options, GNU-abbreviated (`awk -W exec FILE` is
+   * `--exec FILE`, `-We` too); several may be joined with commas (mawk's `-Wsprintf=9,exec`).
+   */
+  readonly longOption?: boolean;
 }
 
 /** Operands (non-option words) with an effect: by position (1-based), the last one, or all. */
@@ -41,6 +51,8 @@ export interface OperandSpec extends EffectSpec {
   readonly min: number;
   /** Options that make the operands harmless (`git branch --list PATTERN`). */
   readonly unlessAny: ReadonlySet<string>;
+  /** Only operands matching this (`read 'a[$(cmd)]'`: a variable name with a subscript). */
+  readonly matching?: RegExp;
 }
 
 /** Options, operands and sub-commands of a program or of one of its sub-commands. */
@@ -89,8 +101,8 @@ const COMMAND_KEYS = new Set([
   "oldStyle",
   "note",
 ]);
-const OPTION_KEYS = new Set(["value", "effect", "reason", "script", "byValue"]);
-const OPERAND_KEYS = new Set(["at", "label", "min", "effect", "reason", "unlessAny"]);
+const OPTION_KEYS = new Set(["value", "effect", "reason", "script", "byValue", "byPattern", "longOption"]);
+const OPERAND_KEYS = new Set(["at", "label", "min", "effect", "reason", "unlessAny", "matching"]);
 const VALUE_KINDS = new Set(["none", "required", "optional", "command"]);
 
 type Raw = Record<string, unknown>;
@@ -146,6 +158,20 @@ function option(key: string, raw: Raw, where: string): OptionSpec {
       byValue.set(v, effectOf(inner, at) ?? fail(at, "needs effect and reason"));
     }
   }
+  let byPattern: { pattern: RegExp; effect: EffectSpec }[] | undefined;
+  if (raw.byPattern !== undefined) {
+    byPattern = [];
+    for (const [source, spec] of Object.entries(object(raw.byPattern, `${where}.byPattern`))) {
+      const at = `${where}.byPattern.${source}`;
+      const inner = object(spec, at);
+      keys(inner, new Set(["effect", "reason"]), at);
+      byPattern.push({
+        pattern: regex(source, at),
+        effect: effectOf(inner, at) ?? fail(at, "needs effect and reason"),
+      });
+    }
+  }
+  if (raw.longOption !== undefined && raw.longOption !== true) fail(`${where}.longOption`, "must be true");
   if (raw.script !== undefined && raw.script !== "text" && raw.script !== "file")
     fail(`${where}.script`, 'must be "text" or "file"');
   const script = raw.script as OptionSpec["script"];
@@ -156,7 +182,17 @@ function option(key: string, raw: Raw, where: string): OptionSpec {
     ...(script ? { script } : {}),
     ...(effect ? { effect } : {}),
     ...(byValue ? { byValue } : {}),
+    ...(byPattern ? { byPattern } : {}),
+    ...(raw.longOption === true ? { longOption: true } : {}),
   };
+}
+
+function regex(source: string, where: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    return fail(where, `not a pattern: ${(error as Error).message}`);
+  }
 }
 
 function operand(raw: Raw, where: string): OperandSpec {
@@ -171,6 +207,9 @@ function operand(raw: Raw, where: string): OperandSpec {
     label: text(raw.label, `${where}.label`),
     min: typeof raw.min === "number" ? raw.min : 1,
     unlessAny: new Set(raw.unlessAny === undefined ? [] : strings(raw.unlessAny, `${where}.unlessAny`)),
+    ...(raw.matching !== undefined
+      ? { matching: regex(text(raw.matching, `${where}.matching`), `${where}.matching`) }
+      : {}),
   };
 }
 

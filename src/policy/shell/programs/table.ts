@@ -21,11 +21,20 @@ function lines(spec: CommandSpec, prefix: string): string[] {
     if (opt.effect) out.push(line(names, opt.effect));
     for (const [value, effect] of opt.byValue ?? [])
       out.push(line(code(`${prefix}${opt.names[0]} ${value}`), effect));
+    for (const { pattern, effect } of opt.byPattern ?? [])
+      out.push(
+        line(`${code(`${prefix}${opt.names[0]} VALUE`)} (a value matching ${code(pattern.source)})`, effect),
+      );
+    if (opt.longOption)
+      out.push(
+        `${code(`${prefix}${opt.names[0]} NAME`)} — read as the long option NAME abbreviates, comma lists too (\`-We\` is \`--exec\`)`,
+      );
   }
   for (const op of spec.operands) {
     const at = op.at === "all" ? "every operand" : op.at === "last" ? "the last operand" : `operand ${op.at}`;
     const unless = op.unlessAny.size > 0 ? " (unless listing)" : "";
-    out.push(line(`${code(`${prefix}${op.label}`)} (${at}${unless})`, op));
+    const matching = op.matching ? ` matching ${code(op.matching.source)}` : "";
+    out.push(line(`${code(`${prefix}${op.label}`)} (${at}${matching}${unless})`, op));
   }
   for (const [name, effect] of spec.assignments) out.push(line(code(`${prefix}${name}=…`), effect));
   const subs = new Map<CommandSpec, string[]>();

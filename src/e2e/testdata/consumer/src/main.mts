@@ -13,7 +13,7 @@ import {
 } from "toolgate";
 import { type McpTransport, serveMcp } from "toolgate/mcp";
 import { plan } from "toolgate/planner";
-import { compileToolPattern, evaluate, parsePolicy } from "toolgate/policy";
+import { compileToolPattern, createCommandKind, createUrlKind, evaluate, parsePolicy } from "toolgate/policy";
 import { Workspace } from "toolgate/workspace";
 
 const dir = await realpath(await mkdtemp(join(tmpdir(), "tg-consumer-")));
@@ -30,6 +30,12 @@ const read = await gate.execute({ name: "read_file", args: { path: "notes.txt" }
 const policy = await parsePolicy(
   'default = "deny"\n[[rules]]\ntool = "mcp__{github,jira}__*"\ndecision = "allow"\n',
   "consumer.toml",
+);
+// Plug-ins of different value types, passed as they come (no casts) in a strict project.
+const withKinds = await parsePolicy(
+  '[[rules]]\ntool = "shell"\ndecision = "allow"\nwhen.command = { prefix = "git status" }\n',
+  "kinds.toml",
+  { plugins: [createCommandKind(), createUrlKind()] },
 );
 const decide = (name: string) =>
   evaluate(policy, { tool: { name, kind: "other" }, args: {}, risk: "low" }).decision;
@@ -63,5 +69,6 @@ console.log(
     resolved: resolved.absolute === join(dir, "notes.txt"),
     planned: planned.calls.map((c) => c.name),
     serveMcp: typeof serve === "function" && typeof transport.start === "function",
+    kinds: withKinds.plugins.map((p) => p.kind),
   }),
 );

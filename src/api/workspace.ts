@@ -1,0 +1,48 @@
+/**
+ * @module api/workspace
+ * `toolgate/workspace`: allowed roots and path containment, protected paths, safe file IO, text encodings,
+ * ignore rules and the trust store. This file is the whole public list of the subpath (a test pins it;
+ * docs/public-api.md is generated from it): a name added here is public, the workspace folder's own front
+ * door is not.
+ */
+export {
+  type AtomicWriteOptions,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_READ_ASK_PATTERNS,
+  type DecodedText,
+  decodeText,
+  detectEncoding,
+  encodeText,
+  type FileTrust,
+  type FileTrustState,
+  fileTrust,
+  folderTrusted,
+  IgnoreRules,
+  isInsideOrEqual,
+  type PathIntent,
+  PathPatternSet,
+  PROTECTED_ENTRIES,
+  type ProtectedEntry,
+  type ResolvedPath,
+  readChecked,
+  readTrustedFolders,
+  TRUSTED_FILES,
+  type TrustedFile,
+  type TrustedFileSpec,
+  type TrustedFolder,
+  type TrustLookup,
+  type TrustStoreLocation,
+  trustLookup,
+  trustStorePath,
+  USER_SECRET_PATHS,
+  WORKSPACE_SECRET_PATHS,
+  Workspace,
+  WorkspaceError,
+  type WorkspaceErrorCode,
+  type WorkspaceOptions,
+  type WriteCheckedOptions,
+  withLineEnding,
+  writeChecked,
+  writeFileAtomic,
+  writeTrustedFolders,
+} from "../workspace/index.js";

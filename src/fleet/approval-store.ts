@@ -1,0 +1,287 @@
+/**
+ * @module fleet/approval-store
+ * The approval store on Redis: asks are hashes every worker and every `toolgate approvals` can read and
+ * answer; a Lua script settles each exactly once (fleet/approval-scripts.ts). Waiters subscribe, then read
+ * the state, so an answer given before they began waiting is never missed; pub/sub only wakes them, and a
+ * waiter whose ask comes due writes the expiry itself, through the same script.
+ */
+import {
+  type ApprovalAnswer,
+  type ApprovalAsk,
+  type ApprovalFilter,
+  type ApprovalRecord,
+  type ApprovalState,
+  type ApprovalStore,
+  matchesApprovalFilter,
+  pendingApprovalRecord,
+  SETTLED_BY_TOOLGATE,
+  type SettleResult,
+  settledMessage,
+  unknownApprovalMessage,
+} from "../core/index.js";
+import { PUBLISH_SCRIPT, SETTLE_SCRIPT } from "./approval-scripts.js";
+import { type FleetClient, runScript } from "./connect.js";
+import { type FleetKeys, fleetKeys } from "./keys.js";
+
+/** setTimeout's largest delay; a longer wait re-arms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Options of {@link RedisApprovalStore}. */
+export interface RedisApprovalStoreOptions {
+  /** A connected client; the store uses it and a duplicate for its subscription. */
+  client: FleetClient;
+  /** The key namespace. */
+  project: string;
+  /** The clock, ms since the epoch (default `Date.now`). */
+  now?: () => number;
+  /** How long a settled ask is kept for `get`, `list` and "already answered" replies (default 7 days). */
+  keepSettledMs?: number;
+  /** Approximate cap of the approvals stream (default 10,000 entries). */
+  streamLength?: number;
+  /** Whether `close()` also closes `client` (default true). */
+  ownsClient?: boolean;
+}
+
+type Listener = (record: ApprovalRecord) => void;
+
+/** Builds the record from the hash's fields; `undefined` for a missing one. */
+function recordFrom(base: string, state: string, settled: string): ApprovalRecord {
+  const record = JSON.parse(base) as ApprovalRecord;
+  record.state = state as ApprovalState;
+  if (settled) record.settled = JSON.parse(settled);
+  return record;
+}
+
+/**
+ * Asks in Redis, shared by every process of the project.
+ * @example
+ * const store = new RedisApprovalStore({ client: await connectFleet({ url }), project: "shop" });
+ * const ask = await store.publish({ callId: "c1", tool: "shell", details, timeoutMs: 60_000 });
+ */
+export class RedisApprovalStore implements ApprovalStore {
+  readonly shared: boolean = true;
+  private readonly client: FleetClient;
+  private readonly keys: FleetKeys;
+  private readonly now: () => number;
+  private readonly keepSettledMs: number;
+  private readonly streamLength: number;
+  private readonly ownsClient: boolean;
+  private readonly listeners = new Set<Listener>();
+  private subscriber: Promise<FleetClient> | undefined;
+
+  constructor(options: RedisApprovalStoreOptions) {
+    this.client = options.client;
+    this.keys = fleetKeys(options.project);
+    this.now = options.now ?? Date.now;
+    this.keepSettledMs = options.keepSettledMs ?? 7 * 86_400_000;
+    this.streamLength = options.streamLength ?? 10_000;
+    this.ownsClient = options.ownsClient ?? true;
+  }
+
+  async publish(ask: ApprovalAsk): Promise<ApprovalRecord> {
+    await this.subscribed();
+    const createdAt = this.now();
+    const record = pendingApprovalRecord(ask, createdAt);
+    const { state: _state, ...base } = record;
+    const k = this.keys;
+    await runScript(
+      this.client,
+      PUBLISH_SCRIPT,
+      [k.approval(record.id), k.approvals, k.pending, k.approvalStream],
+      [record.id, JSON.stringify(base), createdAt, record.expiresAt, k.approvalChannel, this.streamLength],
+    );
+    return record;
+  }
+
+  async get(id: string): Promise<ApprovalRecord | undefined> {
+    return (await this.settle(id, "read")).record;
+  }
+
+  async answer(id: string, answer: ApprovalAnswer): Promise<SettleResult> {
+    return this.settleResult(id, answer.approved ? "approved" : "denied", {
+      by: answer.by,
+      ...(answer.approved ? { scope: answer.scope ?? "once" } : {}),
+      ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+    });
+  }
+
+  async withdraw(id: string): Promise<SettleResult> {
+    return this.settleResult(id, "cancelled", { by: SETTLED_BY_TOOLGATE, reason: "its call was cancelled" });
+  }
+
+  async list(filter?: ApprovalFilter): Promise<ApprovalRecord[]> {
+    const ids = await this.client.zRange(this.keys.approvals, 0, -1);
+    const read = await Promise.all(ids.map((id) => this.settle(id, "read")));
+    const gone = ids.filter((_, i) => read[i]?.outcome === "missing");
+    // Settled records past their keeping time have expired away: drop their ids from the index.
+    if (gone.length > 0) await this.client.zRem(this.keys.approvals, gone);
+    return read
+      .map((r) => r.record)
+      .filter((r): r is ApprovalRecord => r !== undefined && matchesApprovalFilter(r, filter));
+  }
+
+  async expire(): Promise<ApprovalRecord[]> {
+    const due = await this.client.zRangeByScore(this.keys.pending, "-inf", this.now());
+    const read = await Promise.all(due.map((id) => this.settle(id, "read")));
+    return read.filter((r) => r.outcome === "expired").map((r) => r.record as ApprovalRecord);
+  }
+
+  async wait(id: string, options: { signal?: AbortSignal } = {}): Promise<ApprovalRecord> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    let woken = false;
+    let wake = () => {};
+    // Subscribe first, then read: an answer given before this wait began is in the state read.
+    const unwatch = this.subscribe((record) => {
+      if (record.id !== id || record.state === "pending") return;
+      woken = true;
+      wake();
+    });
+    try {
+      await this.ready();
+      for (;;) {
+        signal?.throwIfAborted();
+        woken = false;
+        const record = await this.get(id);
+        if (!record) throw new Error(unknownApprovalMessage(id));
+        if (record.state !== "pending") return record;
+        if (woken) continue; // settled while we read: read again
+        // Sleep until a wake-up, an abort, or the expiry (the next read then writes it).
+        await new Promise<void>((resolve) => {
+          const delay = Math.min(MAX_TIMER_MS, Math.max(0, record.expiresAt - this.now()));
+          const timer = setTimeout(done, delay);
+          function done() {
+            clearTimeout(timer);
+            signal?.removeEventListener("abort", done);
+            resolve();
+          }
+          wake = done;
+          signal?.addEventListener("abort", done, { once: true });
+        });
+        wake = () => {};
+      }
+    } finally {
+      unwatch();
+    }
+  }
+
+  watch(listener: Listener): () => void {
+    const stop = this.subscribe(listener);
+    this.ready().catch(() => undefined); // No subscription, no wake-ups; waits still read the state.
+    return stop;
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    const subscriber = this.subscriber;
+    this.subscriber = undefined;
+    if (subscriber)
+      await subscriber.then(
+        (s) => s.close(),
+        () => undefined,
+      );
+    if (this.ownsClient && this.client.isOpen) await this.client.close();
+  }
+
+  /**
+   * Waits for a subscription this store is making, so a watcher added just before this handle's own
+   * publish or answer sees it (Redis delivers to subscribers in the order it runs the PUBLISHes).
+   */
+  private async subscribed(): Promise<void> {
+    await this.subscriber?.catch(() => undefined);
+  }
+
+  /** Adds a listener at once; its wake-ups start when the subscription is ready. */
+  private subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Subscribes to the project's channel, once. Events published while the subscription was being made are
+   * caught up from the approvals stream (every event is an entry there too), skipping any also received.
+   */
+  private ready(): Promise<FleetClient> {
+    if (!this.subscriber) {
+      this.subscriber = (async () => {
+        const stream = this.keys.approvalStream;
+        const last = await this.client.xRevRange(stream, "+", "-", { COUNT: 1 });
+        const since = last?.[0]?.id ?? "0-0";
+        const subscriber = this.client.duplicate();
+        subscriber.on("error", () => undefined); // reconnects on its own; waits read the state again
+        await subscriber.connect();
+        const received = new Set<string>();
+        let catchingUp = true;
+        await subscriber.subscribe(this.keys.approvalChannel, (message: string) => {
+          const at = message.indexOf("\n");
+          const entry = message.slice(0, at);
+          if (catchingUp) received.add(entry);
+          this.deliver(message.slice(at + 1));
+        });
+        for (const { id, message } of (await this.client.xRange(stream, `(${since}`, "+")) ?? []) {
+          if (!received.has(id) && typeof message.record === "string") this.deliver(message.record);
+        }
+        catchingUp = false;
+        return subscriber as FleetClient;
+      })();
+    }
+    return this.subscriber;
+  }
+
+  /** Hands one event (`base \n state \n settlement`) to every listener. */
+  private deliver(message: string): void {
+    const first = message.indexOf("\n");
+    const second = message.indexOf("\n", first + 1);
+    const base = message.slice(0, first);
+    const state = message.slice(first + 1, second);
+    const settled = message.slice(second + 1);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(recordFrom(base, state, settled));
+      } catch {
+        // A failing listener is its own problem; the state is already committed.
+      }
+    }
+  }
+
+  private async settleResult(
+    id: string,
+    state: ApprovalState,
+    settlement: Record<string, unknown>,
+  ): Promise<SettleResult> {
+    await this.subscribed();
+    const read = await this.settle(id, "settle", state, settlement);
+    if (!read.record) return { ok: false, message: unknownApprovalMessage(id) };
+    if (read.outcome === "won") return { ok: true, record: read.record };
+    return { ok: false, record: read.record, message: settledMessage(read.record) as string };
+  }
+
+  /** Runs the settle script: reads `id` (expiring it when due) and, in mode `settle`, settles it. */
+  private async settle(
+    id: string,
+    mode: "read" | "settle",
+    state: ApprovalState = "pending",
+    settlement: Record<string, unknown> = {},
+  ): Promise<{ outcome: string; record?: ApprovalRecord }> {
+    const now = this.now();
+    const k = this.keys;
+    const reply = (await runScript(
+      this.client,
+      SETTLE_SCRIPT,
+      [k.approval(id), k.pending, k.approvalStream],
+      [
+        now,
+        mode,
+        state,
+        JSON.stringify({ ...settlement, at: now }),
+        k.approvalChannel,
+        id,
+        this.keepSettledMs,
+        this.streamLength,
+      ],
+    )) as string[];
+    const [outcome, base, current, settled] = reply;
+    if (outcome === "missing" || base === undefined) return { outcome: "missing" };
+    return { outcome: outcome as string, record: recordFrom(base, current as string, settled ?? "") };
+  }
+}
