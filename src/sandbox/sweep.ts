@@ -8,8 +8,9 @@
  * repository, and a repository the command made whose config or hooks would run something.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { readPlainFileSync, whyUnread } from "../utils/index.js";
 import { bytesOf, inside, openFolder, openInside, textOf } from "./descriptors.js";
 import { readGitConfig } from "./git-config.js";
 import { WATCHED } from "./git-dirs.js";
@@ -137,7 +138,8 @@ function watchedWhy(name: string, path: string): string {
   if (name === "rebase-merge" || name === "rebase-apply" || name === "sequencer") {
     let branch = "";
     try {
-      branch = readFileSync(bytesOf(`${path}/head-name`), "utf8")
+      branch = readPlainFileSync(bytesOf(`${path}/head-name`))
+        .toString("utf8")
         .trim()
         .replace(/^refs\/heads\//, "");
     } catch {
@@ -197,10 +199,16 @@ function coveredBelow(layout: Layout, path: string): boolean {
 /** Why a linked worktree's folder a command made must not stay: a `commondir` elsewhere, a `config.worktree`. */
 function unsafeWorktree(admin: string): string | undefined {
   try {
-    if (readFileSync(bytesOf(`${admin}/commondir`), "latin1").trim() !== "../..")
+    if (
+      readPlainFileSync(bytesOf(`${admin}/commondir`))
+        .toString("latin1")
+        .trim() !== "../.."
+    )
       return "names another common folder";
-  } catch {
-    // No commondir: git does not use the folder as a worktree's.
+  } catch (error) {
+    // No commondir: git does not use the folder as a worktree's. Any other failure: not known safe.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      return `has a commondir toolgate cannot read (${whyUnread(error)})`;
   }
   return identity(`${admin}/config.worktree`) === "missing" ? undefined : "has a config.worktree";
 }

@@ -5,9 +5,9 @@
  * unchanged and removed ones named. `toolgate trust` and `chat` show it before anything is recorded, and
  * record exactly the bytes that were shown.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { displaySafe } from "../core/index.js";
+import { readPlainFile } from "../utils/index.js";
 import {
   contentDigest,
   type FileTrust,
@@ -106,7 +106,7 @@ export async function reviewWorkspace(
   for (const { path } of await trustedFilesOf(root)) {
     let bytes: Buffer;
     try {
-      bytes = await readFile(join(root, path));
+      bytes = await readPlainFile(join(root, path));
     } catch {
       continue; // a dangling link or a folder by that name: nothing toolgate could read either
     }
