@@ -1,8 +1,8 @@
 /**
- * REDTEAM 2026-11-27 (these tests FAIL now; the fixes are not part of this branch). Breaks found by the red team
- * that cannot be rows of testdata/escapes.json because the escape suite calls toolgate in its own process, and a
- * synchronous read blocked on a FIFO would stop that process (and the suite) for good. Here toolgate runs as the
- * built binary in a child process, watched for the state of being blocked on a FIFO, and killed.
+ * Breaks found by the red team of 2026-11-27 that cannot be rows of testdata/escapes.json because the escape
+ * suite calls toolgate in its own process, and a synchronous read blocked on a FIFO would stop that process (and
+ * the suite) for good. Here toolgate runs as the built binary in a child process, watched for the state of being
+ * blocked on a FIFO, and killed.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -14,7 +14,14 @@ import { BIN } from "../test-support/cli.js";
 
 interface HangCase {
   note: string;
-  command: string;
+  /** Run on the host in the repository first: what a sandboxed command could not plant. */
+  setup?: string;
+  /** Run sandboxed: what the red team's command did. */
+  command?: string;
+  /** The later call's arguments (default: a sandboxed `echo still-works`). */
+  later?: string[];
+  /** What the later call prints (default `still-works`). */
+  expect?: string;
   hangs: "command" | "later";
 }
 
@@ -58,8 +65,12 @@ interface CallResult {
 
 /** Runs one sandboxed command through the CLI; stops it (SIGKILL) as soon as it blocks on a FIFO. */
 function call(ws: string, command: string): Promise<CallResult> {
-  const args = [BIN, "call", "shell", JSON.stringify({ command }), "--workspace", ws];
-  const child: ChildProcess = spawn(process.execPath, [...args, "--policy", join(base, "policy.toml")], {
+  return cli(ws, ["call", "shell", JSON.stringify({ command }), "--policy", join(base, "policy.toml")]);
+}
+
+/** Runs the CLI with `args` in `ws`; stops it (SIGKILL) as soon as it blocks on a FIFO. */
+function cli(ws: string, args: readonly string[]): Promise<CallResult> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, ...args, "--workspace", ws], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -91,6 +102,14 @@ function call(ws: string, command: string): Promise<CallResult> {
   });
 }
 
+function sh(ws: string, script: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", script], { cwd: ws, stdio: "ignore" });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${script}: ${code}`))));
+  });
+}
+
 async function repository(name: string): Promise<string> {
   const ws = join(base, name);
   await mkdir(ws);
@@ -109,36 +128,70 @@ async function repository(name: string): Promise<string> {
   return ws;
 }
 
-describe("REDTEAM: a command cannot make toolgate block on a FIFO", () => {
+describe("a FIFO where toolgate reads a file cannot make it block", () => {
   it.each(cases.map((c, i) => [c.note, c, i] as const))("%s", async (_note, c, i) => {
     const ws = await repository(`ws-${i}`);
-    const first = await call(ws, c.command);
-    expect(first.blocked, `the command's own call blocked on a FIFO: ${first.output}`).toBe(false);
-    const later = await call(ws, "echo still-works");
-    expect(later.blocked, `a later command blocked on a FIFO: ${later.output}`).toBe(false);
-    expect(later.output).toContain("still-works");
+    if (c.setup) await sh(ws, c.setup);
+    if (c.command !== undefined) {
+      const first = await call(ws, c.command);
+      expect(first.blocked, `the command's own call blocked on a FIFO: ${first.output}`).toBe(false);
+    }
+    const later = c.later ? await cli(ws, c.later) : await call(ws, "echo still-works");
+    expect(later.blocked, `a later call blocked on a FIFO: ${later.output}`).toBe(false);
+    expect(later.output).toContain(c.expect ?? "still-works");
   });
 });
 
-describe("REDTEAM: a command's output cannot drive the person's terminal", () => {
+describe("a command's output cannot drive the person's terminal", () => {
   it("escape sequences (OSC 52 sets the clipboard, OSC 0 the title) do not reach toolgate's output raw", async () => {
     const ws = await repository("ws-escapes");
     const result = await call(ws, "printf '\\033]52;c;ZWNobyBwd25lZAo=\\007\\033]0;title\\007ok\\n'");
     expect(result.output).toContain("ok");
     expect(result.output.includes("\u001b"), JSON.stringify(result.output)).toBe(false);
+    expect(result.output).toContain("\\x1b]52;c;");
+  });
+
+  it("--json keeps the output exact (JSON escapes the control characters itself)", async () => {
+    const ws = await repository("ws-escapes-json");
+    const command = "printf '\\033]0;title\\007ok\\n'";
+    const result = await cli(ws, [
+      "call",
+      "shell",
+      JSON.stringify({ command }),
+      "--json",
+      "--policy",
+      join(base, "policy.toml"),
+    ]);
+    expect(result.output.includes("\u001b"), JSON.stringify(result.output)).toBe(false);
+    const line = result.output.split("\n").find((l) => l.startsWith("{"));
+    expect(JSON.parse(line ?? "null").returnDisplay).toContain("\u001b]0;title\u0007ok");
   });
 });
 
-describe("REDTEAM: a secret written while a command runs", () => {
-  // The mounts are planned once, when the command starts: a secret the person (or a login tool) writes into the
-  // workspace while a long command runs (a dev server, a watcher, a background job) is not hidden from it.
-  it("a .pem file created on the host after the command started is not readable by that command", async () => {
+describe("a secret written while a command runs (a documented limit: docs/sandbox.md)", () => {
+  // The mounts are decided once, when the command starts: a secret the person (or a login tool) writes into the
+  // workspace while a long command runs (a dev server, a watcher, a background job) is not hidden from it. bwrap
+  // has no way to hide a path that does not exist yet; what toolgate does is say so in the result, naming it.
+  it("a .pem file created on the host after the command started is readable by it, and the result says so", async () => {
     const ws = await repository("ws-later-secret");
     const secret = `LATER-SECRET-${process.pid}`;
     const running = call(ws, "touch started; while [ ! -e later.pem ]; do sleep 0.2; done; cat later.pem");
     while (!existsSync(join(ws, "started"))) await pause(100);
     await writeFile(join(ws, "later.pem"), `${secret}\n`);
     const result = await running;
+    expect(result.output).toContain(secret);
+    expect(result.output).toMatch(
+      /\[sandbox: \S*later\.pem appeared or changed while the command ran and was not hidden from it/,
+    );
+  });
+
+  it("a secret that was there when the command started is neither readable nor reported", async () => {
+    const ws = await repository("ws-earlier-secret");
+    const secret = `EARLIER-SECRET-${process.pid}`;
+    await writeFile(join(ws, "earlier.pem"), `${secret}\n`);
+    const result = await call(ws, "cat earlier.pem; echo done");
+    expect(result.output).toContain("done");
     expect(result.output).not.toContain(secret);
+    expect(result.output).not.toContain("appeared or changed");
   });
 });

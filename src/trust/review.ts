@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { displaySafe } from "../core/index.js";
-import { readPlainFile } from "../utils/index.js";
+import { isNotPlainFile, readPlainFile, whyUnread } from "../utils/index.js";
 import {
   contentDigest,
   type FileTrust,
@@ -107,7 +107,10 @@ export async function reviewWorkspace(
     let bytes: Buffer;
     try {
       bytes = await readPlainFile(join(root, path));
-    } catch {
+    } catch (error) {
+      // A FIFO or device by that name: shown, never trusted (nothing is recorded for it); loading refuses it.
+      if (isNotPlainFile(error) && error.kind !== "a directory")
+        files.push({ path, status: "untrusted", lines: [`not read: ${whyUnread(error)}`] });
       continue; // a dangling link or a folder by that name: nothing toolgate could read either
     }
     present.add(path);
