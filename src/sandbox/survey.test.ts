@@ -190,7 +190,8 @@ describe("surveySandbox: secrets", () => {
   });
 
   it("refuses, with the reason, past the wider limit too (hiding the rest would hide the workspace)", () => {
-    for (let i = 0; i < 80; i++) mkdirSync(join(ws, `d${i}`));
+    // 200 folders side by side: 160 left past the wider limit, more than are hidden one by one.
+    for (let i = 0; i < 200; i++) mkdirSync(join(ws, `d${i}`));
     expect(() => survey({ maxDirs: 2, maxDirsWide: 40 })).toThrow(SandboxSetupError);
     expect(() => survey({ maxDirs: 2, maxDirsWide: 40 })).toThrow(/\[sandbox\] unchecked/);
   });
