@@ -77,6 +77,8 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
       });
     }
     for (const item of now.secrets) {
+      // A placeholder (a missing .env or .npmrc blocked for the command) is toolgate's own, not a new secret.
+      if (held.has(item.path) || layout.placeholders.includes(item.path)) continue;
       if (hidden(item.path) || insideEmptied(layout, item.path)) continue;
       if (baseline.get(item.relative) !== identity(item.path)) report.appeared.push(textOf(item.path));
     }

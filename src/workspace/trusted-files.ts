@@ -36,7 +36,8 @@ export async function trustedFilesOf(root: string): Promise<{ path: string; kind
       // A literal name is one stat (a project root can hold thousands of entries); a pattern lists its folder.
       if (!name.includes("*")) {
         const info = await stat(join(root, spec.path)).catch(() => undefined);
-        return info?.isFile() ? [{ path: spec.path, kinds: spec.kinds }] : [];
+        // Anything but a folder is listed: a FIFO or device by that name is shown by the review (never trusted).
+        return info && !info.isDirectory() ? [{ path: spec.path, kinds: spec.kinds }] : [];
       }
       const entries = await readdir(join(root, dir), { withFileTypes: true }).catch(() => []);
       return entries
