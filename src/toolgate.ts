@@ -7,7 +7,7 @@
  */
 
 import { existsSync } from "node:fs";
-import { readFile, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import {
@@ -66,6 +66,7 @@ import { createFileStateBackend, type StateBackend } from "./state/index.js";
 import { recordToolSpan } from "./telemetry/index.js";
 import { type ToolGeneration, ToolSource } from "./tool-source.js";
 import { type BuiltinTools, createBuiltinTools } from "./tools/index.js";
+import { readPlainFile, whyUnread } from "./utils/index.js";
 import {
   DEFAULT_READ_ASK_PATTERNS,
   everyFileTrusted,
@@ -517,10 +518,9 @@ async function canonicalRoots(paths: string[]): Promise<string[]> {
 /** Reads a workspace file the gate loads; the bytes are the ones trust is checked against. */
 async function readWorkspaceFile(path: string, what: string): Promise<Buffer> {
   try {
-    return await readFile(path);
+    return await readPlainFile(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(`${path}: cannot read the ${what} (${code ?? (error as Error).message})`, path);
+    throw new ConfigError(`${path}: cannot read the ${what} (${whyUnread(error)})`, path);
   }
 }
 

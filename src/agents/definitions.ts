@@ -4,9 +4,10 @@
  * optional `max_depth`) and the instructions as the body. A malformed file is reported with its path and
  * the reason, and skipped; the others still load.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
+import { readPlainFile } from "../utils/index.js";
 
 // The YAML parser loads on the first agent file, not at every start-up (`toolgate call` has none to read).
 const require = createRequire(import.meta.url);
@@ -72,7 +73,7 @@ export async function loadAgentDefinitions(root: string): Promise<AgentDefinitio
   for (const entry of entries) {
     const file = join(dir, entry);
     try {
-      const parsed = parseAgentDefinition(await readFile(file, "utf8"), file, warnings);
+      const parsed = parseAgentDefinition((await readPlainFile(file)).toString("utf8"), file, warnings);
       const other = byName.get(parsed.name);
       if (other) throw new Error(`agent ${JSON.stringify(parsed.name)} is already defined in ${other}`);
       byName.set(parsed.name, file);

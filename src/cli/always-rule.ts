@@ -13,10 +13,10 @@
  * policy file is re-trusted with exactly the bytes written (`retrustFile`). A failure leaves the file as it
  * was and says so.
  */
-import { readFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import type { ConfirmationRequest, RiskLevel, Tool, ToolCall } from "../core/index.js";
 import { type CompiledPolicy, PolicyEngine, parsePolicy } from "../policy/index.js";
+import { readPlainFile } from "../utils/index.js";
 import { trustLookup, trustStorePath, writeFileAtomic } from "../workspace/index.js";
 import { allowRule } from "./allow-rule.js";
 
@@ -65,7 +65,7 @@ export async function alwaysOffer(call: ToolCall, risk: RiskLevel, ctx: AlwaysCo
   if ("refused" in rule) return rule;
   let before: Buffer;
   try {
-    before = await readFile(path);
+    before = await readPlainFile(path);
   } catch (error) {
     return { refused: `the policy file ${path} cannot be read (${(error as Error).message})` };
   }
@@ -134,7 +134,7 @@ async function writeRule(
   trusted: { root: string; store: string } | undefined,
 ): Promise<AlwaysWritten> {
   try {
-    const now = await readFile(path);
+    const now = await readPlainFile(path);
     if (!now.equals(before))
       return { failed: `${path} changed since the rule was shown; nothing was written` };
     await writeFileAtomic(path, text);

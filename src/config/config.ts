@@ -5,11 +5,11 @@
  * value of the wrong type, is a ConfigError naming the file and the key — a typo never silently turns a
  * setting off.
  */
-import { readFile } from "node:fs/promises";
+
 import { parse as parseToml } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError } from "../core/index.js";
-import { isPlainObject } from "../utils/index.js";
+import { isPlainObject, readPlainFile, whyUnread } from "../utils/index.js";
 import { camelKeys } from "./defaults.js";
 import { HOOK_KEYS } from "./hooks-schema.js";
 import { CONFIG_SCHEMA, type ToolgateConfig, type ToolgateSettings } from "./schema.js";
@@ -29,10 +29,9 @@ export function parseConfig(text: string, source: string): ToolgateConfig {
 export async function loadConfigFile(path: string): Promise<ToolgateConfig> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readPlainFile(path)).toString("utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(`${path}: cannot read the config file (${code ?? (error as Error).message})`, path);
+    throw new ConfigError(`${path}: cannot read the config file (${whyUnread(error)})`, path);
   }
   return parseConfig(text, path);
 }

@@ -4,8 +4,9 @@
  * `~/.claude/settings.json` and `~/.gemini/settings.json`, then the workspace's `.claude/settings.json` and
  * `.gemini/settings.json` — the workspace's only while the user trusts those exact bytes (`toolgate trust`).
  */
-import { readFile } from "node:fs/promises";
+
 import { join } from "node:path";
+import { readPlainFile, whyUnread } from "../utils/index.js";
 import type { HostFormat } from "./mapping.js";
 import {
   type ConfigHook,
@@ -42,10 +43,12 @@ export interface LoadedHooks {
 
 async function readIfThere(path: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(path);
+    return await readPlainFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new Error(`${path}: cannot read hooks (${(error as Error).message})`);
+    throw new Error(
+      `${path}: cannot read hooks (${(error as NodeJS.ErrnoException).code === "ENOTPLAIN" ? whyUnread(error) : (error as Error).message})`,
+    );
   }
 }
 

@@ -6,13 +6,12 @@
  * resolved into ready server configurations.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
 import { ConfigError } from "../core/index.js";
-import { isPlainObject } from "../utils/index.js";
+import { isPlainObject, readPlainFile, readPlainFileSync, whyUnread } from "../utils/index.js";
 import { type ExpandContext, ExpandError, expandValue } from "./expand.js";
 import { DEFAULT_HOST_FILE, MCP_HOST_FILES, type McpHostFile, TRUST_GRANTING_KEYS } from "./hosts.js";
 
@@ -162,11 +161,14 @@ export async function loadMcpConfig(root: string, options: ParseOptions = {}): P
     result.sources.push(source);
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      bytes = await readPlainFile(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") continue;
-      throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, file);
+      throw new ConfigError(
+        `${file}: cannot read: ${code === "ENOTPLAIN" ? whyUnread(error) : (error as Error).message}`,
+        file,
+      );
     }
     source.found = true;
     source.sha256 = hashBytes(bytes);
@@ -205,9 +207,11 @@ export async function mcpConfigHash(root: string): Promise<string> {
   for (const { file } of mcpConfigPaths(root)) {
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
-    } catch {
-      continue;
+      bytes = await readPlainFile(file);
+    } catch (error) {
+      // A file that is there but not read still changes the hash: a FIFO in place of .mcp.json is not "none".
+      if ((error as NodeJS.ErrnoException).code !== "ENOTPLAIN") continue;
+      bytes = Buffer.from(`unread: ${whyUnread(error)}`);
     }
     any = true;
     hash.update(`${file}\0${bytes.length}\0`).update(bytes);
@@ -417,11 +421,9 @@ export function normalizeServerConfig(
       );
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      text = readPlainFileSync(file).toString("utf8");
     } catch (error) {
-      return fail(
-        `envFile ${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
+      return fail(`envFile ${file}: cannot read: ${whyUnread(error)}`);
     }
     Object.assign(vars, parseEnv(text));
   }

@@ -8,8 +8,9 @@
  * The check is IO, so it runs while the command argument is prepared, never inside the pure `evaluate`: each
  * key found becomes an `unsafe` reason on the analysis, which caps an allow rule at `ask` and names the key.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, dirname, relative, resolve } from "node:path";
+import { readPlainFileSync } from "../utils/index.js";
 import {
   GIT_HAZARD_KEYS,
   type GitConfigEntry,
@@ -141,7 +142,7 @@ function hazardsOfFile(file: string): FileHazards {
     return known;
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readPlainFileSync(file).toString("utf8");
   } catch {
     text = "";
   }

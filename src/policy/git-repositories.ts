@@ -6,8 +6,9 @@
  * `modules/`, and embedded `.git` folders named by `.gitmodules`, nested ones too). File-system reads only:
  * stats on the way up, a folder walk only where submodules exist.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readPlainFileSync } from "../utils/index.js";
 import { SUBMODULE_RECURSION } from "./git-hazards.js";
 
 /** One repository's config, as git reads it. */
@@ -54,7 +55,7 @@ function statOf(path: string) {
 
 function readText(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readPlainFileSync(file).toString("utf8");
   } catch {
     return undefined;
   }

@@ -4,11 +4,12 @@
  * a `CompiledPolicy`. Fails closed: any problem is a `ConfigError` naming the file, the line when known,
  * the rule and the problem; nothing is ever loaded partially or allowed implicitly.
  */
-import { readFile } from "node:fs/promises";
+
 import { basename } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { Decision, Tool } from "../core/index.js";
 import { ConfigError } from "../core/index.js";
+import { readPlainFile, whyUnread } from "../utils/index.js";
 import { assemblePolicy, compilePolicy, compileRule, layeredPolicy, pluginList } from "./compile.js";
 import { checkExamples } from "./examples.js";
 import type { CompiledPolicy, PolicyToolInfo } from "./model.js";
@@ -129,10 +130,11 @@ async function compileObject(
 export async function loadPolicyFile(path: string, options: LoadOptions = {}): Promise<CompiledPolicy> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readPlainFile(path)).toString("utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : (error as Error).message;
+    const why =
+      code === "ENOENT" ? "no such file" : code === "ENOTPLAIN" ? whyUnread(error) : (error as Error).message;
     throw new ConfigError(`${path}: cannot read policy file: ${why}`, path);
   }
   return parsePolicy(text, path, options);

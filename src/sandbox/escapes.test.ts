@@ -113,7 +113,22 @@ beforeAll(async () => {
   // A toolchain that stays visible (read-only).
   await mkdir(join(home, ".cargo", "bin"), { recursive: true });
   await writeFile(join(home, ".cargo", "bin", "tool"), "original\n");
+  // Cargo's credentials, and a registry token in its config: hidden though ~/.cargo stays visible.
+  await writeFile(join(home, ".cargo", "credentials"), `token = "${SECRET}"\n`);
+  await writeFile(join(home, ".cargo", "credentials.toml"), `[registry]\ntoken = "${SECRET}"\n`);
+  await writeFile(join(home, ".cargo", "config.toml"), `[registries.corp]\ntoken = "${SECRET}"\n`);
   for (const name of [".env-production", ".env~", ".env_local"])
+    await writeFile(join(ws, name), `${SECRET}\n`);
+  // Cloud and cluster credentials kept in a project: a GCP key, Terraform state, a cluster's kubeconfig.
+  await mkdir(join(ws, "infra", ".kube"), { recursive: true });
+  for (const name of [
+    "service-account.json",
+    "infra/prod-service-account-key.json",
+    "infra/terraform.tfstate",
+    "infra/terraform.tfstate.backup",
+    "infra/kubeconfig",
+    "infra/.kube/config",
+  ])
     await writeFile(join(ws, name), `${SECRET}\n`);
   await mkdir(join(ws, "deep", "a", "b", "c", "d", "e"), { recursive: true });
   await writeFile(join(ws, "deep", "a", "b", "c", "d", "e", ".env"), `${SECRET}\n`);

@@ -5,7 +5,7 @@
  * `includeIf.*.path`: they are config too), and every key of a repository a command made (checked against
  * a list of harmless keys). Unreadable or malformed text yields what could be read: callers fail closed.
  */
-import { readFileSync } from "node:fs";
+import { readPlainFileSync } from "../utils/index.js";
 
 /** One `section.subsection.key = value` line; section and key lower-case, the subsection as written. */
 export interface GitConfigEntry {
@@ -20,7 +20,7 @@ export interface GitConfigEntry {
 export function readGitConfig(path: string | Buffer): GitConfigEntry[] | undefined {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readPlainFileSync(path).toString("utf8");
   } catch {
     return undefined;
   }

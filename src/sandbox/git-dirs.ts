@@ -8,8 +8,9 @@
  * placeholder at `commondir` or at a `config.worktree` it reads). The rest of a git folder (objects, refs, the
  * index, logs, HEAD) stays writable, so `git add`, `commit`, `checkout`, `rebase` work.
  */
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readPlainFileSync } from "../utils/index.js";
 import { bytesOf, rawOf } from "./descriptors.js";
 import { configValues, readGitConfig } from "./git-config.js";
 
@@ -110,7 +111,7 @@ function protectPath(path: string, context: GitContext, into: GitProtection): vo
 export function gitDirOfFile(dotGit: string): string | undefined {
   let text: string;
   try {
-    text = readFileSync(bytesOf(dotGit)).subarray(0, 4096).toString("latin1");
+    text = readPlainFileSync(bytesOf(dotGit)).subarray(0, 4096).toString("latin1");
   } catch {
     return undefined;
   }
@@ -123,7 +124,9 @@ export function gitDirOfFile(dotGit: string): string | undefined {
 /** The common git folder of a (linked worktree's) git folder: what its `commondir` names, else itself. */
 export function commonDirOf(gitDir: string): string {
   try {
-    const named = readFileSync(bytesOf(`${gitDir}/commondir`), "latin1").trim();
+    const named = readPlainFileSync(bytesOf(`${gitDir}/commondir`))
+      .toString("latin1")
+      .trim();
     if (named) return isAbsolute(named) ? resolve(named) : resolve(gitDir, named);
   } catch {
     // No commondir: the folder is its own common folder.

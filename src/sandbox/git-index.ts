@@ -5,7 +5,8 @@
  * the sandbox (a tracked file that turned into a device makes `git add -A` and `commit -a` fail). Read from the
  * index file itself (format 2–4), never by running git on the host (a repository's config runs code).
  */
-import { lstatSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
+import { readPlainFileSync } from "../utils/index.js";
 import { bytesOf } from "./descriptors.js";
 
 /** The stat data git recorded for a path. */
@@ -15,6 +16,9 @@ interface IndexStat {
   ino: number;
   size: number;
 }
+
+/** An index larger than this is not read (its secrets stay hidden): far above a very large repository's. */
+const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
 
 const cache = new Map<string, { key: string; entries: Map<string, IndexStat> }>();
 
@@ -37,7 +41,8 @@ function readIndex(indexPath: string, hashBytes: number): Map<string, IndexStat>
   if (known?.key === key) return known.entries;
   let data: Buffer;
   try {
-    data = readFileSync(bytesOf(indexPath));
+    // Not a regular file (a FIFO would block every later survey) or huge: unread, so no secret counts as tracked.
+    data = readPlainFileSync(bytesOf(indexPath), { maxBytes: MAX_INDEX_BYTES });
   } catch {
     return undefined;
   }
@@ -105,7 +110,7 @@ export function trackedUnchanged(worktree: string, gitDir: string, paths: readon
   if (paths.length === 0) return out;
   let hashBytes = 20;
   try {
-    if (/objectformat\s*=\s*sha256/i.test(readFileSync(bytesOf(`${gitDir}/config`), "latin1")))
+    if (/objectformat\s*=\s*sha256/i.test(readPlainFileSync(bytesOf(`${gitDir}/config`)).toString("latin1")))
       hashBytes = 32;
   } catch {
     // No config: SHA-1.

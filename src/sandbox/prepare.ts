@@ -175,7 +175,9 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
       released = true;
       closeAll(opened.fds);
       releasePlaceholders();
-      const notes = [unsurveyedNote(layout), describeSweep(sweep(layout, rules))].filter(Boolean);
+      const notes = [...layout.notes, unsurveyedNote(layout), describeSweep(sweep(layout, rules))].filter(
+        Boolean,
+      );
       return notes.length > 0 ? notes.join("\n") : undefined;
     },
     ...(plan.network

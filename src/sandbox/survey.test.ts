@@ -180,10 +180,20 @@ describe("surveySandbox: secrets", () => {
     for (const path of layout.unsurveyed) expect(layout.covers.get(path)).toBe("empty");
   });
 
-  it("refuses, with the reason, when hiding what it could not reach would hide the workspace", () => {
+  it("reads on past its limit when hiding the rest would hide the workspace, and says so (issue 26.7)", () => {
     for (let i = 0; i < 80; i++) mkdirSync(join(ws, `d${i}`));
-    expect(() => survey({ maxDirs: 2 })).toThrow(SandboxSetupError);
-    expect(() => survey({ maxDirs: 2 })).toThrow(/\[sandbox\] unchecked/);
+    writeFileSync(join(ws, "d79/.env"), "T=1");
+    const layout = survey({ maxDirs: 2 });
+    expect(covers(layout).get("/ws/d79/.env")).toBe("null");
+    expect(layout.unsurveyed).toEqual([]);
+    expect(layout.notes.join("\n")).toMatch(/read past its limit of 2 rather than hide the workspace/);
+  });
+
+  it("refuses, with the reason, past the wider limit too (hiding the rest would hide the workspace)", () => {
+    // 200 folders side by side: 160 left past the wider limit, more than are hidden one by one.
+    for (let i = 0; i < 200; i++) mkdirSync(join(ws, `d${i}`));
+    expect(() => survey({ maxDirs: 2, maxDirsWide: 40 })).toThrow(SandboxSetupError);
+    expect(() => survey({ maxDirs: 2, maxDirsWide: 40 })).toThrow(/\[sandbox\] unchecked/);
   });
 
   it("leaves secret-named files git tracks unchanged visible (their content is in the history anyway)", () => {

@@ -29,7 +29,7 @@ import {
 import { trackedUnchanged } from "./git-index.js";
 import { visibleInHome } from "./home.js";
 import { heldPlaceholders } from "./placeholders.js";
-import { type ScanResult, scanRoot } from "./scan.js";
+import { SCAN_MAX_DIRS, type ScanResult, type ScanRules, scanRoot } from "./scan.js";
 
 /** What a layout is made from (paths as text, absolute). */
 export interface SurveyInput {
@@ -54,7 +54,19 @@ export interface SurveyInput {
   env?: Readonly<Record<string, string | undefined>>;
   /** At most this many folders read per root (default {@link SCAN_MAX_DIRS}). */
   maxDirs?: number;
+  /**
+   * When hiding what lies past `maxDirs` would hide a root, the walk reads on up to this many folders instead of
+   * refusing (default {@link SCAN_WIDE_MAX_DIRS}).
+   */
+  maxDirsWide?: number;
 }
+
+/**
+ * How far the walk reads on when the folders past {@link SCAN_MAX_DIRS} are spread so widely that hiding them
+ * would hide the root (thousands of folders side by side, as a command can make): slower, never refused for it
+ * below this many (issue 26.7: a command cannot make later commands fail). Past it, refused with the reason.
+ */
+export const SCAN_WIDE_MAX_DIRS = 1_000_000;
 
 /**
  * How a covered path is covered (all read-only): `self`, with its own file (a protected path that exists);
@@ -88,6 +100,8 @@ export interface Layout {
   baseline: Map<string, Map<string, string>>;
   /** What was hidden because it could not be looked at (for the result): raw paths. */
   unsurveyed: string[];
+  /** Lines for the result about how the survey went (a root read on past the folder limit). */
+  notes: string[];
 }
 
 /** Folders left unread at the limit are hidden whole; when more than this many, their parents instead. */
@@ -160,6 +174,7 @@ export function surveySandbox(input: SurveyInput): Layout {
     gitDirs: [],
     baseline: new Map(),
     unsurveyed: [],
+    notes: [],
   };
   // What the command sees of the home folder: only what exists (a link shows what it points at).
   if (layout.home) {
@@ -179,7 +194,7 @@ export function surveySandbox(input: SurveyInput): Layout {
   const { protectedSet, secretSet } = surveyPatterns(input.protectedExtra);
   const unchecked = new Set((input.unchecked ?? []).map(rawOf));
   const scans = roots.map((root) =>
-    scanRoot(root, { protectedSet, secretSet, unchecked, maxDirs: input.maxDirs }),
+    scanWithin(root, { protectedSet, secretSet, unchecked, maxDirs: input.maxDirs }, input, layout.notes),
   );
   const git: GitContext = {
     writableAt,
@@ -256,6 +271,13 @@ function hideSecrets(
     scan.unscanned.map((f) => f.path),
     scan.root,
   );
+  if (left.includes(scan.root)) {
+    throw new SandboxSetupError(
+      `the workspace ${textOf(scan.root)} holds more folders than the sandbox looks through per command ` +
+        `(${scan.dirs} read, outside node_modules), spread so widely that hiding the rest would hide the ` +
+        "workspace itself; list large build folders in [sandbox] unchecked, or remove some folders",
+    );
+  }
   for (const path of left) {
     layout.covers.set(path, "empty");
     layout.unsurveyed.push(path);
@@ -446,10 +468,14 @@ function closeUnreachable(layout: Layout): void {
   }
 }
 
-/** Per existing protected path (raw relative): its device, inode and kind, to tell a new one from it after. */
+/**
+ * Per existing protected path and secret (raw relative): its device, inode and kind, to tell a new one from it
+ * after the command.
+ */
 function baselineOf(scan: ScanResult): Map<string, string> {
   const out = new Map<string, string>();
-  for (const found of [...scan.protected, ...scan.gitFiles]) out.set(found.relative, identity(found.path));
+  for (const found of [...scan.protected, ...scan.gitFiles, ...scan.secrets])
+    out.set(found.relative, identity(found.path));
   for (const found of scan.gitDirs) out.set(found.relative, identity(found.path));
   return out;
 }
@@ -468,24 +494,45 @@ export function identity(path: string): string {
 }
 
 /**
- * The unread folders to hide: themselves, or when there are too many, their parents (repeatedly). Hiding a
- * root would hide the workspace: refused, with the reason.
+ * The unread folders to hide: themselves, or when there are too many, their parents (repeatedly, stopping at
+ * the root: the result holds the root when hiding the rest would hide the workspace).
  */
 function coarsen(paths: readonly string[], root: string): string[] {
   let set = [...new Set(paths)];
-  while (set.length > MAX_UNSURVEYED_COVERS) {
+  while (set.length > MAX_UNSURVEYED_COVERS && !set.includes(root)) {
     const deepest = Math.max(...set.map((p) => p.split("/").length));
     set = [...new Set(set.map((p) => (p.split("/").length === deepest ? dirname(p) : p)))];
     set = set.filter((p) => !set.some((q) => q !== p && isInsideOrEqual(q, p)));
   }
-  if (set.includes(root)) {
-    throw new SandboxSetupError(
-      `the workspace ${textOf(root)} holds more folders than the sandbox looks through per command ` +
-        "(outside node_modules), spread so widely that hiding the rest would hide the workspace itself; " +
-        "list large build folders in [sandbox] unchecked, or remove some folders",
-    );
-  }
   return set;
+}
+
+/**
+ * One root's walk. Folders past the limit are hidden (a few covers, their parents when many); when they are
+ * spread so widely that only hiding the root would do, the walk reads on up to `maxDirsWide` instead (slower,
+ * said in a note): a command that makes thousands of folders slows the next commands down, it does not stop
+ * them, and nothing unread is left visible.
+ */
+function scanWithin(
+  root: string,
+  rules: ScanRules,
+  input: Pick<SurveyInput, "maxDirsWide">,
+  notes: string[],
+): ScanResult {
+  const scan = scanRoot(root, rules);
+  if (scan.unscanned.length === 0) return scan;
+  const left = coarsen(
+    scan.unscanned.map((f) => f.path),
+    root,
+  );
+  if (!left.includes(root)) return scan;
+  const wide = scanRoot(root, { ...rules, maxDirs: input.maxDirsWide ?? SCAN_WIDE_MAX_DIRS });
+  notes.push(
+    `[sandbox: ${textOf(root)} holds ${wide.dirs} or more folders side by side: the survey read past its ` +
+      `limit of ${rules.maxDirs ?? SCAN_MAX_DIRS} rather than hide the workspace, so commands start slower; ` +
+      "list large build folders in [sandbox] unchecked]",
+  );
+  return wide;
 }
 
 /**

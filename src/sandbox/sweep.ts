@@ -8,15 +8,16 @@
  * repository, and a repository the command made whose config or hooks would run something.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { closeSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, resolve } from "node:path";
+import { readPlainFileSync, whyUnread } from "../utils/index.js";
 import { bytesOf, inside, openFolder, openInside, textOf } from "./descriptors.js";
 import { readGitConfig } from "./git-config.js";
-import { childFolders, WATCHED } from "./git-dirs.js";
+import { childFolders, gitDirOfFile, WATCHED } from "./git-dirs.js";
 import safe from "./git-new-repo.json" with { type: "json" };
 import { heldPlaceholders } from "./placeholders.js";
 import { type ScanRules, scanRoot } from "./scan.js";
-import { identity, type Layout } from "./survey.js";
+import { identity, type Layout, SCAN_WIDE_MAX_DIRS } from "./survey.js";
 
 /** Where quarantined paths go, below each root. */
 export const QUARANTINE = ".toolgate/quarantine";
@@ -34,10 +35,15 @@ export interface Quarantined {
   why: string;
 }
 
-/** What the check did: moved paths, and what it could not do. */
+/** What the check did: moved paths, what it could not do, and secrets the command could read. */
 export interface SweepReport {
   moved: Quarantined[];
   problems: string[];
+  /**
+   * Secret-named paths (text, absolute) new or replaced since the command started: the mounts were decided at
+   * the start, so the command could read them (written by it, by the person, or by another program meanwhile).
+   */
+  appeared: string[];
 }
 
 /**
@@ -45,28 +51,39 @@ export interface SweepReport {
  * it started) has ended.
  */
 export function sweep(layout: Layout, rules: ScanRules): SweepReport {
-  const report: SweepReport = { moved: [], problems: [] };
+  const report: SweepReport = { moved: [], problems: [], appeared: [] };
   if (layout.mode !== "workspace-write") return report;
   const held = heldPlaceholders();
   const stamp = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`;
   const found: { root: string; relative: string; why: string }[] = [];
+  // What the survey hid because it could not look there was hidden from the command too: it made nothing there.
+  const hidden = (path: string) => layout.unsurveyed.some((u) => path === u || path.startsWith(`${u}/`));
   for (const [root, baseline] of layout.baseline) {
-    const now = scanRoot(root, rules);
+    let now = scanRoot(root, rules);
+    // Past the limit, read on as the survey does: what the command made there is looked at too.
+    if (now.unscanned.length > 0) now = scanRoot(root, { ...rules, maxDirs: SCAN_WIDE_MAX_DIRS });
     if (now.unscanned.length > 0) {
       report.problems.push(
         `${now.unscanned.length} folders below ${textOf(root)} were past the survey's limit and were not looked through`,
       );
     }
     for (const item of [...now.protected, ...now.gitFiles]) {
-      if (held.has(item.path) || baseline.get(item.relative) === identity(item.path)) continue;
+      if (held.has(item.path) || hidden(item.path) || baseline.get(item.relative) === identity(item.path))
+        continue;
       found.push({
         root,
         relative: item.relative,
         why: "decides what runs next; commands may not create it",
       });
     }
+    for (const item of now.secrets) {
+      // A placeholder (a missing .env or .npmrc blocked for the command) is toolgate's own, not a new secret.
+      if (held.has(item.path) || layout.placeholders.includes(item.path)) continue;
+      if (hidden(item.path) || insideEmptied(layout, item.path)) continue;
+      if (baseline.get(item.relative) !== identity(item.path)) report.appeared.push(textOf(item.path));
+    }
     for (const dir of now.gitDirs) {
-      if (baseline.get(dir.relative) === identity(dir.path)) continue;
+      if (hidden(dir.path) || baseline.get(dir.relative) === identity(dir.path)) continue;
       const why = unsafeRepository(dir.path);
       if (why) found.push({ root, relative: dir.relative, why: `a repository the command made ${why}` });
     }
@@ -130,14 +147,31 @@ export function describeSweep(report: SweepReport): string | undefined {
     lines.push(`[sandbox: moved ${m.path} to ${m.to}: ${m.why}]`);
   }
   for (const problem of report.problems) lines.push(`[sandbox: ${problem}]`);
+  if (report.appeared.length > 0) {
+    const shown = report.appeared.slice(0, 5).join(", ");
+    const more = report.appeared.length > 5 ? ` and ${report.appeared.length - 5} more` : "";
+    lines.push(
+      `[sandbox: ${shown}${more} appeared or changed while the command ran and was not hidden from it (the ` +
+        "sandbox hides the secrets there when a command starts): if you or another program wrote a real " +
+        "secret there meanwhile, count it as seen by the command]",
+    );
+  }
   return lines.length > 0 ? lines.join("\n") : undefined;
+}
+
+/** Whether a path lies strictly inside a folder the command saw emptied (it could read nothing there). */
+function insideEmptied(layout: Layout, path: string): boolean {
+  for (const [covered, kind] of layout.covers)
+    if (kind === "empty" && path.startsWith(`${covered}/`) && identity(covered) !== "missing") return true;
+  return false;
 }
 
 function watchedWhy(name: string, path: string): string {
   if (name === "rebase-merge" || name === "rebase-apply" || name === "sequencer") {
     let branch = "";
     try {
-      branch = readFileSync(bytesOf(`${path}/head-name`), "utf8")
+      branch = readPlainFileSync(bytesOf(`${path}/head-name`))
+        .toString("utf8")
         .trim()
         .replace(/^refs\/heads\//, "");
     } catch {
@@ -161,6 +195,10 @@ export function unsafeRepository(gitDir: string): string | undefined {
   const config = readGitConfig(bytesOf(`${gitDir}/config`));
   if (config === undefined && identity(`${gitDir}/config`) !== "missing") return "has an unreadable config";
   for (const entry of config ?? []) {
+    if (entry.section === "core" && entry.key === "worktree" && entry.subsection === undefined) {
+      if (ownWorktree(gitDir, entry.value)) continue;
+      return "sets core.worktree to a folder that is not its own checkout (git would check files out there)";
+    }
     const allowed = SAFE_KEYS.some(
       (k) =>
         k.section === entry.section &&
@@ -194,13 +232,29 @@ function coveredBelow(layout: Layout, path: string): boolean {
   return false;
 }
 
+/**
+ * Whether `core.worktree` (relative to the git folder) names the git folder's own checkout: a folder whose `.git`
+ * file names this git folder back, as git writes for a submodule. Anything else redirects git's work tree.
+ */
+function ownWorktree(gitDir: string, value: string): boolean {
+  const worktree = isAbsolute(value) ? resolve(value) : resolve(gitDir, value);
+  const named = gitDirOfFile(`${worktree}/.git`);
+  return named !== undefined && resolve(named) === resolve(gitDir);
+}
+
 /** Why a linked worktree's folder a command made must not stay: a `commondir` elsewhere, a `config.worktree`. */
 function unsafeWorktree(admin: string): string | undefined {
   try {
-    if (readFileSync(bytesOf(`${admin}/commondir`), "latin1").trim() !== "../..")
+    if (
+      readPlainFileSync(bytesOf(`${admin}/commondir`))
+        .toString("latin1")
+        .trim() !== "../.."
+    )
       return "names another common folder";
-  } catch {
-    // No commondir: git does not use the folder as a worktree's.
+  } catch (error) {
+    // No commondir: git does not use the folder as a worktree's. Any other failure: not known safe.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      return `has a commondir toolgate cannot read (${whyUnread(error)})`;
   }
   return identity(`${admin}/config.worktree`) === "missing" ? undefined : "has a config.worktree";
 }

@@ -5,9 +5,9 @@
  * unchanged and removed ones named. `toolgate trust` and `chat` show it before anything is recorded, and
  * record exactly the bytes that were shown.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { displaySafe } from "../core/index.js";
+import { isNotPlainFile, readPlainFile, whyUnread } from "../utils/index.js";
 import {
   contentDigest,
   type FileTrust,
@@ -106,8 +106,11 @@ export async function reviewWorkspace(
   for (const { path } of await trustedFilesOf(root)) {
     let bytes: Buffer;
     try {
-      bytes = await readFile(join(root, path));
-    } catch {
+      bytes = await readPlainFile(join(root, path));
+    } catch (error) {
+      // A FIFO or device by that name: shown, never trusted (nothing is recorded for it); loading refuses it.
+      if (isNotPlainFile(error) && error.kind !== "a directory")
+        files.push({ path, status: "untrusted", lines: [`not read: ${whyUnread(error)}`] });
       continue; // a dangling link or a folder by that name: nothing toolgate could read either
     }
     present.add(path);

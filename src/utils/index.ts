@@ -14,6 +14,15 @@ export {
   globRegex,
   isGitignorePath,
 } from "./glob.js";
+export {
+  isNotPlainFile,
+  NotPlainFileError,
+  PLAIN_FILE_MAX_BYTES,
+  type PlainReadOptions,
+  readPlainFile,
+  readPlainFileSync,
+  whyUnread,
+} from "./plain-file.js";
 export { liveGroupMembers, signalGroup, spawnGroup, stopGroup } from "./process-group.js";
 export { seededRandom } from "./random.js";
 export { countLines, escapeRegex, normalizeHost } from "./text.js";

@@ -5,9 +5,9 @@
  * lazily and synchronously, so the checks can run inside a directory walker's callbacks.
  */
 
-import { closeSync, constants as fsc, fstatSync, openSync, readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { type GitignoreRules, gitignoreRules } from "../utils/index.js";
+import { type GitignoreRules, gitignoreRules, readPlainFileSync } from "../utils/index.js";
 import { isInsideOrEqual, relativeInside } from "./paths.js";
 
 interface Level {
@@ -54,16 +54,10 @@ const MAX_RULE_FILE_BYTES = 4 * 1024 * 1024;
  * `.gitignore` that is a symlink is not followed (`follow` false).
  */
 function readLines(file: string, follow: boolean): string | undefined {
-  let fd: number | undefined;
   try {
-    fd = openSync(file, fsc.O_RDONLY | fsc.O_NONBLOCK | (follow ? 0 : fsc.O_NOFOLLOW));
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_RULE_FILE_BYTES) return undefined;
-    return readFileSync(fd, "utf8");
+    return readPlainFileSync(file, { follow, maxBytes: MAX_RULE_FILE_BYTES }).toString("utf8");
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -7,11 +7,10 @@
  * (`$XDG_CONFIG_HOME/toolgate/trusted.json`, else `~/.config/toolgate/trusted.json`), never in a workspace.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
-import { isPlainObject } from "../utils/index.js";
+import { isPlainObject, readPlainFileSync } from "../utils/index.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { isInsideOrEqual } from "./paths.js";
 
@@ -101,7 +100,7 @@ function validFolder(e: unknown): e is TrustedFolder {
 export function readTrustedFolders(file: string = trustStorePath()): TrustedFolder[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readPlainFileSync(file).toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw new Error(`${file}: cannot read the trusted folders (${(error as Error).message})`);

@@ -4,8 +4,9 @@
  * host's MCP file, agents; hooks once they exist), finding them in a root, and whether all of them are trusted
  * with their present content (`gate.workspaceTrusted`).
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { readPlainFile } from "../utils/index.js";
 import type { TrustLookup } from "./trust.js";
 import LIST from "./trusted-files.json" with { type: "json" };
 
@@ -35,7 +36,8 @@ export async function trustedFilesOf(root: string): Promise<{ path: string; kind
       // A literal name is one stat (a project root can hold thousands of entries); a pattern lists its folder.
       if (!name.includes("*")) {
         const info = await stat(join(root, spec.path)).catch(() => undefined);
-        return info?.isFile() ? [{ path: spec.path, kinds: spec.kinds }] : [];
+        // Anything but a folder is listed: a FIFO or device by that name is shown by the review (never trusted).
+        return info && !info.isDirectory() ? [{ path: spec.path, kinds: spec.kinds }] : [];
       }
       const entries = await readdir(join(root, dir), { withFileTypes: true }).catch(() => []);
       return entries
@@ -58,8 +60,14 @@ export async function everyFileTrusted(root: string, trust: TrustLookup): Promis
   const answers = await Promise.all(
     (await trustedFilesOf(root)).map(async ({ path }) => {
       const file = join(root, path);
-      const bytes = await readFile(file).catch(() => undefined);
-      return bytes === undefined || trust.file(file, bytes).state === "trusted";
+      let bytes: Buffer;
+      try {
+        bytes = await readPlainFile(file);
+      } catch (error) {
+        // Not there: nothing to trust. There but not read (a FIFO, a device): not trusted.
+        return (error as NodeJS.ErrnoException).code !== "ENOTPLAIN";
+      }
+      return trust.file(file, bytes).state === "trusted";
     }),
   );
   return answers.every(Boolean);

@@ -189,19 +189,32 @@ async function printHint(
  * several lines (a command's output) goes below it, indented.
  */
 function printBatchLine(n: number, name: string, result: CallResult, ctx: CliContext): void {
-  const display =
-    result.error && result.returnDisplay === `Error: ${result.error.message}` ? "" : result.returnDisplay;
+  const display = shown(
+    result.error && result.returnDisplay === `Error: ${result.error.message}` ? "" : result.returnDisplay,
+  );
   const lines = display === "" ? [] : display.replace(/\n$/, "").split("\n");
   // One line shows beside its call; several (a command's output) go below it, indented.
-  const shown =
+  const safeName = displaySafe(name, false);
+  const text =
     lines.length > 1
-      ? `line ${n} ${name}:\n${lines.map((l) => `    ${l}\n`).join("")}`
-      : `line ${n} ${name}: ${lines[0] ?? "ok"}\n`;
-  if (!result.error) ctx.io.stdout(shown);
+      ? `line ${n} ${safeName}:\n${lines.map((l) => `    ${l}\n`).join("")}`
+      : `line ${n} ${safeName}: ${lines[0] ?? "ok"}\n`;
+  if (!result.error) ctx.io.stdout(text);
   else {
-    if (lines.length > 0) ctx.io.stdout(shown);
-    ctx.io.stderr(`toolgate: line ${n} ${name}: ${result.error.type}: ${result.error.message}\n`);
+    if (lines.length > 0) ctx.io.stdout(text);
+    ctx.io.stderr(
+      `toolgate: line ${n} ${safeName}: ${result.error.type}: ${displaySafe(result.error.message, false)}\n`,
+    );
   }
+}
+
+/**
+ * What a tool printed (a command's output, a file's text), made safe for a terminal: lines and tabs stay, a CR
+ * before a line break goes, every other control or hidden character is written out (`\x1b`), so output cannot
+ * set the clipboard (OSC 52), the title, or move the cursor. `--json` stays exact JSON instead.
+ */
+function shown(display: string): string {
+  return displaySafe(display.replace(/\r\n/g, "\n"), true);
 }
 
 function printResult(result: CallResult, ctx: CliContext): void {
@@ -219,12 +232,13 @@ function printResult(result: CallResult, ctx: CliContext): void {
   }
   if (result.error) {
     // A tool that failed after producing output (a command's stdout/stderr) shows it before the error line.
-    const display = result.returnDisplay;
-    if (display !== "" && display !== `Error: ${result.error.message}`) {
+    const display = shown(result.returnDisplay);
+    if (display !== "" && result.returnDisplay !== `Error: ${result.error.message}`) {
       ctx.io.stdout(display.endsWith("\n") ? display : `${display}\n`);
     }
     ctx.io.stderr(`toolgate: ${result.error.type}: ${displaySafe(result.error.message, false)}\n`);
     return;
   }
-  ctx.io.stdout(result.returnDisplay.endsWith("\n") ? result.returnDisplay : `${result.returnDisplay}\n`);
+  const display = shown(result.returnDisplay);
+  ctx.io.stdout(display.endsWith("\n") ? display : `${display}\n`);
 }

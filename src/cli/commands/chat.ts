@@ -7,6 +7,7 @@
  */
 import { createInterface } from "node:readline/promises";
 import { Writable } from "node:stream";
+import { displaySafe } from "../../core/index.js";
 import { SETUP_KINDS } from "../../llm/index.js";
 import { fixedConfirm } from "../../loop/index.js";
 import { describeConfiguredSandbox } from "../../sandbox/index.js";
@@ -253,11 +254,13 @@ async function promptLoop(
       const { used, window } = result.tokens;
       if (used !== undefined)
         io.stdout(renderer.dimmed(`  (${used}${window ? ` / ${window}` : ""} tokens)\n`));
-      if (result.stopReason === "model_error") io.stdout(`toolgate: ${result.error}\n`);
+      // A model's error may quote what a server or command sent: one display-safe line.
+      const error = displaySafe(result.error ?? "", false);
+      if (result.stopReason === "model_error") io.stdout(`toolgate: ${error}\n`);
       else if (result.stopReason === "incomplete")
-        io.stdout(`toolgate: ${result.error} — not an answer (kept in the transcript)\n`);
+        io.stdout(`toolgate: ${error} — not an answer (kept in the transcript)\n`);
       else if (result.stopReason === "cancelled") io.stdout("(cancelled)\n");
-      else if (result.stopReason !== "answer") io.stdout(`(${result.answer})\n`);
+      else if (result.stopReason !== "answer") io.stdout(`(${displaySafe(result.answer, false)})\n`);
     }
     renderer.finish();
     if (closed && !quit && !lines) io.stdout("\n");

@@ -7,9 +7,8 @@
  * 1 stopped without an answer (step limit, loop, model failure, Ctrl-C); 2 bad usage or model configuration
  * (server unreachable, model not found, key missing).
  */
-import { ConfigError, type Confirm } from "../../core/index.js";
+import { ConfigError, type Confirm, displaySafe, proseSafe } from "../../core/index.js";
 import { SETUP_KINDS } from "../../llm/index.js";
-
 import { fixedConfirm, type TurnResult } from "../../loop/index.js";
 import { LOCAL_MODEL_OPTION } from "../chat/local-offer.js";
 import { EventRenderer } from "../chat/render.js";
@@ -149,12 +148,14 @@ function print(ctx: CliContext, result: TurnResult, transcript: string): void {
     io.stdout(`${JSON.stringify(out)}\n`);
     return;
   }
-  if (result.stopReason === "answer")
-    io.stdout(result.answer.endsWith("\n") ? result.answer : `${result.answer}\n`);
-  else if (result.stopReason === "model_error") io.stderr(`toolgate: ${result.error}\n`);
+  // The answer may quote what a command printed: its control sequences are written out, not sent.
+  const answer = proseSafe(result.answer);
+  const error = displaySafe(result.error ?? "", false);
+  if (result.stopReason === "answer") io.stdout(answer.endsWith("\n") ? answer : `${answer}\n`);
+  else if (result.stopReason === "model_error") io.stderr(`toolgate: ${error}\n`);
   else if (result.stopReason === "incomplete")
-    io.stderr(`toolgate: ${result.error} — no answer (what arrived is in the transcript)\n`);
-  else io.stderr(`toolgate: ${result.answer}\n`);
+    io.stderr(`toolgate: ${error} — no answer (what arrived is in the transcript)\n`);
+  else io.stderr(`toolgate: ${displaySafe(result.answer, false)}\n`);
 }
 
 /** Under the answer, how to allow each distinct call the policy refused (stderr, also with --json). */

@@ -6,7 +6,7 @@
  * matching lines together, as bytes (ripgrep's are never decoded here), files unsorted.
  */
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readPlainFile } from "../../utils/index.js";
 import type { IgnoreRules } from "../../workspace/index.js";
 import { walkFiles } from "./walk.js";
 
@@ -290,9 +290,9 @@ export async function searchWithJs(query: GrepQuery): Promise<GrepOutcome> {
       query.signal.throwIfAborted();
       let bytes: Buffer;
       try {
-        bytes = await readFile(file);
+        bytes = await readPlainFile(file, { maxBytes: Number.MAX_SAFE_INTEGER });
       } catch {
-        continue; // unreadable files are skipped, as ripgrep does
+        continue; // unreadable files are skipped, as ripgrep does (a FIFO too: it would never end)
       }
       if (
         bytes.length >= 2 &&
