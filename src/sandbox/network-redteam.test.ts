@@ -38,6 +38,13 @@ interface ReachRow {
   reply?: string;
   leftover?: string;
 }
+interface SealedRow {
+  note: string;
+  background: string;
+  command: string;
+  output: string;
+  absent: string;
+}
 interface SurviveRow {
   note: string;
   reply: string;
@@ -52,6 +59,7 @@ interface OwnAddressRow {
 interface Rows {
   reach: ReachRow[];
   survive: SurviveRow[];
+  sealed: SealedRow[];
   ownAddress: OwnAddressRow[];
   dnsFlood: { note: string; count: number; broke?: string };
 }
@@ -63,13 +71,17 @@ const POLICY = '[[rules]]\ntool = "shell"\ndecision = "allow"\nsandbox = "networ
 const OWN_V4 = "44.31.0.1";
 const OWN_V6 = "2a01:4f8::1";
 
-/** A TCP server that answers whatever it is sent with `reply(path)` (raw bytes), then closes. */
+/**
+ * A TCP server that answers what it is sent with `reply(path)` (raw bytes; `$ECHO` in it becomes the request
+ * as received), then closes.
+ */
 async function startHostile(reply: (path: string) => string): Promise<{ port: number; server: Server }> {
   const server = createServer((socket) => {
     socket.on("error", () => {});
     socket.once("data", (chunk: Buffer) => {
-      const path = /^[A-Z]+ (\S+)/.exec(chunk.toString("latin1"))?.[1] ?? "/";
-      socket.end(Buffer.from(reply(path), "latin1"));
+      const request = chunk.toString("latin1");
+      const path = /^[A-Z]+ (\S+)/.exec(request)?.[1] ?? "/";
+      socket.end(Buffer.from(reply(path).replace("$ECHO", request), "latin1"));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -98,14 +110,19 @@ function hostAddresses(): string {
 }
 
 /** Starts a toolgate process (tgtest when root) over a fresh workspace with the red team's raw client in it. */
-async function startRunner(base: string, name: string, allowHosts: string[]): Promise<GateRunner> {
+async function startRunner(
+  base: string,
+  name: string,
+  allowHosts: string[],
+  policyText = POLICY,
+): Promise<GateRunner> {
   const [ws, home, xdg] = [join(base, `${name}-ws`), join(base, `${name}-home`), join(base, `${name}-xdg`)];
   for (const dir of [ws, home, xdg]) await mkdir(dir);
   copyFileSync(join(here, "testdata", "proxy-raw.py"), join(ws, "raw.py"));
   handOver([ws, home, xdg, join(ws, "raw.py")]);
   return startGateRunner({
     roots: [ws],
-    policyText: POLICY,
+    policyText,
     config: { sandbox: { mode: "workspace-write", allow_hosts: allowHosts } },
     env: { HOME: home, XDG_CONFIG_HOME: xdg, PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" },
     asTestUser: true,
@@ -175,6 +192,30 @@ describe("network red team: reaching what the grant must not reach (held)", () =
       const marker = row.leftover;
       await waitUntil(() => runningWith(marker).length === 0);
       expect(runningWith(marker)).toEqual([]);
+    }
+  });
+});
+
+describe("network red team: sealed commands beside a granted one (held)", () => {
+  const policy =
+    '[[rules]]\ntool = "shell"\ndecision = "allow"\nsandbox = "network"\nwhen.command = { prefix = ["sleep"] }\n\n' +
+    '[[rules]]\ntool = "shell"\ndecision = "allow"\n';
+  it.each(rows.sealed.map((r) => [r.note, r] as const))("%s", async (_note, row) => {
+    const runner = await startRunner(base, `sealed-${rows.sealed.indexOf(row)}`, [], policy);
+    try {
+      const started = await runner.execute({
+        name: "shell",
+        args: { command: row.background, background: true },
+      });
+      expect(started.sandbox, started.llmContent).toBe("workspace-write+network");
+      const result = await runner.execute({ name: "shell", args: { command: row.command } });
+      expect(result.sandbox, result.llmContent).toBe("workspace-write");
+      expect(result.llmContent).toContain(row.output);
+      expect(result.llmContent).not.toContain(row.absent);
+      const id = started.data?.id ?? /id "(\w+)"/.exec(started.llmContent)?.[1];
+      await runner.execute({ name: "shell_processes", args: { action: "stop", id } });
+    } finally {
+      await runner.close();
     }
   });
 });
