@@ -18,6 +18,7 @@ import { BIN } from "../test-support/cli.js";
 import {
   type GateRunner,
   handOver,
+  RUNUSER,
   startGateRunner,
   TEST_USER,
   testUser,
@@ -45,6 +46,10 @@ interface SealedRow {
   output: string;
   absent: string;
 }
+interface UntrustedRow {
+  note: string;
+  files: Record<string, string>;
+}
 interface SurviveRow {
   note: string;
   reply: string;
@@ -60,6 +65,7 @@ interface Rows {
   reach: ReachRow[];
   survive: SurviveRow[];
   sealed: SealedRow[];
+  untrusted: UntrustedRow[];
   ownAddress: OwnAddressRow[];
   dnsFlood: { note: string; count: number; broke?: string };
 }
@@ -217,6 +223,31 @@ describe("network red team: sealed commands beside a granted one (held)", () => 
     } finally {
       await runner.close();
     }
+  });
+});
+
+describe("network red team: grants a workspace nobody trusted asks for (held)", () => {
+  it.each(rows.untrusted.map((r) => [r.note, r] as const))("%s", async (_note, row) => {
+    const dir = join(base, `untrusted-${rows.untrusted.indexOf(row)}`);
+    const [ws, home] = [join(dir, "ws"), join(dir, "home")];
+    await mkdir(join(ws, ".toolgate"), { recursive: true });
+    await mkdir(home);
+    for (const [file, text] of Object.entries(row.files)) await writeFile(join(ws, file), text);
+    handOver([dir, ws, home, join(ws, ".toolgate"), ...Object.keys(row.files).map((f) => join(ws, f))]);
+    const command = "if env | grep -qi _proxy; then echo GRANTED; else echo sealed; fi";
+    const argv = [BIN, "call", "shell", JSON.stringify({ command }), "--workspace", ws, "--yes"];
+    const run = spawnSync(
+      testUser() ? RUNUSER : process.execPath,
+      testUser() ? ["-u", TEST_USER, "--", process.execPath, ...argv] : argv,
+      {
+        encoding: "utf8",
+        cwd: ws,
+        env: { HOME: home, PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" },
+      },
+    );
+    expect(run.stdout, run.stderr).toContain("sealed");
+    expect(run.stdout).not.toContain("GRANTED");
+    expect(run.stderr, "the warning names what was ignored").toMatch(/is not trusted: ignoring/);
   });
 });
 
