@@ -68,6 +68,7 @@ interface Rows {
   untrusted: UntrustedRow[];
   ownAddress: OwnAddressRow[];
   dnsFlood: { note: string; count: number; broke?: string };
+  connectionCap: { note: string; requests: number; cap: number; broke?: string };
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -248,6 +249,41 @@ describe("network red team: grants a workspace nobody trusted asks for (held)", 
     expect(run.stdout, run.stderr).toContain("sealed");
     expect(run.stdout).not.toContain("GRANTED");
     expect(run.stderr, "the warning names what was ignored").toMatch(/is not trusted: ignoring/);
+  });
+});
+
+describe("network red team: the proxy's connection bound", () => {
+  it(rows.connectionCap.note, async () => {
+    const { requests, cap } = rows.connectionCap;
+    let [open, most] = [0, 0];
+    const tarpit = createServer((socket) => {
+      most = Math.max(most, ++open);
+      socket.on("error", () => {});
+      socket.on("close", () => open--);
+    });
+    await new Promise<void>((resolve) => tarpit.listen(0, "127.0.0.1", resolve));
+    const port = (tarpit.address() as { port: number }).port;
+    const runner = await startRunner(base, "cap", [`127.0.0.1:${port}`]);
+    try {
+      const request = `GET http://127.0.0.1:${port}/ HTTP/1.1\\r\\nHost: x\\r\\nProxy-Authorization: Basic AUTH\\r\\n\\r\\n`;
+      const command = `python3 raw.py "${request}" 90 ${requests}`;
+      const started = await runner.execute({ name: "shell", args: { command, background: true } });
+      const id = started.data?.id ?? /id "(\w+)"/.exec(started.llmContent)?.[1];
+      expect(started.sandbox, started.llmContent).toBe("workspace-write+network");
+      // Until the server holds more than the bound, or the command has ended (it waits 90 s for an answer).
+      let ended = false;
+      while (most <= cap && !ended) {
+        const read = await runner.execute({ name: "shell_processes", args: { action: "read", id } });
+        ended = /"status":"exited"|status: exited/.test(JSON.stringify(read.data ?? read.llmContent));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await runner.execute({ name: "shell_processes", args: { action: "stop", id } });
+      expect(most, "connections toolgate held open to one server for one command").toBeLessThanOrEqual(cap);
+      expect(most, "the requests reached the server at all").toBeGreaterThan(0);
+    } finally {
+      await runner.close();
+      tarpit.close();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 # Sends raw bytes to the egress proxy inside a network-granted command (127.0.0.1:3128) and prints what comes
 # back, so a red-team row can send what curl never would. argv[1]: the request, with \r \n \xNN escapes, AUTH
 # replaced by this command's proxy credential (base64 of user:password from HTTP_PROXY). argv[2]: seconds to
-# wait for more bytes after the last (default 3). Copied into the workspace by network-redteam.test.ts.
+# wait for more bytes after the last (default 3). argv[3]: how many times to send the request on the one
+# connection (pipelined; default 1). Copied into the workspace by network-redteam.test.ts.
 import base64
 import os
 import socket
@@ -12,7 +13,7 @@ proxy = urllib.parse.urlparse(os.environ["HTTP_PROXY"])
 auth = base64.b64encode(f"{proxy.username}:{proxy.password}".encode()).decode()
 request = sys.argv[1].replace("AUTH", auth).encode().decode("unicode_escape").encode("latin1")
 sock = socket.create_connection(("127.0.0.1", 3128))
-sock.sendall(request)
+sock.sendall(request * (int(sys.argv[3]) if len(sys.argv) > 3 else 1))
 sock.settimeout(float(sys.argv[2]) if len(sys.argv) > 2 else 3)
 received = b""
 try:
