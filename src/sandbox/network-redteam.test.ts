@@ -266,11 +266,12 @@ describe("network red team: the proxy's connection bound", () => {
     const runner = await startRunner(base, "cap", [`127.0.0.1:${port}`]);
     try {
       const request = `GET http://127.0.0.1:${port}/ HTTP/1.1\\r\\nHost: x\\r\\nProxy-Authorization: Basic AUTH\\r\\n\\r\\n`;
-      const command = `python3 raw.py "${request}" 90 ${requests}`;
+      // The client waits 8 s for answers: before the fix every request had its own upstream socket within it.
+      const command = `python3 raw.py "${request}" 8 ${requests}`;
       const started = await runner.execute({ name: "shell", args: { command, background: true } });
       const id = started.data?.id ?? /id "(\w+)"/.exec(started.llmContent)?.[1];
       expect(started.sandbox, started.llmContent).toBe("workspace-write+network");
-      // Until the server holds more than the bound, or the command has ended (it waits 90 s for an answer).
+      // Until the server holds more than the bound, or the command has ended.
       let ended = false;
       while (most <= cap && !ended) {
         const read = await runner.execute({ name: "shell_processes", args: { action: "read", id } });
@@ -288,21 +289,30 @@ describe("network red team: the proxy's connection bound", () => {
 });
 
 describe("network red team: a server's answer must not end toolgate", () => {
-  it.each(rows.survive.map((r) => [r.note, r] as const))("%s", async (_note, row) => {
-    const hostile = await startHostile(() => row.reply);
-    const runner = await startRunner(base, `survive-${rows.survive.indexOf(row)}`, [
-      `127.0.0.1:${hostile.port}`,
-    ]);
-    try {
-      const command = `curl -sS -m 30 http://127.0.0.1:${hostile.port}/; echo; echo curl-finished`;
-      const first = await runner.execute({ name: "shell", args: { command } }).catch((error: Error) => error);
-      expect(first instanceof Error ? first.message : "", "toolgate died answering the command").toBe("");
-      const next = await runner.execute({ name: "shell", args: { command: "echo still-here" } });
-      expect(next.llmContent).toContain("still-here");
-    } finally {
-      await runner.close().catch(() => {});
-      hostile.server.close();
-    }
+  // One toolgate and one hostile server for every row (each row's reply on a path of its own): a row that
+  // ended toolgate fails itself and every row after it.
+  let hostile: Awaited<ReturnType<typeof startHostile>>;
+  let runner: GateRunner;
+  beforeAll(async () => {
+    hostile = await startHostile(
+      (path) => rows.survive[Number(path.slice(1))]?.reply ?? "HTTP/1.1 404 x\r\n\r\n",
+    );
+    runner = await startRunner(base, "survive", [`127.0.0.1:${hostile.port}`]);
+  });
+  afterAll(async () => {
+    await runner?.close().catch(() => {});
+    hostile?.server.close();
+  });
+
+  it.each(rows.survive.map((r, i) => [r.note, i] as const))("%s", async (_note, i) => {
+    const command = `curl -sS -m 30 http://127.0.0.1:${hostile.port}/${i}; echo; echo curl-finished`;
+    const first = await runner.execute({ name: "shell", args: { command } }).catch((error: Error) => error);
+    expect(first instanceof Error ? first.message : "", "toolgate died answering the command").toBe("");
+    expect((first as { llmContent: string }).llmContent).toContain("curl-finished");
+  });
+  it("toolgate still runs the next call after every reply", async () => {
+    const next = await runner.execute({ name: "shell", args: { command: "echo still-here" } });
+    expect(next.llmContent).toContain("still-here");
   });
 });
 
@@ -355,18 +365,25 @@ async function inNamespace(
 }
 
 describe("network red team: this machine's own public addresses", () => {
-  it.each(rows.ownAddress.map((r) => [r.note, r] as const))("%s", async (_note, row) => {
-    const command = row.command
-      .replaceAll("$OWN_V4", OWN_V4)
-      .replaceAll("$OWN_V6", OWN_V6)
-      .replaceAll("$CANARY", "7777");
-    const name = `own-${rows.ownAddress.indexOf(row)}`;
-    const { results, canary } = await inNamespace(name, [{ name: "shell", args: { command } }]);
-    const text = results[0]!.llmContent;
+  // Every row is one call of a single toolgate run in one namespace (a namespace run costs a toolgate start).
+  let run: Awaited<ReturnType<typeof inNamespace>>;
+  beforeAll(async () => {
+    const calls = rows.ownAddress.map((row) => {
+      const command = row.command
+        .replaceAll("$OWN_V4", OWN_V4)
+        .replaceAll("$OWN_V6", OWN_V6)
+        .replaceAll("$CANARY", "7777");
+      return { name: "shell", args: { command } };
+    });
+    run = await inNamespace("own", calls);
+  });
+  it.each(rows.ownAddress.map((r, i) => [r.note, r, i] as const))("%s", (_note, row, i) => {
+    const text = run.results[i]!.llmContent;
     // The command ran behind the proxy (a refusal or a connection), not in a namespace that failed to start.
     expect(text).not.toMatch(/^bwrap: |could not be set up/m);
     expect(text, "a wildcard-bound service of this machine answered").not.toContain(row.absent);
-    expect(canary, "the wildcard canary saw a connection").toBe("");
+    expect(text).toContain("of this machine's own network interfaces");
+    expect(run.canary, "the wildcard canary saw a connection").toBe("");
   });
 });
 

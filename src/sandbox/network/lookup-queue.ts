@@ -30,12 +30,20 @@ export function lookupQueue(lookup: Resolver, limit = MAX_LOOKUPS): (signal: Abo
         start: () => {
           signal.removeEventListener("abort", entry.drop);
           running++;
-          lookup(host)
-            .then(resolve, reject)
-            .finally(() => {
-              running--;
-              next();
-            });
+          const done = () => {
+            running--;
+            next(); // before the caller hears back: the next waiting lookup is on its way first
+          };
+          lookup(host).then(
+            (addresses) => {
+              done();
+              resolve(addresses);
+            },
+            (error: unknown) => {
+              done();
+              reject(error);
+            },
+          );
         },
         drop: () => {
           const at = waiting.indexOf(entry);
