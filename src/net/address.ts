@@ -1,9 +1,13 @@
 /**
  * @module net/address
  * Which IP addresses a fetch may connect to. Classifies IPv4 and IPv6 addresses (including IPv4 embedded in
- * IPv6: mapped, compatible, NAT64, 6to4, Teredo) and says why a non-public one is refused.
+ * IPv6: mapped, compatible, NAT64, 6to4, Teredo) and says why a non-public one is refused. An address of this
+ * machine's own interfaces (a server's public IPv4, a laptop's global IPv6) is refused as loopback is — every
+ * service bound to the wildcard address answers there — and so is any address of a network an interface is
+ * directly attached to (the neighbours a private range would name, on a public prefix).
  */
 import { isIPv4, isIPv6 } from "node:net";
+import { networkInterfaces } from "node:os";
 
 /** Known cloud metadata endpoints, named in the refusal so the reason is obvious. */
 const METADATA_V4 = new Set(["169.254.169.254", "169.254.170.2", "100.100.100.200", "192.0.0.192"]);
@@ -91,7 +95,7 @@ export function classifyV4(ip: string): string | undefined {
   for (const range of V4_TABLE) {
     if ((n & range.mask) >>> 0 === range.base) return range.why;
   }
-  return undefined;
+  return ownV4(n);
 }
 
 /** Why an IPv6 address is refused (checking any IPv4 address it embeds), or undefined when it is public. */
@@ -131,7 +135,53 @@ export function classifyV6(ip: string): string | undefined {
   if ((g0 & 0xffc0) === 0xfe80) return "link-local address";
   if ((g0 & 0xffc0) === 0xfec0) return "site-local address";
   if ((g0 & 0xff00) === 0xff00) return "multicast address";
-  return undefined;
+  return ownV6(g);
+}
+
+/** Shorter prefixes than these are not taken as "directly attached" (they would cover much of the internet). */
+const MIN_ATTACHED_V4 = 16;
+const MIN_ATTACHED_V6 = 32;
+const OWN = "address of this machine's own network interfaces (services bound to every address answer there)";
+const ATTACHED = "address of a network this machine is directly attached to";
+
+/** Read at each check (one getifaddrs call): an address added after start-up counts at once. */
+function interfaceAddresses() {
+  return Object.values(networkInterfaces()).flatMap((list) => list ?? []);
+}
+
+/** Why an otherwise public IPv4 address (as a number) is refused: this machine's own or a neighbour's. */
+function ownV4(n: number): string | undefined {
+  let why: string | undefined;
+  for (const own of interfaceAddresses()) {
+    const address = own.family === "IPv4" ? v4ToNumber(own.address) : undefined;
+    if (address === undefined) continue;
+    if (address === n) return OWN;
+    const bits = Number(own.cidr?.split("/")[1] ?? 32);
+    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+    if (bits >= MIN_ATTACHED_V4 && ((address ^ n) & mask) >>> 0 === 0) why = ATTACHED;
+  }
+  return why;
+}
+
+/** Why an otherwise public IPv6 address (as groups) is refused: this machine's own or a neighbour's. */
+function ownV6(groups: readonly number[]): string | undefined {
+  let why: string | undefined;
+  for (const own of interfaceAddresses()) {
+    const address = own.family === "IPv6" ? v6ToGroups(own.address) : undefined;
+    if (!address) continue;
+    if (address.every((g, i) => g === groups[i])) return OWN;
+    const bits = Number(own.cidr?.split("/")[1] ?? 128);
+    if (bits >= MIN_ATTACHED_V6 && samePrefix(address, groups, bits)) why = ATTACHED;
+  }
+  return why;
+}
+
+function samePrefix(a: readonly number[], b: readonly number[], bits: number): boolean {
+  for (let i = 0; i < 8 && bits > 0; i++, bits -= 16) {
+    const mask = bits >= 16 ? 0xffff : (0xffff << (16 - bits)) & 0xffff;
+    if (((a[i] ?? 0) & mask) !== ((b[i] ?? 0) & mask)) return false;
+  }
+  return true;
 }
 
 /**

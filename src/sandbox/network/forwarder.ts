@@ -60,7 +60,8 @@ export function openForwarder(options: ForwarderOptions): Promise<Forwarder> {
     socat,
     "-d",
     "-d",
-    `TCP-LISTEN:${options.port},bind=127.0.0.1,fork,reuseaddr`,
+    // A child per connection, at most as many as the proxy takes: socat's processes stay bounded too.
+    `TCP-LISTEN:${options.port},bind=127.0.0.1,fork,reuseaddr,max-children=256`,
     `UNIX-CONNECT:${options.socketPath}`,
   ];
   // Its own process group: a Ctrl-C at toolgate's terminal must not end the namespace of a background command.

@@ -23,7 +23,9 @@ import {
   toTarget,
   vetTarget,
 } from "../../net/index.js";
+import { guarded, inTurn, onSettled } from "./guard.js";
 import { forwardedHeaders, socketErrorPhrase } from "./http-headers.js";
+import { lookupQueue } from "./lookup-queue.js";
 
 /** The user name of the proxy credential (the password is made per command). */
 export const PROXY_USER = "toolgate";
@@ -70,6 +72,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const stop = new AbortController();
   const sockets = new Set<Duplex>();
   const refused: string[] = [];
+  const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  let upstreams = 0;
+  const resolverFor = lookupQueue(lookup);
   const track = (socket: Duplex) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
@@ -81,39 +86,70 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const given = Buffer.from(req.headers["proxy-authorization"] ?? "");
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
+  /** A signal that fires when `peer` closes or the proxy does (a waiting lookup is then dropped). */
+  const leaving = (peer: { once(event: "close", listener: () => void): unknown }) => {
+    const left = new AbortController();
+    peer.once("close", () => left.abort());
+    return AbortSignal.any([stop.signal, left.signal]);
+  };
   /** The destination vetted by src/net, or a refusal (recorded) as an error message. */
-  const vet = async (target: Target, subject: string) => {
+  const vet = async (target: Target, subject: string, signal: AbortSignal) => {
     try {
-      return await vetTarget(target, rules, lookup, stop.signal, {
+      return await vetTarget(target, rules, resolverFor(signal), signal, {
         verb: "connect to",
         doing: "connecting to",
         subject,
         hint: "(add it to [sandbox] allow_hosts to permit it)",
       });
     } catch (error) {
+      if (signal.aborted) throw new Error("the command left");
       const message = error instanceof NetError ? error.message : `could not check ${subject}`;
       refuse(message);
       throw new Error(message);
     }
   };
+  /** Counts an upstream socket against the bound; false (refusal recorded) when the command holds too many. */
+  const claimUpstream = (subject: string): boolean => {
+    if (upstreams >= maxConnections) {
+      refuse(
+        `refused to connect to ${subject}: the command holds ${maxConnections} connections through its proxy`,
+      );
+      return false;
+    }
+    upstreams++;
+    return true;
+  };
 
   const server = createServer();
   server.requestTimeout = 0; // uploads may take long; the command's own timeout ends everything
-  // A command cannot run toolgate out of descriptors through its proxy.
-  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  // A command cannot run toolgate out of descriptors through its proxy: its connections are bounded here,
+  // the proxy's own connections out by `claimUpstream`, and each connection serves one request at a time.
+  server.maxConnections = maxConnections;
   server.on("connection", track);
   server.on("clientError", (_error, socket) => socket.destroy());
   server.on("connect", (req: IncomingMessage, client: Duplex, head: Buffer) => {
     client.on("error", () => {});
+    guarded(() => tunnel(req, client, head), client);
+  });
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    inTurn(req, res, () => guarded(() => forward(req, res), res));
+  });
+
+  /** CONNECT: vet the authority, then splice the client to a pinned upstream socket. */
+  const tunnel = (req: IncomingMessage, client: Duplex, head: Buffer) => {
     if (!authorized(req)) return reply(client, 407, "Proxy Authentication Required", AUTH_HELP, AUTH_HEADER);
     const authority = req.url ?? "";
     const target = connectTarget(authority);
     if (!target) return reply(client, 400, "Bad Request", `CONNECT needs host:port, got "${authority}"`);
-    vet(target, authority).then(
+    const signal = leaving(client);
+    onSettled(
+      vet(target, authority, signal),
       (addresses) => {
-        if (client.destroyed) return; // the command gave up while the name was being checked
+        if (client.destroyed || signal.aborted) return; // the command gave up while the name was being checked
+        if (!claimUpstream(authority)) return reply(client, 503, "Service Unavailable", TOO_MANY);
         const upstream = connect({ host: target.host, port: target.port, lookup: pinnedLookup(addresses) });
         track(upstream);
+        upstream.once("close", () => upstreams--);
         upstream.once("connect", () => {
           client.write("HTTP/1.1 200 Connection established\r\n\r\n");
           if (head.length > 0) upstream.write(head);
@@ -122,21 +158,20 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         });
         upstream.on("error", (error) => {
           if (upstream.connecting) {
-            reply(
-              client,
-              502,
-              "Bad Gateway",
-              `could not connect to ${authority}: ${socketErrorPhrase(error)}`,
-            );
+            const why = `could not connect to ${authority}: ${socketErrorPhrase(error)}`;
+            reply(client, 502, "Bad Gateway", why);
           } else client.destroy();
         });
         client.once("close", () => upstream.destroy());
         upstream.once("close", () => client.destroy());
       },
-      (error: Error) => reply(client, 403, "Forbidden", error.message),
+      (error) => reply(client, 403, "Forbidden", error.message),
+      () => client.destroy(),
     );
-  });
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  };
+
+  /** An absolute-form http request: vet the URL's host, then forward to a pinned upstream connection. */
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
     if (!authorized(req)) return answer(res, 407, AUTH_HELP, AUTH_HEADER);
     const raw = req.url ?? "";
     if (!/^http:\/\//i.test(raw)) {
@@ -151,8 +186,13 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     } catch (error) {
       return answer(res, 400, (error as Error).message);
     }
-    vet(target, target.url.href).then(
+    // Listened for before the lookup: a client that leaves during it leaves no upstream socket behind.
+    const signal = leaving(res);
+    onSettled(
+      vet(target, target.url.href, signal),
       (addresses) => {
+        if (signal.aborted || req.destroyed || res.destroyed) return;
+        if (!claimUpstream(target.url.host)) return answer(res, 503, TOO_MANY);
         const upstream = request({
           host: target.host,
           port: target.port,
@@ -164,21 +204,31 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
           agent: false,
           setHost: false,
         });
+        upstream.once("close", () => upstreams--);
         upstream.on("socket", track);
         res.once("close", () => upstream.destroy());
-        upstream.once("response", (up) => {
-          res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardedHeaders(up.headers));
-          up.pipe(res);
-        });
+        upstream.once("response", (up) =>
+          guarded(() => {
+            const status = up.statusCode ?? 0;
+            if (status < 200 || status > 599) {
+              up.destroy();
+              return answer(res, 502, `${target.url.href} answered with an invalid status (${status})`);
+            }
+            // The server's reason phrase is not passed on (Node checks it and would throw): the standard one is.
+            res.writeHead(status, forwardedHeaders(up.headers));
+            up.pipe(res);
+          }, res),
+        );
         upstream.on("error", (error) => {
           if (res.headersSent) res.destroy();
           else answer(res, 502, `could not fetch ${target.url.href}: ${socketErrorPhrase(error)}`);
         });
         req.pipe(upstream);
       },
-      (error: Error) => answer(res, 403, error.message),
+      (error) => answer(res, 403, error.message),
+      () => res.destroy(),
     );
-  });
+  };
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -202,6 +252,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
 
 const AUTH_HELP = "toolgate's egress proxy needs the credential in HTTP_PROXY / HTTPS_PROXY";
 const AUTH_HEADER = { "proxy-authenticate": 'Basic realm="toolgate"' };
+const TOO_MANY = `the command holds ${MAX_CONNECTIONS} connections through toolgate's proxy; close some first`;
 
 /** `/tmp` where it exists (private inside every sandbox, and short: a socket path holds 107 bytes). */
 function defaultParent(): string {
@@ -243,6 +294,10 @@ function reply(
 
 /** A plain-text answer to a proxied request. */
 function answer(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
   const body = `${message}\n`;
   res.writeHead(status, {
     ...headers,
