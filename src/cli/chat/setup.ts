@@ -4,6 +4,8 @@
  * session's confirmation broker, the project's tool pool with `spawn_agents` backed by the loop, the
  * agent's resolved scope (`--agent NAME`), the transcript file, and the session itself.
  */
+
+import type { FlowSession } from "../../core/index.js";
 import { type ChatMessage, type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
 import {
   AgentSession,
@@ -11,6 +13,7 @@ import {
   attachToolPool,
   ConfirmationBroker,
   createAgentRunner,
+  flowOf,
   historyOf,
   type LoopEvent,
   readTranscript,
@@ -120,11 +123,15 @@ export async function setupSession(
   const label = flags.agent ? `${how.command}-${flags.agent}` : how.command;
   let transcript: Transcript;
   let history: ChatMessage[] | undefined;
+  let flow: FlowSession | undefined;
   if (how.resume) {
     // Continue a saved chat: its conversation comes back, and new records go to the same file.
     const file = await findTranscript(ctx, how.resume.session, `-${label}-`);
     try {
-      history = historyOf(await readTranscript(file));
+      const records = await readTranscript(file);
+      history = historyOf(records);
+      // The resumed conversation's context label comes back with it (docs/injection.md).
+      flow = flowOf(records);
     } catch (error) {
       throw new UsageError(`cannot resume: ${(error as Error).message}`);
     }
@@ -140,6 +147,7 @@ export async function setupSession(
     ...common,
     ...(status.tools === false ? { nativeTools: false } : {}),
     ...(history ? { history } : {}),
+    ...(flow ? { flow } : {}),
     ...(scope ? { scope: scope.scope, agent: scope.agent.name, instructions: scope.agent.instructions } : {}),
   });
   const setup: ChatSetup = {
