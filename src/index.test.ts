@@ -7,6 +7,7 @@ describe("public API", () => {
       "AgentSession",
       "ConfigError",
       "ConfirmationBroker",
+      "FlowSession",
       "InProcessApprovalStore",
       "MessageBus",
       "ModelError",

@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
   type AgentRunner,
   type AgentWhitelist,
@@ -49,6 +49,7 @@ import {
   builtinDefaultPolicy,
   type CompiledPolicy,
   createCommandKind,
+  createFlowKnowledge,
   createPathKind,
   createRecorder,
   createUrlKind,
@@ -71,6 +72,8 @@ import {
   DEFAULT_READ_ASK_PATTERNS,
   everyFileTrusted,
   fixedTrust,
+  isInsideOrEqual,
+  PathPatternSet,
   type TrustLookup,
   trustLookup,
   untrustedBecause,
@@ -259,7 +262,18 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       const known = [...builtins.tools.map((t) => t.name), ...registry.names(), ...COORDINATION_TOOLS];
       for (const warning of lintPolicy(policy, known)) logger.warn(warning.message);
     }
-    const engine = new PolicyEngine({ policy, plugins, roots });
+    const flow = createFlowKnowledge({
+      workspaceTrusted,
+      isSecret: secretPaths(roots, cwd),
+      // Only the user's own config names trusted servers: a workspace's config (trusted or not) never does.
+      trustedServers: new Set(options.config !== undefined ? settings.labels.trustedServers : []),
+    });
+    const engine = new PolicyEngine({
+      policy,
+      plugins,
+      roots,
+      flow: { knowledge: flow, guard: settings.labels.guard },
+    });
     const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
 
     const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
@@ -288,6 +302,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       confirmTimeoutMs,
       ...(audit ? { audit } : {}),
       limits: settings.limits,
+      labeler: flow.labeler,
     };
     // One schema cache per generation: a generation never changes, so its payloads never go stale.
     const caches = new WeakMap<ToolRegistry, SchemaCache>();
@@ -450,6 +465,20 @@ function explainHooks(reports: readonly HookReport[] | undefined): string {
       `  hook \`${r.hook}\` (${r.source}): ${r.failure ? `failed: ${r.failure}` : (r.decision ?? "no opinion")}${r.reason ? ` — ${r.reason}` : ""}`,
   );
   return `\nhooks:\n${lines.join("\n")}`;
+}
+
+/**
+ * Whether the secret rules (the paths whose reads ask: `.env*`, keys) match a path argument, resolved
+ * against the first root; a path outside every root is matched by its own components.
+ */
+function secretPaths(roots: readonly string[], cwd: string): (path: string) => boolean {
+  const secrets = new PathPatternSet(DEFAULT_READ_ASK_PATTERNS);
+  return (path) => {
+    const absolute = resolve(roots[0] ?? cwd, path);
+    const root = roots.find((r) => isInsideOrEqual(r, absolute));
+    const relativePath = root ? relative(root, absolute) : absolute.replace(/^\/+/, "");
+    return secrets.matches(relativePath.split(sep).join("/"), absolute);
+  };
 }
 
 /** The argument kinds the policy understands beyond plain text: paths, shell commands, URLs. */

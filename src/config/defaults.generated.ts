@@ -20,6 +20,10 @@ export const CONFIG_DEFAULTS = deepFreeze({
     "max_lines": 2000
   },
   "audit": {},
+  "labels": {
+    "guard": true,
+    "trusted_servers": []
+  },
   "confirm": {
     "timeout_ms": 300000
   },

@@ -115,6 +115,17 @@ export const CONFIG_SCHEMA = z.strictObject({
     },
     "The audit record.",
   ),
+  labels: section(
+    {
+      guard: flag(
+        "The built-in injection guard (docs/injection.md): after untrusted content, a call that sends data out is at least `ask`; with private data too, `deny` unless a rule allows it with `when.context`.",
+      ).default(true),
+      trusted_servers: strings(
+        "MCP servers whose results count as trusted and whose closed-world hints count. Read only from your own config (`--config`), never from a workspace's.",
+      ).default(() => []),
+    },
+    "Information-flow labels (docs/injection.md).",
+  ),
   confirm: section(
     {
       timeout_ms: whole(

@@ -5,7 +5,9 @@
  * display-safe text (hidden characters written out, from the table in `hidden-characters.json`; the same rule
  * for a model's prose and for JSON a person reads). Every confirmation, from every tool, is built here.
  */
+
 import HIDDEN_TABLE from "./hidden-characters.json" with { type: "json" };
+import { describeLabel, isTainted, type Label } from "./labels.js";
 import type {
   ConfirmationDetails,
   PolicyDecision,
@@ -187,7 +189,7 @@ export async function confirmationDetails(
   invocation: ToolInvocation,
   decision: PolicyDecision,
   signal: AbortSignal,
-  options: { sandbox?: SandboxGrant; scope?: ToolScope } = {},
+  options: { sandbox?: SandboxGrant; scope?: ToolScope; context?: Label } = {},
 ): Promise<ConfirmationDetails> {
   const own = await invocation.confirmation(signal, options.sandbox ? { sandbox: options.sandbox } : {});
   const base = own || callDetails(tool, invocation);
@@ -211,6 +213,8 @@ export async function confirmationDetails(
   const justification = invocation.sandboxRequest?.()?.justification;
   if (justification?.trim()) details.justification = line(justification.trim());
   if (options.scope?.agent && (options.scope.depth ?? 0) > 0) details.agent = line(options.scope.agent);
+  // What the model had read when it asked: the person judges the call knowing untrusted text was in play.
+  if (options.context && isTainted(options.context)) details.context = line(describeLabel(options.context));
   return details;
 }
 
@@ -240,6 +244,7 @@ export function confirmationFields(details: ConfirmationDetails): ConfirmationFi
   add("affects", details.locations.join(", "));
   add("justification", details.justification);
   add("why asked", details.reason);
+  add("context", details.context);
   add("change", details.diff?.trimEnd(), true);
   return fields;
 }

@@ -5,6 +5,7 @@
  */
 import { callDetails } from "./confirmation.js";
 import { resultFromThrown, ToolInputError } from "./errors.js";
+import type { LabelDeclaration } from "./labels.js";
 import type {
   ArgKind,
   ConfirmationDetails,
@@ -49,6 +50,13 @@ export interface ToolSpec<P> {
   argKinds?: Record<string, ArgKind>;
   outputMode?: "head" | "head-tail";
   source?: string;
+  /**
+   * The label of the tool's results (docs/injection.md): `{ integrity, confidentiality }`, or a function of
+   * the parameters and the result. Default: untrusted and private — declare what the tool really returns.
+   */
+  label?: LabelDeclaration;
+  /** Whether a call can send data out of the machine. Default: true for kinds but read, search and think. */
+  sendsOut?: boolean;
   /** Validation the schema cannot express; return a message to refuse the call (`invalid_params`). */
   validate?(params: P): string | undefined;
   /** One-line summary of a call. Default: the display name. */
@@ -103,6 +111,8 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
     risk: spec.risk,
     ...(spec.argKinds ? { argKinds: spec.argKinds } : {}),
     ...(spec.outputMode ? { outputMode: spec.outputMode } : {}),
+    ...(spec.label ? { label: spec.label as LabelDeclaration } : {}),
+    ...(spec.sendsOut === undefined ? {} : { sendsOut: spec.sendsOut }),
     source: spec.source ?? "builtin",
     build(input: P): ToolInvocation<P> {
       const checked = declaredValidator.validate(tool as Tool, input);

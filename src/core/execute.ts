@@ -7,6 +7,8 @@ import { randomUUID } from "node:crypto";
 import { argsDigest } from "./audit.js";
 import { confirmationDetails } from "./confirmation.js";
 import { errorResult } from "./errors.js";
+import type { FlowSession } from "./flow-session.js";
+import { type Label, type Labeler, labelOf, ownLabel } from "./labels.js";
 import type { ToolRegistry } from "./registry.js";
 import { asChecked, buildInvocation, withCheckedNote } from "./steps/build.js";
 import { confirmCall } from "./steps/confirm.js";
@@ -17,12 +19,14 @@ import { postToolResult, shapeResult } from "./steps/shape.js";
 import { DEFAULT_LIMITS, type TruncationLimits } from "./truncate.js";
 import type {
   ApprovalStore,
+  AuditLabel,
   AuditSink,
   Confirm,
   ConfirmationDetails,
   Confirmer,
   Decider,
   Decision,
+  FlowVerdict,
   HookReport,
   OutputCallback,
   PolicyDecision,
@@ -51,6 +55,8 @@ export interface PipelineDeps {
   limits?: TruncationLimits;
   /** Post-tool hooks: run on each result before it is shaped (docs/hooks.md). */
   postTool?: PostTool;
+  /** Labels each result a tool returned (toolgate's label data). Default: what the tool declares. */
+  labeler?: Labeler;
 }
 
 /** Per-call options. */
@@ -67,12 +73,19 @@ export interface ExecuteOptions {
    * can be withdrawn. Its answer is recorded in the approval store; the first answer wins.
    */
   confirm?: Confirm;
+  /**
+   * The conversation's context label (docs/injection.md): the policy decides with it, and the call's result
+   * label joins it — pass the same session for every call whose result reaches the same model context.
+   */
+  session?: FlowSession;
 }
 
 /** A ToolResult plus what the pipeline decided. */
 export interface CallResult extends ToolResult {
   ok: boolean;
   tool: string;
+  /** Where the content came from and what it may hold: the tool's label, or toolgate's own for a refusal. */
+  label: Label;
   decision: Decision | null;
   rule: string | null;
   risk: RiskLevel | null;
@@ -80,6 +93,8 @@ export interface CallResult extends ToolResult {
   reason?: string;
   /** What the hooks that ran said, pre-tool and post-tool. */
   hooks?: HookReport[];
+  /** How the context's label took part in the decision, when it did (docs/injection.md). */
+  flow?: FlowVerdict;
   durationMs: number;
 }
 
@@ -97,11 +112,13 @@ export async function executeCall(
   let decision: PolicyDecision | undefined;
   let tool: Tool | undefined;
   let postReports: HookReport[] = [];
+  let label = ownLabel(typeof call.name === "string" ? call.name : "");
 
   const finish = (result: ToolResult): CallResult => {
     const shaped = shapeResult(tool, result, deps.limits ?? DEFAULT_LIMITS);
     const out: CallResult = {
       ...shaped,
+      label,
       ok: !shaped.error,
       tool: typeof call.name === "string" ? call.name : "",
       decision: decision?.decision ?? null,
@@ -110,9 +127,11 @@ export async function executeCall(
       durationMs: performance.now() - started,
     };
     if (decision) out.reason = decision.reason;
+    if (decision?.flow && decision.flow.effect !== "none") out.flow = decision.flow;
     const hooks = [...(decision?.hooks ?? []), ...postReports];
     if (hooks.length > 0) out.hooks = hooks;
     if (deps.audit) writeAudit(deps.audit, call, out, options.scope);
+    options.session?.add(label, out.llmContent);
     return out;
   };
 
@@ -127,8 +146,15 @@ export async function executeCall(
   const { args, risk } = built;
 
   // 3. decide
-  const request = { tool, invocation: built.invocation, args, risk };
-  decision = await decideCall(deps.decider, options.scope ? { ...request, scope: options.scope } : request);
+  const request = {
+    tool,
+    invocation: built.invocation,
+    args,
+    risk,
+    ...(options.scope ? { scope: options.scope } : {}),
+    ...(options.session ? { context: options.session } : {}),
+  };
+  decision = await decideCall(deps.decider, request);
   if (decision.decision === "deny") return finish(denied(tool.name, decision.message ?? decision.reason));
   // What runs (and what a person approves) is what the policy checked: a command's expansions written out.
   const checked = asChecked(deps.registry.validator, tool, built, decision);
@@ -146,6 +172,7 @@ export async function executeCall(
       details = await confirmationDetails(tool, invocation, decision, signal, {
         ...(sandbox ? { sandbox } : {}),
         ...(options.scope ? { scope: options.scope } : {}),
+        ...(options.session ? { context: options.session.label } : {}),
       });
     } catch (error) {
       // Nobody can approve what cannot be shown: a failure here is a deny, never a crash or a run.
@@ -185,6 +212,11 @@ export async function executeCall(
     await runInvocation(tool, invocation, signal, options.onOutput, context),
     decision,
   );
+  // What the tool returned is labelled by what it is, whatever the tool said about itself.
+  label = labelOf(
+    { tool, params: invocation.params, result: ran, ...(sandbox ? { sandbox } : {}) },
+    deps.labeler,
+  );
   if (!deps.postTool) return finish(ran);
   const after = await postToolResult(deps.postTool, {
     call,
@@ -195,6 +227,18 @@ export async function executeCall(
   });
   postReports = after.hooks ?? [];
   return finish(after.result);
+}
+
+/**
+ * A label as the audit log keeps it: the levels and the tools it came from — like the arguments, never the
+ * paths, URLs or excerpts (an exfiltration URL holds what it steals).
+ */
+function auditLabel(label: Label): AuditLabel {
+  return {
+    integrity: label.integrity,
+    confidentiality: label.confidentiality,
+    sources: [...new Set(label.sources.map((s) => s.tool))],
+  };
 }
 
 function denied(toolName: string, reason: string): ToolResult {
@@ -215,6 +259,16 @@ function writeAudit(sink: AuditSink, call: ToolCall, result: CallResult, scope?:
       outcome: result.error ? result.error.type : "ok",
       durationMs: Math.round(result.durationMs * 1000) / 1000,
       ...(result.sandbox ? { sandbox: result.sandbox } : {}),
+      label: auditLabel(result.label),
+      ...(result.flow
+        ? {
+            flow: {
+              effect: result.flow.effect,
+              context: auditLabel(result.flow.context),
+              ...(result.flow.sink ? { sink: result.flow.sink } : {}),
+            },
+          }
+        : {}),
       ...(result.hooks
         ? {
             hooks: result.hooks.map((h) => ({

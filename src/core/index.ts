@@ -34,6 +34,25 @@ export {
   ToolInputError,
 } from "./errors.js";
 export { type CallResult, type ExecuteOptions, executeCall, type PipelineDeps } from "./execute.js";
+export { type ContextView, FlowSession, hostsIn } from "./flow-session.js";
+export {
+  CLEAN,
+  type Confidentiality,
+  declared,
+  describeLabel,
+  type Integrity,
+  isTainted,
+  joinLabels,
+  type Label,
+  type LabelDeclaration,
+  type Labeler,
+  type LabelInput,
+  type LabelLevels,
+  type LabelSource,
+  labelOf,
+  ownLabel,
+  UNDECLARED,
+} from "./labels.js";
 export { TOOL_NAME_PATTERN, ToolRegistry } from "./registry.js";
 export {
   type AnthropicTool,
@@ -66,6 +85,7 @@ export type {
   ApprovalState,
   ApprovalStore,
   ArgKind,
+  AuditLabel,
   AuditRecord,
   AuditSink,
   Confirm,
@@ -76,6 +96,7 @@ export type {
   Decider,
   Decision,
   DecisionRequest,
+  FlowVerdict,
   HookReport,
   JsonSchema,
   Logger,

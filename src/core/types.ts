@@ -4,6 +4,9 @@
  * interfaces the pipeline is wired with (decider, confirmer, approval store, audit sink). Types only.
  */
 
+import type { ContextView } from "./flow-session.js";
+import type { Label, LabelDeclaration } from "./labels.js";
+
 /** How dangerous a call is. Ordered: low < medium < high. */
 export type RiskLevel = "low" | "medium" | "high";
 
@@ -91,6 +94,11 @@ export interface ToolResult {
    * MCP server does). Never sent to the model by toolgate itself.
    */
   upstream?: UpstreamResult;
+  /**
+   * Where the content came from and what it may hold (docs/injection.md). Set by the pipeline on every
+   * result it returns; a tool's own value is replaced.
+   */
+  label?: Label;
 }
 
 /** An MCP `tools/call` result as the upstream server sent it: content blocks, structured content, `_meta`. */
@@ -133,6 +141,11 @@ export interface ConfirmationDetails {
    * that they are not sandboxed, and where they run). Always set; every front end shows it last.
    */
   sandbox: string;
+  /**
+   * The context's label when it decided the ask (untrusted or private content the model has read), in
+   * toolgate's words with the sources and excerpts quoted (docs/injection.md).
+   */
+  context?: string;
 }
 
 /** Streaming callback for tools that produce output incrementally. */
@@ -196,6 +209,16 @@ export interface Tool<P = Record<string, unknown>> {
   readonly outputMode?: "head" | "head-tail";
   /** Where the tool came from (`builtin`, `mcp:<server>`, `host`). */
   readonly source?: string;
+  /**
+   * The label of the tool's results, for tools toolgate's label data does not know (host tools). Absent:
+   * untrusted and private (docs/injection.md).
+   */
+  readonly label?: LabelDeclaration;
+  /**
+   * Whether a call can send data out of the machine (to a network, a remote, another person). Absent: true
+   * for every kind but read, search and think. toolgate's data decides for its built-in tools.
+   */
+  readonly sendsOut?: boolean;
   /**
    * Builds an invocation. The pipeline calls it with parameters it has validated against `parameters`;
    * tools made with `defineTool` validate again themselves, so no caller can hand their hooks anything else.
@@ -266,6 +289,18 @@ export interface PolicyDecision {
   checkedArgs?: Record<string, unknown>;
   /** What the hooks that ran for the call said (hooks/, docs/hooks.md). */
   hooks?: HookReport[];
+  /** The labels that decided, when the context's label raised the decision or a rule read it. */
+  flow?: FlowVerdict;
+}
+
+/** How the context's label took part in a decision (docs/injection.md). */
+export interface FlowVerdict {
+  /** The context's label the decision was made on. */
+  context: Label;
+  /** Why the call sends data out, when it does (`web_fetch to a host not seen in trusted context`). */
+  sink?: string;
+  /** What the label did: `ask` or `deny` by the built-in guard, or `rule` when a rule's `when.context` held. */
+  effect: "ask" | "deny" | "rule" | "none";
 }
 
 /** One hook's part in a call: which hook, where it is configured, and its answer or why it gave none. */
@@ -298,6 +333,8 @@ export interface DecisionRequest {
   /** The call's risk as the tool computes it. */
   risk: RiskLevel;
   scope?: ToolScope;
+  /** The caller's context label, when it passed a session (docs/injection.md). */
+  context?: ContextView;
 }
 
 /** Decides allow / ask / deny for a call. The policy engine implements it. */
@@ -470,6 +507,17 @@ export interface AuditRecord {
   sandbox?: string;
   /** The hooks that ran, each with its decision or failure. */
   hooks?: { hook: string; event: string; decision?: Decision; failure?: string }[];
+  /** The result's label (docs/injection.md). */
+  label?: AuditLabel;
+  /** How the context's label took part in the decision, when it did. */
+  flow?: { effect: FlowVerdict["effect"]; context: AuditLabel; sink?: string };
+}
+
+/** A label in an audit record: levels and the tools the content came from. */
+export interface AuditLabel {
+  integrity: Label["integrity"];
+  confidentiality: Label["confidentiality"];
+  sources: string[];
 }
 
 export interface AuditSink {

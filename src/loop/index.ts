@@ -9,5 +9,5 @@ export { attachToolPool, type SessionHost } from "./host.js";
 export { formatMs, renderTranscript } from "./replay.js";
 export { AgentSession } from "./session.js";
 export { createAgentRunner } from "./sub-agents.js";
-export { historyOf, readTranscript, sessionsDir, Transcript } from "./transcript.js";
+export { flowOf, historyOf, readTranscript, sessionsDir, Transcript } from "./transcript.js";
 export type { LoopEvent, SessionOptions, TurnResult } from "./types.js";

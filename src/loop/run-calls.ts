@@ -5,7 +5,7 @@
  * Reports each call's start, streamed output and end, and records them in the transcript.
  */
 import type { CallResult } from "../core/index.js";
-import { READ_ONLY_KINDS, type ToolScope } from "../core/index.js";
+import { type FlowSession, READ_ONLY_KINDS, type ToolScope } from "../core/index.js";
 import type { ConfirmationBroker } from "./approvals.js";
 import type { Transcript } from "./transcript.js";
 import type { LoopEvent, LoopGate } from "./types.js";
@@ -24,6 +24,8 @@ export interface RoundContext {
   signal: AbortSignal;
   broker?: ConfirmationBroker;
   transcript?: Transcript;
+  /** The session's context label: each call is decided with it, and each result joins it. */
+  flow?: FlowSession;
   emit: (event: LoopEvent) => void;
 }
 
@@ -67,6 +69,7 @@ async function runOne(call: PendingCall, ctx: RoundContext): Promise<CallResult>
       onOutput: (chunk) => ctx.emit({ type: "tool_output", id: call.id, name: call.name, chunk }),
       // The session's broker answers this call's `ask`, with the call, its agent and its signal in hand.
       ...(ctx.broker ? { confirm: ctx.broker.confirm } : {}),
+      ...(ctx.flow ? { session: ctx.flow } : {}),
     },
   );
   ctx.emit({ type: "tool_end", id: call.id, name: call.name, description, result });
@@ -81,6 +84,7 @@ async function runOne(call: PendingCall, ctx: RoundContext): Promise<CallResult>
     error: result.error ? { type: result.error.type, message: result.error.message } : null,
     durationMs: Math.round(result.durationMs),
     content: result.llmContent,
+    label: result.label,
   });
   return result;
 }

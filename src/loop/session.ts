@@ -7,6 +7,7 @@
  * window first; an overflow the server reports is recovered from once (`keeper.ts`).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { FlowSession } from "../core/index.js";
 import {
   type ChatMessage,
   type ChatModel,
@@ -63,6 +64,11 @@ export class AgentSession {
   private nextId = 1;
   /** Keeps every request inside the context window. */
   private readonly keeper: ContextKeeper;
+  /**
+   * The context label (docs/injection.md): the join of every result that entered this conversation. Kept
+   * apart from the messages, so compaction, which drops messages, keeps it; `clear` starts it again.
+   */
+  flow: FlowSession;
   /** Tokens of the newest exchange as the server counted them (prompt + reply), when that count can be true. */
   private tokensUsed: number | undefined;
 
@@ -77,6 +83,7 @@ export class AgentSession {
       options.contextWindow,
       options.maxReplyTokens,
     );
+    this.flow = options.flow ?? new FlowSession();
     this.takeTools();
     // No default call unless configured: a chat greeting must not trigger a search.
     this.profile = options.profile ?? mergeProfiles(DEFAULT_PROFILE, { tools: {}, fallback: [] });
@@ -100,6 +107,7 @@ export class AgentSession {
   /** Starts a new conversation: only the system instructions stay. The transcript records it. */
   clear(): void {
     this.messages.splice(1);
+    this.flow = new FlowSession();
     this.tokensUsed = undefined;
     this.keeper.reset();
     this.options.transcript?.write({ type: "clear" });
@@ -201,6 +209,8 @@ export class AgentSession {
       };
     };
     this.push({ role: "user", content: task });
+    // The user's own words: the hosts they name are destinations they chose.
+    this.flow.noteTrusted(task);
     try {
       const routing = await this.route(task, signal);
       // on the first round, sub-questions × suggested tools run without asking the model.
@@ -400,6 +410,7 @@ export class AgentSession {
       ...(this.options.scope ? { scope: this.options.scope } : {}),
       ...(this.options.broker ? { broker: this.options.broker } : {}),
       ...(this.options.transcript ? { transcript: this.options.transcript } : {}),
+      flow: this.flow,
     });
     const byId = new Map(runnable.map((c, i) => [c.id, results[i]!]));
     // The round's results together get their share of the window; one over its part is cut, saying how to page.

@@ -7,7 +7,14 @@
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import type { Decision, RiskLevel, ToolErrorType } from "../core/index.js";
+import {
+  type Decision,
+  FlowSession,
+  type Label,
+  type RiskLevel,
+  type ToolErrorType,
+  UNDECLARED,
+} from "../core/index.js";
 import type { ChatMessage } from "../llm/index.js";
 import type { PlanMethod, RoutingPlan, SkippedCall } from "../planner/index.js";
 
@@ -49,6 +56,8 @@ export type TranscriptRecord = { time: string } & (
       error: { type: ToolErrorType; message: string } | null;
       durationMs: number;
       content: string;
+      /** The result's label (docs/injection.md); absent in transcripts of older toolgates. */
+      label?: Label;
     }
   | { type: "sub_agent"; agent: string; depth: number; file: string; ok: boolean }
   | {
@@ -154,6 +163,25 @@ export async function readTranscript(file: string): Promise<TranscriptRecord[]> 
  * The conversation a transcript holds, to continue it: its messages other than the system prompt, from
  * the last `/clear` on.
  */
+/**
+ * The context label of a transcript's conversation, for resuming it: the join of its tool results' labels
+ * since the last `clear`, and the hosts of the user's messages. A result written without a label (an older
+ * toolgate) counts as untrusted and private: a missing label is the unsafe case.
+ */
+export function flowOf(records: readonly TranscriptRecord[]): FlowSession {
+  let session = new FlowSession();
+  for (const r of records) {
+    if (r.type === "clear") session = new FlowSession();
+    else if (r.type === "message" && r.message.role === "user") session.noteTrusted(r.message.content ?? "");
+    else if (r.type === "tool_result") session.add(r.label ?? unlabelled(r.name));
+  }
+  return session;
+}
+
+function unlabelled(tool: string): Label {
+  return { ...UNDECLARED, sources: [{ tool, ...UNDECLARED, what: "a transcript entry without a label" }] };
+}
+
 export function historyOf(records: readonly TranscriptRecord[]): ChatMessage[] {
   let history: ChatMessage[] = [];
   for (const r of records) {

@@ -4,7 +4,14 @@
  * UI renders, and a turn's outcome. Types only.
  */
 import type { MessageBus } from "../bus/index.js";
-import type { CallResult, ExecuteOptions, ToolCall, ToolRegistry, ToolScope } from "../core/index.js";
+import type {
+  CallResult,
+  ExecuteOptions,
+  FlowSession,
+  ToolCall,
+  ToolRegistry,
+  ToolScope,
+} from "../core/index.js";
 import type { ChatMessage, ChatModel, ModelErrorKind } from "../llm/index.js";
 import type { PlanMethod, PlannerProfile, RoutingPlan, SkippedCall } from "../planner/index.js";
 import type { ConfirmationBroker } from "./approvals.js";
@@ -78,6 +85,8 @@ export interface SessionOptions {
   onEvent?: (event: LoopEvent) => void;
   /** Messages of an earlier conversation to continue (after the system instructions). */
   history?: ChatMessage[];
+  /** The resumed conversation's context label (`flowOf(records)`); default: a clean one. */
+  flow?: FlowSession;
   /**
    * The context window in tokens, a hard budget: no request the session's measure puts over it (less the
    * reply's reserve) is sent; tool results are cut to their share, the history compacted (Ollama also gets

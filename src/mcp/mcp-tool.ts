@@ -106,6 +106,8 @@ export function createMcpTool(
     risk,
     argKinds: inferArgKinds(parameters),
     source: `mcp:${route.server}`,
+    // Open-world unless the server says otherwise (MCP's default); only a trusted server's word counts (docs/injection.md).
+    sendsOut: info.annotations?.openWorldHint !== false,
     build(params: Record<string, unknown>): ToolInvocation {
       // A person approving the call must see what it will do: the arguments, shortened (made when asked).
       let summary: string | undefined;

@@ -8,10 +8,14 @@ import { type ArgKind, compileToolPattern, type Decision, type RuleRef } from ".
 import { deepFreeze } from "../utils/index.js";
 import { RuleIndex } from "./candidates.js";
 import { textPlugin } from "./conditions/text.js";
+import { type ContextCondition, compileContextCondition } from "./flow/context-condition.js";
 import type { CompiledCondition, CompiledPolicy, CompiledRule, PolicySpec, RuleSpec } from "./model.js";
 import { stricter } from "./order.js";
 import { PolicyProblem } from "./problem.js";
 import type { ArgKindPlugin, ConditionTest } from "./types.js";
+
+/** The `when` key that reads the context label instead of an argument. */
+const CONTEXT = "context";
 
 /** How compiled rules are named. */
 export interface CompileOptions {
@@ -54,6 +58,8 @@ function compileConditions(
 ): CompiledCondition[] {
   const conditions: CompiledCondition[] = [];
   for (const [arg, operators] of Object.entries(spec.when ?? {})) {
+    // `when.context` reads the caller's context label, not an argument (flow/context-condition.ts).
+    if (arg === CONTEXT) continue;
     for (const [operator, operand] of Object.entries(operators)) {
       const supporting = plugins.filter((p) => Object.hasOwn(p.operators, operator));
       if (supporting.length === 0) {
@@ -119,6 +125,15 @@ export function compileRule(
     }
   }
   const conditions = compileConditions(spec, position, plugins);
+  let context: ContextCondition | undefined;
+  const table = spec.when?.[CONTEXT];
+  if (table !== undefined) {
+    try {
+      context = compileContextCondition(table);
+    } catch (error) {
+      throw new PolicyProblem((error as Error).message, position, spec.tool, "when");
+    }
+  }
   const prefix = options.label ?? options.source;
   const line = options.lineOf?.(position);
   const ref: RuleRef = Object.freeze({
@@ -140,6 +155,7 @@ export function compileRule(
     sandbox: spec.sandbox,
     kinds: spec.kind ? Object.freeze([...spec.kind]) : undefined,
     conditions: Object.freeze(conditions),
+    context,
     args: Object.freeze([...new Set(conditions.map((c) => c.arg))]),
     label,
     reason: `rule ${ref.id} (${label}) matched`,

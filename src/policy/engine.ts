@@ -7,6 +7,8 @@
 import type { ArgKind, Decider, DecisionRequest, PolicyDecision } from "../core/index.js";
 import { pluginList } from "./compile.js";
 import { evaluate, UNPREPARED } from "./evaluate.js";
+import { guardCall } from "./flow/guard.js";
+import type { FlowKnowledge } from "./flow/knowledge.js";
 import type { CompiledPolicy, PolicyRecorder, PreparedCall } from "./model.js";
 import type { ArgKindPlugin } from "./types.js";
 
@@ -22,6 +24,11 @@ export interface PolicyEngineOptions {
   plugins?: readonly ArgKindPlugin[];
   /** The host's allowed roots (canonical), given to `prepare`. Never taken from tool arguments. */
   roots: readonly string[];
+  /**
+   * What the gate knows of information flow, and whether the built-in guard applies (docs/injection.md).
+   * Absent: `when.context` rules still decide, and no guard applies.
+   */
+  flow?: { knowledge: FlowKnowledge; guard: boolean };
 }
 
 /**
@@ -34,12 +41,14 @@ export class PolicyEngine implements Decider {
   readonly policy: CompiledPolicy;
   readonly roots: readonly string[];
   readonly #plugins: ReadonlyMap<ArgKind, ArgKindPlugin>;
+  readonly #guard: FlowKnowledge | undefined;
 
   constructor(options: PolicyEngineOptions) {
     this.policy = options.policy;
     this.roots = Object.freeze([...options.roots]);
     const plugins = options.plugins ? pluginList(options.plugins) : options.policy.plugins;
     this.#plugins = new Map(plugins.map((p) => [p.kind, p]));
+    this.#guard = options.flow?.guard ? options.flow.knowledge : undefined;
   }
 
   /** Decides one call; with a recorder, explain events are appended to it. */
@@ -82,8 +91,12 @@ export class PolicyEngine implements Decider {
       },
       args,
       risk: request.risk,
+      ...(request.context ? { context: request.context.label } : {}),
     };
-    const decision = evaluate(this.policy, call, recorder);
+    let decision = evaluate(this.policy, call, recorder);
+    // Only a context that read something untrusted costs anything more (a clean one skips the guard).
+    if (this.#guard !== undefined && request.context?.label.integrity === "untrusted")
+      decision = guardCall(decision, request, this.#guard, recorder);
     return decision.decision === "deny" ? decision : this.withCheckedForms(decision, tool, args);
   }
 

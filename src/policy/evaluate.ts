@@ -4,7 +4,8 @@
  * environment. Precedence (DESIGN §6): a matching deny wins; otherwise tool-specific rules before `*` rules;
  * within a level the stricter decision wins (first in file order on a tie); no match → the default decision.
  */
-import type { Decision, PolicyDecision, RiskLevel, RuleRef } from "../core/index.js";
+import { CLEAN, type Decision, type PolicyDecision, type RiskLevel, type RuleRef } from "../core/index.js";
+import { contextHolds, contextWanted } from "./flow/context-condition.js";
 import type {
   CompiledCondition,
   CompiledPolicy,
@@ -58,6 +59,14 @@ export function matchRule(
   if (rule.kinds !== undefined && !rule.kinds.includes(call.tool.kind)) {
     recorder?.record({ op: "skip-kind", rule: rule.ref.id, kind: call.tool.kind });
     return undefined;
+  }
+  if (rule.context !== undefined) {
+    const held = contextHolds(rule.context, call.context);
+    recorder?.record({ op: "context", rule: rule.ref.id, want: contextWanted(rule.context), held });
+    if (!held) {
+      recorder?.record({ op: "no-match", rule: rule.ref.id });
+      return undefined;
+    }
   }
   let decision = rule.decision;
   for (const condition of rule.conditions) {
@@ -234,5 +243,7 @@ function decideRules(policy: CompiledPolicy, call: PreparedCall, recorder?: Poli
   };
   if (chosen.message !== undefined) result.message = chosen.message;
   if (chosen.sandbox !== undefined && decision !== "deny") result.sandbox = chosen.sandbox;
+  // A rule that read the context label decided: the guard leaves its answer alone (flow/guard.ts).
+  if (chosen.context !== undefined) result.flow = { context: call.context ?? CLEAN, effect: "rule" };
   return result;
 }

@@ -32,7 +32,8 @@ export function filterEvents(events: readonly PolicyEvent[], filter: ExplainFilt
   if (filter === "full") return [...events];
   const matched = new Set(events.filter((e) => e.op === "match").map((e) => (e as { rule: string }).rule));
   return events.filter((e) => {
-    if (e.op === "choose" || e.op === "default" || e.op === "layer" || e.op === "combine") return true;
+    if (e.op === "choose" || e.op === "default" || e.op === "layer" || e.op === "combine" || e.op === "guard")
+      return true;
     return "rule" in e && matched.has(e.rule);
   });
 }
@@ -54,6 +55,10 @@ function line(event: PolicyEvent): string {
             : event.outcome;
       return `  | when.${event.arg}.${event.operator} on a ${event.argKind} argument: ${outcome}`;
     }
+    case "context":
+      return `  | when.context (${event.want}): ${event.held ? "holds" : "fails"}`;
+    case "guard":
+      return `labels: context ${event.context}; ${event.sink ? `sends out: ${event.sink}` : "does not send data out"} → ${event.outcome}`;
     case "match":
       return `  | matched: ${event.decision}`;
     case "no-match":

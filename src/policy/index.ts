@@ -19,6 +19,19 @@ export { type BuiltinPolicyOptions, builtinDefaultPolicy, builtinPolicyText } fr
 export { PolicyEngine, type PolicyEngineOptions } from "./engine.js";
 export { evaluate, matchRule } from "./evaluate.js";
 export { createRecorder, type EventLog, type ExplainFilter, renderExplanation } from "./explain.js";
+export {
+  type ContextCondition,
+  compileContextCondition,
+  contextHolds,
+} from "./flow/context-condition.js";
+export { guardCall } from "./flow/guard.js";
+export {
+  createFlowKnowledge,
+  type FlowHost,
+  type FlowKnowledge,
+  loadFlowData,
+  type SinkCall,
+} from "./flow/knowledge.js";
 export { withGitConfigCheck } from "./git-config-hazards.js";
 export { lintPolicy, type PolicyLintWarning } from "./lint.js";
 export { type ExtendOptions, extendPolicy, type LoadOptions, loadPolicyFile, parsePolicy } from "./load.js";

@@ -4,8 +4,9 @@
  * conditions turned into tests), the prepared call `evaluate` reads, and the explain events it can record.
  * Types only, apart from nothing: behaviour lives in compile.ts, evaluate.ts and explain.ts.
  */
-import type { ArgKind, Decision, RiskLevel, RuleRef, SandboxGrant, ToolKind } from "../core/index.js";
+import type { ArgKind, Decision, Label, RiskLevel, RuleRef, SandboxGrant, ToolKind } from "../core/index.js";
 import type { RuleIndex } from "./candidates.js";
+import type { ContextCondition } from "./flow/context-condition.js";
 import type { ArgKindPlugin, ConditionTest, MatchResult } from "./types.js";
 
 /** An example call a rule must (`match`) or must not (`not_match`) match, checked at load. */
@@ -65,6 +66,8 @@ export interface CompiledRule {
   readonly sandbox?: SandboxGrant;
   readonly kinds?: readonly ToolKind[];
   readonly conditions: readonly CompiledCondition[];
+  /** `when.context`: the context label the rule needs (docs/injection.md). */
+  readonly context: ContextCondition | undefined;
   /** The distinct argument names the conditions read. */
   readonly args: readonly string[];
   /** `tool "shell", decision allow`: how reasons and errors name the rule. */
@@ -111,6 +114,8 @@ export interface PreparedCall {
   readonly risk: RiskLevel;
   /** Why a default `allow` must not apply to this call (see `ArgKindPlugin.defaultAllowBlocker`). */
   readonly blockers?: readonly string[];
+  /** The caller's context label (absent: no session, a clean context). */
+  readonly context?: Label;
 }
 
 /** What a condition answered, for the explain trace. */
@@ -128,6 +133,8 @@ export type PolicyEvent =
       readonly argKind: ArgKind;
       readonly outcome: ConditionOutcome;
     }
+  | { readonly op: "context"; readonly rule: string; readonly want: string; readonly held: boolean }
+  | { readonly op: "guard"; readonly context: string; readonly sink?: string; readonly outcome: string }
   | { readonly op: "match"; readonly rule: string; readonly decision: Decision }
   | { readonly op: "no-match"; readonly rule: string }
   | { readonly op: "choose"; readonly rule: string; readonly decision: Decision; readonly why: string }

@@ -1,12 +1,13 @@
 /** How a session looks: tool lines, progress for long tools, sub-agent prefixes, the answer questions. */
 import { describe, expect, it } from "vitest";
-import type { CallResult } from "../../core/index.js";
+import { type CallResult, ownLabel } from "../../core/index.js";
 import { alwaysScope, parseAnswer } from "./ask.js";
 import { EventRenderer, toolLine } from "./render.js";
 
 const result = (over: Partial<CallResult> = {}): CallResult => ({
   ok: true,
   tool: "shell",
+  label: ownLabel("shell"),
   decision: "allow",
   rule: null,
   risk: "low",

@@ -5,13 +5,14 @@
  * agent's resolved scope (`--agent NAME`), the transcript file, and the session itself.
  */
 
-import type { Confirm } from "../../core/index.js";
+import type { Confirm, FlowSession } from "../../core/index.js";
 import { type ChatMessage, type ChatModel, createChatModel, resolveLlmSettings } from "../../llm/index.js";
 import {
   AgentSession,
   attachToolPool,
   ConfirmationBroker,
   createAgentRunner,
+  flowOf,
   historyOf,
   type LoopEvent,
   readTranscript,
@@ -121,11 +122,15 @@ export async function setupSession(
   const label = flags.agent ? `${how.command}-${flags.agent}` : how.command;
   let transcript: Transcript;
   let history: ChatMessage[] | undefined;
+  let flow: FlowSession | undefined;
   if (how.resume) {
     // Continue a saved chat: its conversation comes back, and new records go to the same file.
     const file = await findTranscript(ctx, how.resume.session, `-${label}-`);
     try {
-      history = historyOf(await readTranscript(file));
+      const records = await readTranscript(file);
+      history = historyOf(records);
+      // The resumed conversation's context label comes back with it (docs/injection.md).
+      flow = flowOf(records);
     } catch (error) {
       throw new UsageError(`cannot resume: ${(error as Error).message}`);
     }
@@ -141,6 +146,7 @@ export async function setupSession(
     ...common,
     ...(status.tools === false ? { nativeTools: false } : {}),
     ...(history ? { history } : {}),
+    ...(flow ? { flow } : {}),
     ...(scope ? { scope: scope.scope, agent: scope.agent.name, instructions: scope.agent.instructions } : {}),
   });
   const setup: ChatSetup = {

@@ -12,6 +12,7 @@ import {
   type Confirm,
   displaySafe,
   displaySafeJson,
+  ownLabel,
   type ToolCall,
 } from "../../core/index.js";
 import { gateOffer } from "../always-rule.js";
@@ -150,6 +151,7 @@ function usageResult(message: string): CallResult {
   return {
     ok: false,
     tool: "",
+    label: ownLabel(""),
     decision: null,
     rule: null,
     risk: null,

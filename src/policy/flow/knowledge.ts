@@ -1,0 +1,198 @@
+/**
+ * @module policy/flow/knowledge
+ * What toolgate knows of tools for information flow (docs/injection.md), loaded from `flow-data.json`: the
+ * label of each built-in tool's results (a `Labeler` for the pipeline) and whether a call sends data out
+ * (a sink, for the guard). MCP tools and host tools follow the rules of the data file's comment. The host
+ * fills in what only it knows: whether the workspace is trusted, which paths the secret rules match, which
+ * MCP servers the user's own config trusts.
+ */
+import {
+  type Confidentiality,
+  declared,
+  type Integrity,
+  type Labeler,
+  type LabelInput,
+  type LabelLevels,
+  READ_ONLY_KINDS,
+  type SandboxGrant,
+  type Tool,
+} from "../../core/index.js";
+import data from "./flow-data.json" with { type: "json" };
+
+type IntegrityRule = Integrity | "workspace" | "shell" | "stored";
+type ConfidentialityRule = Confidentiality | "secret-paths" | "shell";
+type SinkRule = "new-host" | "shell" | "user-memory";
+
+/** One built-in tool's entry in the data file. */
+export interface ToolFlow {
+  label: readonly [IntegrityRule, ConfidentialityRule];
+  what?: string;
+  sink?: SinkRule;
+  sinkArg?: string;
+}
+
+const INTEGRITY_RULES = new Set(["trusted", "untrusted", "workspace", "shell", "stored"]);
+const CONFIDENTIALITY_RULES = new Set(["public", "private", "secret-paths", "shell"]);
+const SINK_RULES = new Set(["new-host", "shell", "user-memory"]);
+
+/**
+ * The data file, checked: a malformed entry is an error at load (toolgate's own data, so a bug, never a
+ * silently open door).
+ */
+export function loadFlowData(raw: unknown = data): {
+  tools: ReadonlyMap<string, ToolFlow>;
+  shellSinks: readonly { pattern: RegExp; why: string }[];
+} {
+  const file = raw as { tools?: Record<string, ToolFlow>; shellSinks?: { pattern: string; why: string }[] };
+  const tools = new Map<string, ToolFlow>();
+  for (const [name, entry] of Object.entries(file.tools ?? {})) {
+    const [integrity, confidentiality] = entry.label ?? [];
+    if (!INTEGRITY_RULES.has(integrity as string) || !CONFIDENTIALITY_RULES.has(confidentiality as string))
+      throw new Error(`flow-data.json: tool ${name}: label must be [integrity, confidentiality] rules`);
+    if (entry.sink !== undefined && !SINK_RULES.has(entry.sink))
+      throw new Error(`flow-data.json: tool ${name}: unknown sink ${JSON.stringify(entry.sink)}`);
+    tools.set(name, Object.freeze({ ...entry }));
+  }
+  const shellSinks = (file.shellSinks ?? []).map((s) => ({
+    pattern: new RegExp(s.pattern, "i"),
+    why: s.why,
+  }));
+  return { tools, shellSinks };
+}
+
+/** What only the host knows. */
+export interface FlowHost {
+  /** Whether the workspace's files count as the user's own (`gate.workspaceTrusted`). */
+  workspaceTrusted: boolean;
+  /** Whether the secret rules match a path argument (as the model gave it). */
+  isSecret: (path: string) => boolean;
+  /** MCP servers the user's own config trusts (`[labels] trusted_servers`). */
+  trustedServers: ReadonlySet<string>;
+}
+
+/** A call, as the sink check sees it. */
+export interface SinkCall {
+  tool: Tool;
+  args: Readonly<Record<string, unknown>>;
+  /** How far the call leaves the sandbox (granted by a rule or asked by the call). */
+  sandbox?: SandboxGrant | undefined;
+  /** Hosts seen in trusted context. */
+  trustedHosts: ReadonlySet<string>;
+}
+
+/** The labeler and the sink check of one gate. */
+export interface FlowKnowledge {
+  labeler: Labeler;
+  /** Why the call sends data out, or undefined when it does not. */
+  sinkOf(call: SinkCall): string | undefined;
+}
+
+const BUILTIN = loadFlowData();
+
+/** The server name of an MCP tool (`mcp:<server>` source), else undefined. */
+function serverOf(tool: Tool): string | undefined {
+  return tool.source?.startsWith("mcp:") ? tool.source.slice(4) : undefined;
+}
+
+/** The host of a URL argument, lower case; undefined when it is not a URL toolgate can read. */
+export function urlHost(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  try {
+    return new URL(value).hostname.toLowerCase().replace(/\.$/, "") || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/**
+ * The gate's flow knowledge.
+ * @example const flow = createFlowKnowledge({ workspaceTrusted: false, isSecret: () => false, trustedServers: new Set() });
+ */
+export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowledge {
+  const entryOf = (tool: Tool) => (tool.source === "builtin" ? known.tools.get(tool.name) : undefined);
+  const workspace: Integrity = host.workspaceTrusted ? "trusted" : "untrusted";
+
+  const labeler: Labeler = (input: LabelInput) => {
+    const { tool, params, sandbox } = input;
+    const server = serverOf(tool);
+    if (server !== undefined) {
+      const trusted = host.trustedServers.has(server);
+      return { integrity: trusted ? "trusted" : "untrusted", confidentiality: "public", what: server };
+    }
+    const entry = entryOf(tool);
+    if (entry === undefined) return declared(input);
+    const [i, c] = entry.label;
+    const integrity: Integrity =
+      i === "workspace"
+        ? workspace
+        : i === "shell"
+          ? sandbox
+            ? "untrusted"
+            : workspace
+          : // A memory entry's own label is not stored yet: what it holds may come from anywhere.
+            i === "stored"
+            ? "untrusted"
+            : i;
+    const confidentiality: Confidentiality =
+      c === "secret-paths"
+        ? strings(params[entry.what ?? "path"]).some(host.isSecret)
+          ? "private"
+          : "public"
+        : c === "shell"
+          ? sandbox === "off"
+            ? "private"
+            : "public"
+          : c;
+    const levels: LabelLevels & { what?: string } = { integrity, confidentiality };
+    if (entry.what) {
+      const value = params[entry.what];
+      const what = entry.what === "url" ? urlHost(value) : strings(value).join(", ");
+      if (what) levels.what = what;
+    }
+    return levels;
+  };
+
+  const sinkOf = (call: SinkCall): string | undefined => {
+    const { tool, args } = call;
+    const server = serverOf(tool);
+    if (server !== undefined) {
+      // Only a server the user trusts is believed when it says a tool stays closed-world.
+      if (tool.sendsOut === false && host.trustedServers.has(server)) return undefined;
+      return `an MCP tool of server ${server} (its arguments leave the machine)`;
+    }
+    const entry = entryOf(tool);
+    if (entry === undefined) {
+      const sends = tool.sendsOut ?? !READ_ONLY_KINDS.has(tool.kind);
+      return sends ? `${tool.name} may send data out (a ${tool.kind} tool)` : undefined;
+    }
+    switch (entry.sink) {
+      case "new-host": {
+        const host = urlHost(args[entry.sinkArg ?? "url"]);
+        if (host === undefined) return `${tool.name} to an address toolgate cannot read`;
+        return call.trustedHosts.has(host)
+          ? undefined
+          : `${tool.name} to ${host}, a host not seen in trusted context`;
+      }
+      case "shell": {
+        if (call.sandbox)
+          return `a shell command with ${call.sandbox === "off" ? "no sandbox" : "the network"}`;
+        const command = typeof args["command"] === "string" ? args["command"] : "";
+        const hit = known.shellSinks.find((s) => s.pattern.test(command));
+        return hit ? `a shell command: ${hit.why}` : undefined;
+      }
+      case "user-memory":
+        return args["action"] === "set" && args["scope"] === "user"
+          ? "a memory write to the user-level store (read in every project)"
+          : undefined;
+      default:
+        return undefined;
+    }
+  };
+
+  return { labeler, sinkOf };
+}
