@@ -6,7 +6,7 @@
  * none may come from a filtered command. The commands start in a session keyring holding a canary key.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmod, chown, mkdtemp, rm } from "node:fs/promises";
+import { chmod, chown, copyFile, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -106,7 +106,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => canary.listen(socket, done));
   await chmod(socket, 0o777);
-  const subs = { probe: join(testdata, "probe.py"), canary: socket };
+  // The probe runs inside the sandbox: from /var/tmp, since a checkout under /tmp is not visible there.
+  const probe = join(hostDir, "probe.py");
+  await copyFile(join(testdata, "probe.py"), probe);
+  await chmod(probe, 0o644);
+  const subs = { probe, canary: socket };
   for (const o of await runAs(user.prefix, "filtered", subs)) filtered.set(o.note, o);
   hitsFromFiltered = hits;
   for (const o of await runAs(user.prefix, "control", subs)) control.set(o.note, o);
