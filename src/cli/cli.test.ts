@@ -276,12 +276,15 @@ describe("toolgate command", () => {
       "argsDigest",
       "decision",
       "durationMs",
+      "label",
       "outcome",
       "risk",
       "rule",
       "time",
       "tool",
     ]);
+    // The label says levels and tools, never a path, URL or excerpt (issue 31).
+    expect(JSON.stringify(records[0].label)).not.toContain("notes.txt");
   });
 
   it("runs the planner on a model response", async () => {
