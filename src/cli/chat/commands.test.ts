@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatBody, type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
 import { tempWorkspace, toolgate } from "../../test-support/cli.js";
+import { DEFAULT_READ_ASK_PATTERNS } from "../../workspace/index.js";
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -68,7 +69,7 @@ describe("/policy", () => {
       '  builtin#read-only: tool = "*", decision = "allow", kind = ["read", "search", "think"]\n',
     );
     expect(builtin.stdout).toContain(
-      '  builtin#sensitive-read: tool = "read_file", decision = "ask", when.path = { glob = [".env*", ".envrc", ".netrc", ".npmrc", ".pypirc", "*.pem", … 14 more] }\n',
+      `  builtin#sensitive-read: tool = "read_file", decision = "ask", when.path = { glob = [".env*", ".envrc", ".netrc", ".npmrc", ".pypirc", "*.pem", … ${DEFAULT_READ_ASK_PATTERNS.length - 6} more] }\n`,
     );
   });
 });
