@@ -135,7 +135,10 @@ beforeAll(async () => {
   await mkdir(join(ws, "locked"));
   await writeFile(join(ws, "locked", ".env"), `${SECRET}\n`);
   // As in a real project: the secrets are not committed.
-  await writeFile(join(ws, ".gitignore"), ".env*\nkeys/\n*.pem\n*.key\n");
+  await writeFile(
+    join(ws, ".gitignore"),
+    ".env*\nkeys/\n*.pem\n*.key\n*service-account*.json\n*.tfstate*\nkubeconfig\n.kube/\n",
+  );
   await run("git", ["init", "-q", ws]);
   await run("git", ["-C", ws, "config", "core.hooksPath", ".githooks"]);
   // A secret-named file the project commits (a template): staged while older than the index, so git (and
