@@ -24,8 +24,8 @@ import {
   type SettleResult,
   settledMessage,
   unknownApprovalMessage,
+  waitForSettlement,
 } from "../core/index.js";
-import { waitForSettlement } from "./wait.js";
 
 /** Options of {@link FileApprovalStore}. */
 export interface FileApprovalStoreOptions {

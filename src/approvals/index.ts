@@ -5,4 +5,3 @@
  */
 export { FileApprovalStore, type FileApprovalStoreOptions } from "./file-store.js";
 export { approvalStoreFor, approvalsDir } from "./folder.js";
-export { type WaitOptions, waitForSettlement } from "./wait.js";

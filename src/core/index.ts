@@ -13,6 +13,7 @@ export {
   settledMessage,
   unknownApprovalMessage,
 } from "./approval-store.js";
+export { type WaitOptions, waitForSettlement } from "./approval-wait.js";
 export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
 export { type CheckResult, checkCall } from "./check.js";
 export {

@@ -18,13 +18,12 @@ import {
   type SettleResult,
   settledMessage,
   unknownApprovalMessage,
+  waitForSettlement,
 } from "../core/index.js";
 import { PUBLISH_SCRIPT, SETTLE_SCRIPT } from "./approval-scripts.js";
 import { type FleetClient, runScript } from "./connect.js";
 import { type FleetKeys, fleetKeys } from "./keys.js";
 
-/** setTimeout's largest delay; a longer wait re-arms. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** Options of {@link RedisApprovalStore}. */
 export interface RedisApprovalStoreOptions {
@@ -133,42 +132,10 @@ export class RedisApprovalStore implements ApprovalStore {
   }
 
   async wait(id: string, options: { signal?: AbortSignal } = {}): Promise<ApprovalRecord> {
-    const { signal } = options;
-    signal?.throwIfAborted();
-    let woken = false;
-    let wake = () => {};
-    // Subscribe first, then read: an answer given before this wait began is in the state read.
-    const unwatch = this.subscribe((record) => {
-      if (record.id !== id || record.state === "pending") return;
-      woken = true;
-      wake();
-    });
-    try {
-      await this.ready();
-      for (;;) {
-        signal?.throwIfAborted();
-        woken = false;
-        const record = await this.get(id);
-        if (!record) throw new Error(unknownApprovalMessage(id));
-        if (record.state !== "pending") return record;
-        if (woken) continue; // settled while we read: read again
-        // Sleep until a wake-up, an abort, or the expiry (the next read then writes it).
-        await new Promise<void>((resolve) => {
-          const delay = Math.min(MAX_TIMER_MS, Math.max(0, record.expiresAt - this.now()));
-          const timer = setTimeout(done, delay);
-          function done() {
-            clearTimeout(timer);
-            signal?.removeEventListener("abort", done);
-            resolve();
-          }
-          wake = done;
-          signal?.addEventListener("abort", done, { once: true });
-        });
-        wake = () => {};
-      }
-    } finally {
-      unwatch();
-    }
+    options.signal?.throwIfAborted();
+    // The subscription first: a wait fails (closed) when it cannot be made, rather than sleeping to the expiry.
+    await this.ready();
+    return waitForSettlement(this, id, { now: this.now, ...options });
   }
 
   watch(listener: Listener): () => void {

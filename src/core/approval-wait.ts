@@ -1,10 +1,11 @@
 /**
- * @module approvals/wait
+ * @module core/approval-wait
  * Waiting for an ask over any store whose `get` expires an overdue ask itself: subscribe first, then read,
  * so an answer given before the wait began is never missed; wake-ups only prompt a fresh read, and a timer
  * set for the ask's expiry makes the waiter write the expiry when no one else does.
  */
-import { type ApprovalRecord, type ApprovalStore, unknownApprovalMessage } from "../core/index.js";
+import { unknownApprovalMessage } from "./approval-store.js";
+import type { ApprovalRecord, ApprovalStore } from "./types.js";
 
 /** setTimeout's largest delay; a longer wait re-arms. */
 const MAX_TIMER_MS = 2_147_483_647;
