@@ -138,4 +138,22 @@ describe("FileApprovalStore across processes and on disk", () => {
     writeFileSync(join(fixture.dir, `${record.id}.settled.json`), "not json");
     await expect(store.get(record.id)).rejects.toThrow(/cannot read .*\.settled\.json/);
   });
+
+  it("takes a record's id from its file name, and lists the others past a broken record (red team)", async () => {
+    fixture = storage(Date.now);
+    const store = fixture.open();
+    const real = await store.publish(ask("real"));
+    const other = await store.publish(ask("other"));
+    // A record whose own id field names another file (or a path outside): it is the record of its file name.
+    const forged = { ...real, id: `../../outside-${other.id}` };
+    writeFileSync(join(fixture.dir, `${real.id}.json`), JSON.stringify(forged));
+    writeFileSync(join(fixture.dir, "00000000-0000-4000-8000-000000000000.json"), "not json");
+    expect((await store.list()).map((r) => [r.id, r.callId])).toEqual([
+      [real.id, "real"],
+      [other.id, "other"],
+    ]);
+    expect((await store.answer(real.id, { approved: true, by: "alice" })).ok).toBe(true);
+    expect((await store.get(other.id))?.state).toBe("pending");
+    expect(readdirSync(dirname(fixture.dir)).some((n) => n.startsWith("outside-"))).toBe(false);
+  });
 });

@@ -180,8 +180,11 @@ export class FileApprovalStore implements ApprovalStore {
   /** The ask as stored: its published record with its settlement, if any. */
   private async read(id: string): Promise<ApprovalRecord | undefined> {
     if (!ID.test(id)) return undefined;
-    const record = await this.readJson<ApprovalRecord>(this.path(id));
-    if (!record) return undefined;
+    const stored = await this.readJson<ApprovalRecord>(this.path(id));
+    // The file's name is the only source of its id (a record's own `id` field could name another file), and
+    // a record without the shape of one is no ask at all.
+    if (!isRecordShaped(stored)) return undefined;
+    const record: ApprovalRecord = { ...stored, id };
     const settled = await this.readJson<SettledFile>(this.path(id, true));
     return settled ? { ...record, state: settled.state, settled: settled.settled } : record;
   }
@@ -195,7 +198,8 @@ export class FileApprovalStore implements ApprovalStore {
     }
     const records: ApprovalRecord[] = [];
     for (const id of ids) {
-      const record = await this.read(id);
+      // One unreadable record (not JSON, not a file) leaves the others listed.
+      const record = await this.read(id).catch(() => undefined);
       if (!record) continue;
       if (record.settled && record.settled.at < this.now() - this.keepSettledMs) {
         await this.remove(id);
@@ -244,7 +248,8 @@ export class FileApprovalStore implements ApprovalStore {
     settlement: Omit<ApprovalSettlement, "at">,
   ): Promise<SettleResult> {
     const lost = async (): Promise<SettleResult> => {
-      const winner = (await this.read(record.id)) as ApprovalRecord;
+      const winner = await this.read(record.id);
+      if (!winner) return { ok: false, message: unknownApprovalMessage(record.id) };
       this.report(winner);
       return { ok: false, record: winner, message: settledMessage(winner) as string };
     };
@@ -335,4 +340,10 @@ export class FileApprovalStore implements ApprovalStore {
 
 function expiry(record: ApprovalRecord): Omit<ApprovalSettlement, "at"> {
   return { by: SETTLED_BY_TOOLGATE, reason: `no answer within ${record.expiresAt - record.createdAt} ms` };
+}
+
+function isRecordShaped(value: unknown): value is ApprovalRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const r = value as Partial<ApprovalRecord>;
+  return typeof r.createdAt === "number" && typeof r.expiresAt === "number" && typeof r.state === "string";
 }
