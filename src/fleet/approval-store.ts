@@ -24,7 +24,6 @@ import { PUBLISH_SCRIPT, SETTLE_SCRIPT } from "./approval-scripts.js";
 import { type FleetClient, runScript } from "./connect.js";
 import { type FleetKeys, fleetKeys } from "./keys.js";
 
-
 /** Options of {@link RedisApprovalStore}. */
 export interface RedisApprovalStoreOptions {
   /** A connected client; the store uses it and a duplicate for its subscription. */
