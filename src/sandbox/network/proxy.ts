@@ -26,6 +26,7 @@ import {
 import { guarded, inTurn, onSettled } from "./guard.js";
 import { forwardedHeaders, socketErrorPhrase } from "./http-headers.js";
 import { lookupQueue } from "./lookup-queue.js";
+import { PROXY_DIR_PREFIX, sweepStaleProxyDirs } from "./stale.js";
 
 /** The user name of the proxy credential (the password is made per command). */
 export const PROXY_USER = "toolgate";
@@ -67,7 +68,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const lookup = options.lookup ?? defaultLookup;
   const token = randomBytes(24).toString("hex");
   const expected = Buffer.from(`Basic ${Buffer.from(`${PROXY_USER}:${token}`).toString("base64")}`);
-  const dir = mkdtempSync(join(options.parentDir ?? defaultParent(), "toolgate-net-"));
+  const parent = options.parentDir ?? defaultParent();
+  sweepOnce(parent);
+  const dir = mkdtempSync(join(parent, PROXY_DIR_PREFIX));
   const socketPath = join(dir, "proxy.sock");
   const stop = new AbortController();
   const sockets = new Set<Duplex>();
@@ -253,6 +256,15 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
 const AUTH_HELP = "toolgate's egress proxy needs the credential in HTTP_PROXY / HTTPS_PROXY";
 const AUTH_HEADER = { "proxy-authenticate": 'Basic realm="toolgate"' };
 const TOO_MANY = `the command holds ${MAX_CONNECTIONS} connections through toolgate's proxy; close some first`;
+
+const swept = new Set<string>();
+
+/** The first proxy of this process below `parent` removes what killed toolgates left there (in the background). */
+function sweepOnce(parent: string): void {
+  if (swept.has(parent)) return;
+  swept.add(parent);
+  void sweepStaleProxyDirs(parent);
+}
 
 /** `/tmp` where it exists (private inside every sandbox, and short: a socket path holds 107 bytes). */
 function defaultParent(): string {
