@@ -29,6 +29,7 @@ import {
 import { trackedUnchanged } from "./git-index.js";
 import { visibleInHome } from "./home.js";
 import { heldPlaceholders } from "./placeholders.js";
+import { fitPlan, PlanBudgetError } from "./plan-budget.js";
 import { SCAN_MAX_DIRS, type ScanResult, type ScanRules, scanRoot } from "./scan.js";
 
 /** What a layout is made from (paths as text, absolute). */
@@ -228,6 +229,11 @@ export function surveySandbox(input: SurveyInput): Layout {
   layout.gitDirs = [...gitProtection.watched];
   if (writing) blockMissingAtRoots(layout, roots, home);
   hideListed(layout, input, home, readableAt);
+  try {
+    fitPlan(layout, roots);
+  } catch (error) {
+    throw error instanceof PlanBudgetError ? new SandboxSetupError(error.message) : error;
+  }
   finish(layout);
   // A placeholder another command made (still held, or lingering for the next command) looks like an existing
   // folder: this command holds it too, or it could be removed (which unmounts whatever covers it) meanwhile.
