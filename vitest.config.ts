@@ -83,6 +83,10 @@ for (const file of [...RUNTIME, ...SMOKE]) {
 }
 
 export default defineConfig({
+  // Where vitest keeps each file's last duration, by which it starts the longest files first (a long file
+  // started last keeps one worker busy alone at the end). `.ci/run` points it outside the checkout, which each
+  // CI run makes afresh; without it, node_modules/.vite as usual.
+  ...(process.env["TOOLGATE_VITEST_CACHE"] ? { cacheDir: process.env["TOOLGATE_VITEST_CACHE"] } : {}),
   test: {
     // Time-outs only catch a hang: they are sized for a 2-core machine running two suites at once (where a
     // test that starts the real binary a few times took over 30 s), not for a quiet one. Tests wait for
