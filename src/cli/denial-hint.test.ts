@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempWorkspace, toolgate } from "../test-support/cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
 import { toolgateInProcess } from "../test-support/cli-in-process.js";
 
 const dirs: string[] = [];
@@ -19,7 +19,7 @@ const NOBODY =
 
 /**
  * The hint a denied call prints, from the command line with no terminal. Commands run in-process (the
- * dispatcher the binary runs); the hook test spawns the binary, as its hooks are read from the HOME it is given.
+ * dispatcher the binary runs); the hook test's with its own HOME, where its hooks are read from.
  */
 describe("a denied call says how to allow it (no terminal)", () => {
   it("an unanswered ask names the terminal, --yes and the rule to add; adding that rule makes the call run", async () => {
@@ -165,7 +165,7 @@ describe("a denied call says how to allow it (no terminal)", () => {
     );
     const dir = await workspace({ "allow.toml": 'default = "allow"\n' });
     const run = (tool: string, args: object, ...flags: string[]) =>
-      toolgate(["--policy", "allow.toml", "call", tool, JSON.stringify(args), ...flags], {
+      toolgateInProcess(["--policy", "allow.toml", "call", tool, JSON.stringify(args), ...flags], {
         cwd: dir,
         env: { HOME: home },
       });

@@ -1,12 +1,12 @@
 /**
  * The command line's flags: per-command help, unknown flags named, the global flags anywhere on the line
  * (`agents list --json`), `call TOOL -` reading stdin, `policy validate --config`. Commands run in-process (the
- * dispatcher the binary runs), but the test that sets environment variables, which spawns the binary.
+ * dispatcher the binary runs).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempWorkspace, toolgate } from "../test-support/cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
 import { toolgateInProcess } from "../test-support/cli-in-process.js";
 import { COMMANDS } from "./run.js";
 
@@ -160,10 +160,10 @@ describe("toolgate policy validate --config", () => {
       const ws = await tempWorkspace({ "policy.toml": POLICY, "settings.toml": CONFIG });
       const env = { TG_TEST_JIRA_TOKEN: "t", JIRA_BASE_URL: "", JIRA_API_TOKEN: "" };
       const args = ["policy", "validate", join(ws, "policy.toml"), "--strict", "--workspace", ws];
-      const without = await toolgate(args, { env });
+      const without = await toolgateInProcess(args, { env });
       expect(without.code).toBe(2);
       expect(without.stderr).toContain("jira_fetch");
-      const withConfig = await toolgate([...args, "--config", join(ws, "settings.toml")], { env });
+      const withConfig = await toolgateInProcess([...args, "--config", join(ws, "settings.toml")], { env });
       expect({ code: withConfig.code, stderr: withConfig.stderr }).toEqual({ code: 0, stderr: "" });
       expect(withConfig.stdout).toContain("valid (1 rule, default ask)");
     },

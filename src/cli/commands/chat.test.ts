@@ -2,13 +2,12 @@
  * `toolgate chat` with piped input against a local model server: the start-up model check in the banner, an
  * unreachable server or a missing model as an error on stderr with exit 2 (nobody is there to start or pull
  * it), piped tasks kept while the session starts, an incomplete reply shown as not an answer. Commands run
- * in-process (the dispatcher the binary runs); the test with its own user configuration folder spawns the
- * binary, as parts of a gate read that folder from the process's environment.
+ * in-process (the dispatcher the binary runs).
  */
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
-import { tempWorkspace, toolgate } from "../../test-support/cli.js";
+import { tempWorkspace } from "../../test-support/cli.js";
 import { toolgateInProcess } from "../../test-support/cli-in-process.js";
 
 let server: ModelServer;
@@ -160,7 +159,7 @@ describe("toolgate chat and the project's MCP servers", () => {
       });
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url), ".mcp.json": mcp(["a"]) });
     const env = { XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), "tg-chat-xdg-")) };
-    expect((await toolgate(["trust", ws], { env })).code).toBe(0);
+    expect((await toolgateInProcess(["trust", ws], { env })).code).toBe(0);
     const toolsOf = (body: { tools?: unknown }) => JSON.stringify(body.tools ?? []);
     const seen: string[] = [];
     server.push(
@@ -181,7 +180,7 @@ describe("toolgate chat and the project's MCP servers", () => {
         return { text: "Second answer." };
       },
     );
-    const r = await toolgate(["chat", "--workspace", ws], { input: "first\nsecond\n", env });
+    const r = await toolgateInProcess(["chat", "--workspace", ws], { input: "first\nsecond\n", env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("Second answer.");
     expect(seen).toHaveLength(2);
