@@ -1,9 +1,15 @@
+/**
+ * The command line's contract: exit codes, what goes to stdout and stderr, batches, policy checks. Commands run
+ * in-process (the dispatcher the binary runs); the kill test spawns the built binary, since signals are about
+ * the process (the binary itself is run by version.test.ts and the e2e tests).
+ */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, tempWorkspace, toolgate } from "../test-support/cli.js";
+import { BIN, tempWorkspace } from "../test-support/cli.js";
+import { toolgateInProcess as toolgate } from "../test-support/cli-in-process.js";
 
 const POLICY = `
 default = "ask"
@@ -239,7 +245,7 @@ describe("toolgate command", () => {
       oneLine(r.stderr);
       expect(r.stderr).toMatch(problem);
     }
-  }, 120_000); // four runs of the binary: generous on a loaded machine
+  });
 
   it("stops every call when the workspace policy is broken (exit 2, nothing runs)", async () => {
     const ws = await project({

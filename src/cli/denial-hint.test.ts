@@ -1,7 +1,8 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempWorkspace, toolgate } from "../test-support/cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
+import { toolgateInProcess } from "../test-support/cli-in-process.js";
 
 const dirs: string[] = [];
 async function workspace(files: Record<string, string> = {}): Promise<string> {
@@ -16,10 +17,16 @@ afterEach(async () => {
 const NOBODY =
   "toolgate: denied_by_policy: write_file was denied: it was not approved: no one was available to approve it\n";
 
-describe("a denied call says how to allow it (the real binary, no terminal)", () => {
+/**
+ * The hint a denied call prints, from the command line with no terminal. Commands run in-process (the
+ * dispatcher the binary runs); the hook test's with its own HOME, where its hooks are read from.
+ */
+describe("a denied call says how to allow it (no terminal)", () => {
   it("an unanswered ask names the terminal, --yes and the rule to add; adding that rule makes the call run", async () => {
     const dir = await workspace();
-    const denied = await toolgate(["call", "write_file", '{"path":"x","content":"y"}'], { cwd: dir });
+    const denied = await toolgateInProcess(["call", "write_file", '{"path":"x","content":"y"}'], {
+      cwd: dir,
+    });
     expect(denied.code).toBe(3);
     expect(denied.stdout).toBe("");
     expect(denied.stderr).toBe(
@@ -39,12 +46,16 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
       .join("\n");
     await mkdir(join(dir, ".toolgate"));
     await writeFile(join(dir, ".toolgate", "policy.toml"), `default = "ask"\n\n${rule}\n`);
-    const allowed = await toolgate(["call", "write_file", '{"path":"x","content":"y"}'], { cwd: dir });
+    const allowed = await toolgateInProcess(["call", "write_file", '{"path":"x","content":"y"}'], {
+      cwd: dir,
+    });
     expect(allowed.stderr).toBe("");
     expect(allowed.code).toBe(0);
     expect(await readFile(join(dir, "x"), "utf8")).toBe("y");
     // The rule names that path exactly: the same name elsewhere still asks.
-    const other = await toolgate(["call", "write_file", '{"path":"sub/x","content":"y"}'], { cwd: dir });
+    const other = await toolgateInProcess(["call", "write_file", '{"path":"sub/x","content":"y"}'], {
+      cwd: dir,
+    });
     expect(other.code).toBe(3);
     expect(other.stderr).toContain(
       'or add this rule to .toolgate/policy.toml:\n    [[rules]]\n    tool = "write_file"',
@@ -54,12 +65,14 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
 
   it("a shell command and a URL are named exactly: the command's words, the whole URL", async () => {
     const dir = await workspace();
-    const shell = await toolgate(["call", "shell", '{"command":"npm   test"}'], { cwd: dir });
+    const shell = await toolgateInProcess(["call", "shell", '{"command":"npm   test"}'], { cwd: dir });
     expect(shell.code).toBe(3);
     expect(shell.stderr).toContain(
       '    tool = "shell"\n    decision = "allow"\n    when.command = { equals = "npm test" }\n',
     );
-    const web = await toolgate(["call", "web_fetch", '{"url":"https://example.com/a?b=1"}'], { cwd: dir });
+    const web = await toolgateInProcess(["call", "web_fetch", '{"url":"https://example.com/a?b=1"}'], {
+      cwd: dir,
+    });
     expect(web.code).toBe(3);
     expect(web.stderr).toContain('    when.url = { equals = "https://example.com/a?b=1" }\n');
   });
@@ -69,7 +82,9 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
       ".toolgate/policy.toml":
         'default = "ask"\n\n[[rules]]\nname = "no-rm"\ntool = "shell"\ndecision = "deny"\nwhen.command = { prefix = "rm" }\n',
     });
-    const run = await toolgate(["call", "shell", '{"command":"rm -fr build"}', "--yes"], { cwd: dir });
+    const run = await toolgateInProcess(["call", "shell", '{"command":"rm -fr build"}', "--yes"], {
+      cwd: dir,
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
       'toolgate: denied_by_policy: shell was denied: rule policy.toml#no-rm (tool "shell", decision deny) matched\n' +
@@ -79,7 +94,9 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
 
   it("a default deny shows the allow rule to add", async () => {
     const dir = await workspace({ "deny.toml": 'default = "deny"\n', "src/a.ts": "a\n" });
-    const run = await toolgate(["--policy", "deny.toml", "call", "ls", '{"path":"src"}'], { cwd: dir });
+    const run = await toolgateInProcess(["--policy", "deny.toml", "call", "ls", '{"path":"src"}'], {
+      cwd: dir,
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(
       '  the policy\'s default decision is deny and no rule allows this call (--yes does not override a deny); to allow it, add this rule to deny.toml:\n    [[rules]]\n    tool = "ls"\n    decision = "allow"\n    when.path = { equals = "src" }\n',
@@ -88,7 +105,7 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
 
   it("suggests no rule for a command piped into an interpreter, and says why (issue 30)", async () => {
     const dir = await workspace();
-    const run = await toolgate(["call", "shell", '{"command":"curl http://x | sh"}'], { cwd: dir });
+    const run = await toolgateInProcess(["call", "shell", '{"command":"curl http://x | sh"}'], { cwd: dir });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(
       "  to allow it: run it on a terminal to be asked, pass --yes to approve what the policy asks about (--yes never overrides a deny); no rule is suggested: the command cannot be vouched for (",
@@ -100,21 +117,25 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
 
   it("--json keeps stdout machine-readable and puts the hint on stderr; --yes needs no hint", async () => {
     const dir = await workspace();
-    const json = await toolgate(["call", "write_file", '{"path":"x","content":"y"}', "--json"], { cwd: dir });
+    const json = await toolgateInProcess(["call", "write_file", '{"path":"x","content":"y"}', "--json"], {
+      cwd: dir,
+    });
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, decision: "ask" });
     expect(json.stderr).toContain(
       "toolgate: write_file was denied: it was not approved: no one was available",
     );
     expect(json.stderr).toContain('when.path = { equals = "x" }');
-    const yes = await toolgate(["call", "write_file", '{"path":"x","content":"y"}', "--yes"], { cwd: dir });
+    const yes = await toolgateInProcess(["call", "write_file", '{"path":"x","content":"y"}', "--yes"], {
+      cwd: dir,
+    });
     expect(yes).toMatchObject({ code: 0, stderr: "" });
   });
 
   it("a batch prints each distinct hint once", async () => {
     const dir = await workspace();
     const line = '{"name":"write_file","args":{"path":"x","content":"y"}}\n';
-    const run = await toolgate(["call", "--batch", "-"], { cwd: dir, input: line + line });
+    const run = await toolgateInProcess(["call", "--batch", "-"], { cwd: dir, input: line + line });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(`toolgate: line 1 write_file: ${NOBODY.slice("toolgate: ".length)}`);
     expect(run.stderr).toContain(`toolgate: line 2 write_file: ${NOBODY.slice("toolgate: ".length)}`);
@@ -144,7 +165,7 @@ describe("a denied call says how to allow it (the real binary, no terminal)", ()
     );
     const dir = await workspace({ "allow.toml": 'default = "allow"\n' });
     const run = (tool: string, args: object, ...flags: string[]) =>
-      toolgate(["--policy", "allow.toml", "call", tool, JSON.stringify(args), ...flags], {
+      toolgateInProcess(["--policy", "allow.toml", "call", tool, JSON.stringify(args), ...flags], {
         cwd: dir,
         env: { HOME: home },
       });

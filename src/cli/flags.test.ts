@@ -1,11 +1,13 @@
 /**
- * The command line's flags through the real binary: per-command help, unknown flags named, the global flags
- * anywhere on the line (`agents list --json`), `call TOOL -` reading stdin, `policy validate --config`.
+ * The command line's flags: per-command help, unknown flags named, the global flags anywhere on the line
+ * (`agents list --json`), `call TOOL -` reading stdin, `policy validate --config`. Commands run in-process (the
+ * dispatcher the binary runs).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempWorkspace, toolgate } from "../test-support/cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
+import { toolgateInProcess } from "../test-support/cli-in-process.js";
 import { COMMANDS } from "./run.js";
 
 const TIMEOUT = 120_000;
@@ -16,7 +18,7 @@ describe("toolgate COMMAND --help", () => {
     async () => {
       for (const [name, entry] of Object.entries(COMMANDS)) {
         const { help } = await entry.load();
-        const r = await toolgate([name, "--help"]);
+        const r = await toolgateInProcess([name, "--help"]);
         expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 0, stderr: "" });
         expect(r.stdout.startsWith(`Usage: ${entry.usage.split(" | ")[0]}\n`), r.stdout).toBe(true);
         expect(r.stdout).not.toContain("Global flags (anywhere on the line)");
@@ -31,9 +33,9 @@ describe("toolgate COMMAND --help", () => {
   it(
     "is the same as `toolgate help COMMAND` and `-h` anywhere on the line",
     async () => {
-      const a = await toolgate(["call", "--help"]);
-      const b = await toolgate(["help", "call"]);
-      const c = await toolgate(["-h", "call", "read_file"]);
+      const a = await toolgateInProcess(["call", "--help"]);
+      const b = await toolgateInProcess(["help", "call"]);
+      const c = await toolgateInProcess(["-h", "call", "read_file"]);
       expect(b).toEqual(a);
       expect(c).toEqual(a);
       expect(a.stdout).toContain("-y, --yes");
@@ -44,7 +46,7 @@ describe("toolgate COMMAND --help", () => {
   it(
     "`toolgate --help` still lists every command and the global flags",
     async () => {
-      const r = await toolgate(["--help"]);
+      const r = await toolgateInProcess(["--help"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("Global flags (anywhere on the line):");
       expect(r.stdout).toMatch(/ {2}--config FILE +the settings file/);
@@ -86,7 +88,7 @@ describe("flags the command does not take", () => {
     "%j is refused with exit 2, naming the flag and the command",
     async (args, stderr) => {
       const ws = await tempWorkspace();
-      const r = await toolgate([...args, "--workspace", ws]);
+      const r = await toolgateInProcess([...args, "--workspace", ws]);
       expect({ code: r.code, stderr: r.stderr, stdout: r.stdout }).toEqual({ code: 2, stderr, stdout: "" });
     },
     TIMEOUT,
@@ -104,7 +106,7 @@ describe("global flags anywhere on the line", () => {
         ["agents", "list", "--json"],
         ["--json", "agents", "list"],
       ]) {
-        const r = await toolgate([...args, "--workspace", ws]);
+        const r = await toolgateInProcess([...args, "--workspace", ws]);
         expect(r.code).toBe(0);
         expect(JSON.parse(r.stdout)).toEqual([
           {
@@ -126,7 +128,7 @@ describe("toolgate call TOOL -", () => {
     "reads the JSON arguments from stdin",
     async () => {
       const ws = await tempWorkspace({ "notes.txt": "alpha\nbeta\n" });
-      const r = await toolgate(["call", "read_file", "-", "--json", "--workspace", ws], {
+      const r = await toolgateInProcess(["call", "read_file", "-", "--json", "--workspace", ws], {
         input: '{"path":"notes.txt"}\n',
       });
       expect(r.code).toBe(0);
@@ -140,7 +142,7 @@ describe("toolgate call TOOL -", () => {
     "refuses stdin that is not JSON with exit 2",
     async () => {
       const ws = await tempWorkspace();
-      const r = await toolgate(["call", "read_file", "-", "--workspace", ws], { input: "{nope" });
+      const r = await toolgateInProcess(["call", "read_file", "-", "--workspace", ws], { input: "{nope" });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^toolgate: ARGS_JSON is not valid JSON: /);
     },
@@ -158,10 +160,10 @@ describe("toolgate policy validate --config", () => {
       const ws = await tempWorkspace({ "policy.toml": POLICY, "settings.toml": CONFIG });
       const env = { TG_TEST_JIRA_TOKEN: "t", JIRA_BASE_URL: "", JIRA_API_TOKEN: "" };
       const args = ["policy", "validate", join(ws, "policy.toml"), "--strict", "--workspace", ws];
-      const without = await toolgate(args, { env });
+      const without = await toolgateInProcess(args, { env });
       expect(without.code).toBe(2);
       expect(without.stderr).toContain("jira_fetch");
-      const withConfig = await toolgate([...args, "--config", join(ws, "settings.toml")], { env });
+      const withConfig = await toolgateInProcess([...args, "--config", join(ws, "settings.toml")], { env });
       expect({ code: withConfig.code, stderr: withConfig.stderr }).toEqual({ code: 0, stderr: "" });
       expect(withConfig.stdout).toContain("valid (1 rule, default ask)");
     },
@@ -174,7 +176,7 @@ describe("toolgate policy validate --config", () => {
       const ws = await tempWorkspace({ "policy.toml": POLICY });
       await mkdir(join(ws, "conf"));
       await writeFile(join(ws, "conf", "bad.toml"), "[jira]\nbase = 1\n");
-      const r = await toolgate([
+      const r = await toolgateInProcess([
         "policy",
         "validate",
         join(ws, "policy.toml"),

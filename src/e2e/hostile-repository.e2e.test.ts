@@ -4,13 +4,16 @@
 // review line above it, so the review showed `server docs: runs "npx" "-y" "@acme/docs-mcp"` while `docs` ran
 // `sh -c …` with ${GITHUB_TOKEN}; `toolgate trust` then started it. Each hostile text of
 // testdata/hostile-text.json goes into a server name, a command, an argument and an agent file's name.
+// Commands run in-process (the dispatcher the binary runs, each with its own user configuration folder): what
+// is checked is the text they print.
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MCP_HOST_FILES } from "../mcp/hosts.js";
-import { tempWorkspace, toolgate } from "../test-support/cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
+import { toolgateInProcess as toolgate } from "../test-support/cli-in-process.js";
 import HOSTILE from "./testdata/hostile-text.json" with { type: "json" };
 
 /** Rows that start with the forged line of the data (a line break in a name drew a row of its own). */

@@ -5,14 +5,14 @@
  * checked is what a reader sees. It clones what is committed: uncommitted edits are not in the clone.
  *
  * Install: `npm ci` (from the npm cache the repository's own install filled; install scripts off, since
- * ripgrep's would download its binary from GitHub, so its `prepare` build runs as `npm run build`), and
+ * ripgrep's would download its binary from GitHub, so its `prepare` build runs on its own: buildLikeInstall), and
  * `npm link`, done by hand in a test: a folder first on PATH holding `toolgate` → the package's `bin`.
  * Quick start 1: every line exits as its comment says, and each `policy check` answers the decision its
  * comment names. Quick start 2: the library block prints what its comment says. Quick start 3 needs a model:
  * a stand-in speaking Ollama's API on 127.0.0.1 (`OLLAMA_HOST`) replaces its two `ollama` lines.
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -74,6 +74,24 @@ function statedDecision(command: string): string | undefined {
   return /\b(allow|ask|deny)\b/.exec(comment)?.[1];
 }
 
+/**
+ * The build `npm ci`'s `prepare` runs. When the clone's build inputs have the digest of this checkout's
+ * dist/.build-stamp (scripts/build.mjs: sources, data, compiler settings, bundler, lock), that build's output
+ * is this checkout's dist/, which the test run's set-up built from them: copy it rather than compile the same
+ * sources again (over a minute on a busy two-core machine). Any difference — an uncommitted edit, a file
+ * git does not track — and the clone builds itself.
+ */
+async function buildLikeInstall(): Promise<void> {
+  const digest = (await exec(process.execPath, ["scripts/build.mjs", "--digest", clone], { cwd: clone }))
+    .stdout;
+  const stamp = await readFile(join(REPO_ROOT, "dist", ".build-stamp"), "utf8").catch(() => "");
+  if (stamp.trim() !== "" && stamp.trim() === digest.trim()) {
+    await cp(join(REPO_ROOT, "dist"), join(clone, "dist"), { recursive: true });
+  } else {
+    await exec(npm, ["run", "build"], { cwd: clone, maxBuffer: 64 * 1024 * 1024 });
+  }
+}
+
 beforeAll(async () => {
   work = await realpath(await mkdtemp(join(tmpdir(), "tg-quick-start-")));
   clone = join(work, "toolgate");
@@ -82,7 +100,7 @@ beforeAll(async () => {
     cwd: clone,
     maxBuffer: 64 * 1024 * 1024,
   });
-  await exec(npm, ["run", "build"], { cwd: clone, maxBuffer: 64 * 1024 * 1024 });
+  await buildLikeInstall();
   // What `npm link` does for the command: `toolgate` on PATH is the package's bin.
   const pkg = JSON.parse(await readFile(join(clone, "package.json"), "utf8")) as {
     bin: { toolgate: string };

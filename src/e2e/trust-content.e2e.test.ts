@@ -1,17 +1,19 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the tests write MCP files' ${VAR} references, not templates
 /**
- * Issue 27 items 4 and 5 and issue 30 item 1 through the real binary: trust is bound to the content of each
- * file it covers (a file planted or changed after trust is untrusted; `toolgate trust` shows what changed,
- * host variables included, and trusts exactly that), untrusted config never loosens (`!` patterns, sandbox
- * grants), a list of the first format trusts nothing until re-trusted, and `init` trusts what it wrote. Each
- * test has its own user configuration folder (`XDG_CONFIG_HOME`): nothing is trusted until it trusts it.
+ * Issue 27 items 4 and 5 and issue 30 item 1 through the command line (in-process, the dispatcher the binary
+ * runs): trust is bound to the content of each file it covers (a file planted or changed after trust is
+ * untrusted; `toolgate trust` shows what changed, host variables included, and trusts exactly that),
+ * untrusted config never loosens (`!` patterns, sandbox grants), a list of the first format trusts nothing
+ * until re-trusted, and `init` trusts what it wrote. Each test has its own user configuration folder
+ * (`XDG_CONFIG_HOME`): nothing is trusted until it trusts it.
  */
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { tempWorkspace, toolgate } from "../test-support/cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
+import { toolgateInProcess as toolgate } from "../test-support/cli-in-process.js";
 
 let env: Record<string, string>;
 beforeEach(async () => {

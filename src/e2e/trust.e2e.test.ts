@@ -1,6 +1,7 @@
 /**
  * Issue 13 items 3 and 4 end to end: files that come with a repository count only after `toolgate trust`
- * (through the real binary and the library), and policy lint. Each test has its own user configuration
+ * (through the command line, run in-process with each test's own user configuration folder, and the
+ * library), and policy lint. Each test has its own user configuration
  * folder (`XDG_CONFIG_HOME`), so nothing is trusted until the test trusts it. Trust bound to content (issue
  * 27): trust-content.e2e.test.ts.
  */
@@ -9,7 +10,8 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempWorkspace, toolgate } from "../test-support/cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
+import { toolgateInProcess as toolgate } from "../test-support/cli-in-process.js";
 import { createToolgate } from "../toolgate.js";
 
 const LOOSE = `default = "allow"

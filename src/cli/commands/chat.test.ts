@@ -1,13 +1,14 @@
 /**
- * `toolgate chat` with piped input, as the real binary against a local model server: the start-up model
- * check in the banner, an unreachable server or a missing model as an error on stderr with exit 2 (nobody
- * is there to start or pull it), piped tasks kept while the session starts, an incomplete reply shown as
- * not an answer.
+ * `toolgate chat` with piped input against a local model server: the start-up model check in the banner, an
+ * unreachable server or a missing model as an error on stderr with exit 2 (nobody is there to start or pull
+ * it), piped tasks kept while the session starts, an incomplete reply shown as not an answer. Commands run
+ * in-process (the dispatcher the binary runs).
  */
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
-import { tempWorkspace, toolgate } from "../../test-support/cli.js";
+import { tempWorkspace } from "../../test-support/cli.js";
+import { toolgateInProcess } from "../../test-support/cli-in-process.js";
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -30,7 +31,7 @@ describe("toolgate chat without a terminal", () => {
   it("checks the model in its banner and keeps piped tasks that arrive while it starts", async () => {
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
     server.push({ text: "Hello back." });
-    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
+    const r = await toolgateInProcess(["chat", "--workspace", ws], { input: "hello\n" });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`toolgate chat — test-model via ollama at ${server.url}`);
@@ -45,7 +46,7 @@ describe("toolgate chat without a terminal", () => {
   it("stops with exit 2 and the reason on stderr when the server cannot be reached", async () => {
     const url = `http://127.0.0.1:${await deadPort()}`;
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(url) });
-    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
+    const r = await toolgateInProcess(["chat", "--workspace", ws], { input: "hello\n" });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
@@ -55,7 +56,7 @@ describe("toolgate chat without a terminal", () => {
 
   it("stops with exit 2 and the pull command when the model is missing", async () => {
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url, "llama9") });
-    const r = await toolgate(["chat", "--workspace", ws], { input: "hello\n" });
+    const r = await toolgateInProcess(["chat", "--workspace", ws], { input: "hello\n" });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe("toolgate: model llama9 not found — run `ollama pull llama9`\n");
@@ -64,7 +65,7 @@ describe("toolgate chat without a terminal", () => {
   it("shows a reply cut at the token limit as not an answer", async () => {
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
     server.push({ text: "The first half of", finishReason: "length" });
-    const r = await toolgate(["chat", "--workspace", ws], { input: "write a lot\n" });
+    const r = await toolgateInProcess(["chat", "--workspace", ws], { input: "write a lot\n" });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
       `toolgate: the reply from Ollama at ${server.url} was cut at the token limit (finish reason "length") — raise [llm] max_tokens or context_window — not an answer (kept in the transcript)\n`,
@@ -80,7 +81,7 @@ describe("toolgate chat without a terminal", () => {
     const before = server.requests.length;
     const input =
       "/tools\n/policy\n/bogus\n/model\n/model llama9\nfirst line \\\nsecond line\n/clear\n/exit\nnever sent\n";
-    const r = await toolgate(["chat", "--workspace", ws], { input });
+    const r = await toolgateInProcess(["chat", "--workspace", ws], { input });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\n {2}read_file — \S/);
     expect(r.stdout).toContain("; default ask; 1 rule(s)\n");
@@ -103,10 +104,12 @@ describe("toolgate chat without a terminal", () => {
   it("--resume continues the newest chat with its conversation, in the same transcript", async () => {
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
     server.push({ text: "Noted: 42." });
-    const first = await toolgate(["chat", "--workspace", ws], { input: "remember 42\n" });
+    const first = await toolgateInProcess(["chat", "--workspace", ws], { input: "remember 42\n" });
     const file = /bye — transcript saved to (\S+\.jsonl)/.exec(first.stdout)![1]!;
     server.push({ text: "It was 42." });
-    const second = await toolgate(["chat", "--resume", "--workspace", ws], { input: "which number?\n" });
+    const second = await toolgateInProcess(["chat", "--resume", "--workspace", ws], {
+      input: "which number?\n",
+    });
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/^\(resuming \d{8}-\d{6}-chat-[0-9a-f]{6}: 2 message\(s\)\)\n/);
     expect(second.stdout).toContain(`bye — transcript saved to ${file}`);
@@ -120,7 +123,7 @@ describe("toolgate chat without a terminal", () => {
 
   it("--resume with an unknown session stops with exit 2 and says where it looked", async () => {
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url) });
-    const bad = await toolgate(["chat", "--resume", "nope", "--workspace", ws], { input: "" });
+    const bad = await toolgateInProcess(["chat", "--resume", "nope", "--workspace", ws], { input: "" });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("toolgate: no transcript nope (looked in the current folder and ");
   });
@@ -131,10 +134,10 @@ describe("toolgate chat without a terminal", () => {
       { thinking: "a quiet musing", text: "Answer one." },
       { thinking: "a quiet musing", text: "Answer two." },
     );
-    const shown = await toolgate(["chat", "--workspace", ws], { input: "hi\n" });
+    const shown = await toolgateInProcess(["chat", "--workspace", ws], { input: "hi\n" });
     expect(shown.stdout).toContain("(thinking) a quiet musing");
     expect(shown.stdout).toContain("Answer one.");
-    const hidden = await toolgate(["chat", "--no-thinking", "--workspace", ws], { input: "hi\n" });
+    const hidden = await toolgateInProcess(["chat", "--no-thinking", "--workspace", ws], { input: "hi\n" });
     expect(hidden.stdout).not.toContain("a quiet musing");
     expect(hidden.stdout).toContain("Answer two.");
   });
@@ -156,7 +159,7 @@ describe("toolgate chat and the project's MCP servers", () => {
       });
     const ws = await tempWorkspace({ ".toolgate/config.toml": config(server.url), ".mcp.json": mcp(["a"]) });
     const env = { XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), "tg-chat-xdg-")) };
-    expect((await toolgate(["trust", ws], { env })).code).toBe(0);
+    expect((await toolgateInProcess(["trust", ws], { env })).code).toBe(0);
     const toolsOf = (body: { tools?: unknown }) => JSON.stringify(body.tools ?? []);
     const seen: string[] = [];
     server.push(
@@ -177,7 +180,7 @@ describe("toolgate chat and the project's MCP servers", () => {
         return { text: "Second answer." };
       },
     );
-    const r = await toolgate(["chat", "--workspace", ws], { input: "first\nsecond\n", env });
+    const r = await toolgateInProcess(["chat", "--workspace", ws], { input: "first\nsecond\n", env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("Second answer.");
     expect(seen).toHaveLength(2);

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfigFile, parseConfig } from "../../config/index.js";
 import { parsePolicy } from "../../policy/index.js";
-import { REPO_ROOT, tempWorkspace, toolgate } from "../../test-support/cli.js";
+import { REPO_ROOT, tempWorkspace } from "../../test-support/cli.js";
+import { toolgateInProcess as toolgate } from "../../test-support/cli-in-process.js";
 import { createToolgate } from "../../toolgate.js";
 import { applyPlan, missingIgnoreLines, planInit } from "./init.js";
 import { CONFIG_TEMPLATE, POLICY_TEMPLATE } from "./init-templates.js";
@@ -93,7 +94,7 @@ describe("toolgate init", () => {
     const validate = await toolgate(["policy", "validate", ".toolgate/policy.toml"], { cwd: dir });
     expect(validate.code).toBe(0);
     expect(validate.stdout).toContain("valid (7 rules, default ask)");
-  }, 120_000); // two runs of the binary and the bash grammar: generous on a loaded machine
+  }, 120_000); // two commands and the bash grammar: generous on a loaded machine
 
   it("writes text that says what happened and what to try next", async () => {
     const dir = await workspace();

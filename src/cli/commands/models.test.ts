@@ -1,7 +1,8 @@
 /**
- * `toolgate models pull|list|rm` as a user runs them: the real binary, a loopback server standing in for
- * Hugging Face (through `HF_ENDPOINT`, the mirror variable Hugging Face's own tools read) serving a generated
- * GGUF model, and a user state folder of the test's own. The runtime offer is tested on a copy of the built
+ * `toolgate models pull|list|rm` as a user runs them (in-process, the dispatcher the binary runs; `run`, which
+ * loads the model runtime, as the real binary), a loopback server standing in for Hugging Face (through
+ * `HF_ENDPOINT`, the mirror variable Hugging Face's own tools read) serving a generated GGUF model, and a user
+ * state folder of the test's own. The runtime offer is tested on a copy of the built
  * package that cannot see node-llama-cpp, against a loopback npm registry serving a stand-in package.
  */
 import { execFile } from "node:child_process";
@@ -13,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, tempWorkspace, toolgate } from "../../test-support/cli.js";
+import { toolgateInProcess } from "../../test-support/cli-in-process.js";
 import { tinyModel } from "../../test-support/tiny-gguf.js";
 import { startServer, type TestServer } from "../../test-support/web-servers.js";
 
@@ -59,12 +61,12 @@ describe("toolgate models", () => {
     "lists what can be pulled, pulls the default model verified, lists it, and removes it",
     async () => {
       const { env, models } = await user();
-      const empty = await toolgate(["models", "list"], { env });
+      const empty = await toolgateInProcess(["models", "list"], { env });
       expect(empty.code).toBe(0);
       expect(empty.stdout).toContain(`no models in ${models}`);
       expect(empty.stdout).toMatch(/qwen3-1\.7b \(default\) {2}~2\.2 GB {2}Apache-2\.0/);
 
-      const pull = await toolgate(["models", "pull"], { env });
+      const pull = await toolgateInProcess(["models", "pull"], { env });
       expect(pull.stderr).toContain(`pulling qwen3-1.7b from ${hub.hostPort} (~2.2 GB, Apache-2.0)`);
       expect(pull.stderr).toMatch(/qwen3-1\.7b: \d+\.\d \/ \d+\.\d MB/);
       // The runtime is the project's own here: nothing to offer.
@@ -77,16 +79,16 @@ describe("toolgate models", () => {
       expect((await readFile(file)).equals(MODEL)).toBe(true);
       expect(await readdir(models)).toEqual(["Qwen3-1.7B-Q8_0.gguf"]);
 
-      const listed = await toolgate(["models", "list", "--json"], { env });
+      const listed = await toolgateInProcess(["models", "list", "--json"], { env });
       expect(JSON.parse(listed.stdout)).toMatchObject({
         dir: models,
         models: [{ name: "qwen3-1.7b", path: file, bytes: MODEL.length }],
       });
 
-      const removed = await toolgate(["models", "rm", "qwen3-1.7b"], { env });
+      const removed = await toolgateInProcess(["models", "rm", "qwen3-1.7b"], { env });
       expect([removed.code, removed.stdout]).toEqual([0, "removed qwen3-1.7b\n"]);
       expect(existsSync(file)).toBe(false);
-      const again = await toolgate(["models", "rm", "qwen3-1.7b"], { env });
+      const again = await toolgateInProcess(["models", "rm", "qwen3-1.7b"], { env });
       expect(again.code).toBe(2);
       expect(again.stderr).toContain(`no model qwen3-1.7b in ${models}`);
     },
@@ -98,17 +100,17 @@ describe("toolgate models", () => {
     async () => {
       const { env, models } = await user();
       const url = `${hub.origin}/plain/tiny.gguf`;
-      const unverifiable = await toolgate(["models", "pull", url], { env });
+      const unverifiable = await toolgateInProcess(["models", "pull", url], { env });
       expect(unverifiable.code).toBe(2);
       expect(unverifiable.stderr).toContain("pass --sha256 HEX (the server states none)");
       expect(existsSync(join(models, "tiny.gguf"))).toBe(false);
 
-      const wrong = await toolgate(["models", "pull", url, "--sha256", "0".repeat(64)], { env });
+      const wrong = await toolgateInProcess(["models", "pull", url, "--sha256", "0".repeat(64)], { env });
       expect(wrong.code).toBe(1);
       expect(wrong.stderr).toContain("does not match its checksum");
       expect(await readdir(models)).toEqual([]);
 
-      const right = await toolgate(["models", "pull", url, "--sha256", SHA], { env });
+      const right = await toolgateInProcess(["models", "pull", url, "--sha256", SHA], { env });
       expect(right.code).toBe(0);
       expect((await readFile(join(models, "tiny.gguf"))).equals(MODEL)).toBe(true);
     },
@@ -117,13 +119,15 @@ describe("toolgate models", () => {
 
   it("says what it knows when a name or the mirror is wrong", async () => {
     const { env } = await user();
-    const unknown = await toolgate(["models", "pull", "llama-9000"], { env });
+    const unknown = await toolgateInProcess(["models", "pull", "llama-9000"], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown model "llama-9000": use one of qwen3-1.7b, qwen3-4b');
-    const mirror = await toolgate(["models", "pull"], { env: { ...env, HF_ENDPOINT: "ftp://mirror" } });
+    const mirror = await toolgateInProcess(["models", "pull"], {
+      env: { ...env, HF_ENDPOINT: "ftp://mirror" },
+    });
     expect(mirror.code).toBe(2);
     expect(mirror.stderr).toContain('HF_ENDPOINT "ftp://mirror" is not an http(s) URL');
-    const verb = await toolgate(["models", "fetch"], { env });
+    const verb = await toolgateInProcess(["models", "fetch"], { env });
     expect(verb.code).toBe(2);
     expect(verb.stderr).toContain("usage: toolgate models pull");
   });
