@@ -6,6 +6,7 @@
  * a list of harmless keys). Unreadable or malformed text yields what could be read: callers fail closed.
  */
 import { readPlainFileSync } from "../utils/index.js";
+import { readInsideSync } from "./descriptors.js";
 
 /** One `section.subsection.key = value` line; section and key lower-case, the subsection as written. */
 export interface GitConfigEntry {
@@ -25,6 +26,18 @@ export function readGitConfig(path: string | Buffer): GitConfigEntry[] | undefin
     return undefined;
   }
   return parseGitConfig(text);
+}
+
+/**
+ * The config of a repository a command made (raw absolute path), read without following a link anywhere on the
+ * way: undefined when it is missing, a link, not a regular file or over 1 MiB (the caller treats it as unsafe).
+ */
+export function readWorkspaceGitConfig(raw: string): GitConfigEntry[] | undefined {
+  try {
+    return parseGitConfig(readInsideSync(raw, 1024 * 1024).toString("utf8"));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
