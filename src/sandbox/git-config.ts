@@ -49,7 +49,8 @@ export function parseGitConfig(text: string): GitConfigEntry[] {
   const entries: GitConfigEntry[] = [];
   let section = "";
   let subsection: string | undefined;
-  let at = 0;
+  // Git skips a UTF-8 byte-order mark at the very start; so must this reader, or it drops the first line.
+  let at = text.startsWith("\ufeff") ? 1 : 0;
   while (at < text.length) {
     // Skip blanks, empty lines and comments.
     const char = text[at]!;
