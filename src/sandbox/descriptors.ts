@@ -8,7 +8,16 @@
  * Paths here are raw: binary strings holding one byte per character, so a file name that is not UTF-8 (which
  * Node would turn into U+FFFD) still names exactly that file. {@link rawOf} and {@link textOf} convert.
  */
-import { closeSync, constants, fstatSync, openSync, readlinkSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 
 /** Linux's O_PATH (the same on x86-64 and aarch64): a descriptor that names a file without opening it. */
 const O_PATH = 0o10000000;
@@ -113,6 +122,72 @@ export function openFolder(path: string): number | undefined {
     fd = next.fd;
   }
   return fd;
+}
+
+/**
+ * A workspace file's bytes as toolgate reads them on the host: every folder on the way opened without following
+ * a link, the file itself opened without following one either (a command could point a link at `~/.ssh` or
+ * `/proc/self/environ`, which toolgate can read and the command cannot), non-blocking, and only when it is a
+ * regular file outside procfs. At most `maxBytes` are read: more is refused, never read whole (with `head`, the
+ * first `maxBytes` are returned instead).
+ * Throws with the reason (an error whose `code` is `ENOENT` when the file or a folder on the way is missing).
+ */
+export function readInsideSync(raw: string, maxBytes: number, options: { head?: boolean } = {}): Buffer {
+  const slash = raw.lastIndexOf("/");
+  const name = raw.slice(slash + 1);
+  const parent = openFolder(raw.slice(0, slash) || "/");
+  if (parent === undefined)
+    throw Object.assign(new Error(`a folder on the way to ${textOf(raw)} is missing or a link`), {
+      code: "ENOENT",
+    });
+  let fd: number;
+  try {
+    fd = openSync(inside(parent, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") throw new Error(`${textOf(raw)} is a symbolic link: not followed`);
+    if (code === "ENXIO") throw new Error(`${textOf(raw)} is a socket: not read`);
+    throw error;
+  } finally {
+    closeSync(parent);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${textOf(raw)} is not a regular file: not read`);
+    if (stat.dev === procDevice()) throw new Error(`${textOf(raw)} is in procfs: not read`);
+    if (options.head) {
+      const head = Buffer.alloc(maxBytes);
+      return head.subarray(0, readSync(fd, head, 0, maxBytes, 0));
+    }
+    if (stat.size > maxBytes) throw new Error(`${textOf(raw)} is larger than ${maxBytes} bytes: not read`);
+    // Read to the end, not to the size seen: it may grow meanwhile, but is never read past the limit.
+    let out = Buffer.allocUnsafe(stat.size + 1);
+    let total = 0;
+    for (;;) {
+      if (total === out.length)
+        out = Buffer.concat([out, Buffer.allocUnsafe(Math.min(out.length, maxBytes + 1))]);
+      const n = readSync(fd, out, total, Math.min(out.length, maxBytes + 1) - total, null);
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) throw new Error(`${textOf(raw)} grew past ${maxBytes} bytes: not read`);
+    }
+    return out.subarray(0, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+let proc: number | undefined;
+/** The device number of procfs (-1 when it is not mounted). */
+function procDevice(): number {
+  if (proc === undefined) {
+    try {
+      proc = statSync("/proc/self").dev;
+    } catch {
+      proc = -1;
+    }
+  }
+  return proc;
 }
 
 /** Closes descriptors, ignoring ones already closed. */

@@ -27,6 +27,11 @@ interface EscapeCase {
   setup?: string;
   /** write_file must refuse `path` as well. */
   files?: boolean;
+  /**
+   * A command run on the host (unsandboxed, as the person would) after the sandboxed command and before the
+   * check: some effects show only once an ordinary host program (git, npm) runs. `$SECRET` is filled in.
+   */
+  host?: string;
   /** A command run on the host (unsandboxed) after the check, to undo what the setup made for later cases. */
   cleanup?: string;
 }
@@ -216,7 +221,8 @@ const fill = (text: string) =>
     .replaceAll("$HOME", home)
     .replaceAll("$PORT", String(port))
     .replaceAll("$ABSTRACT", ABSTRACT)
-    .replaceAll("$VICTIM", String(victim.pid));
+    .replaceAll("$VICTIM", String(victim.pid))
+    .replaceAll("$SECRET", SECRET);
 
 function alive(pid: number): boolean {
   try {
@@ -280,6 +286,7 @@ async function expectContainedOnce(c: EscapeCase, output: string, hitsBefore: nu
   const path = c.path ? fill(c.path) : "";
   // Placeholders linger a few seconds for the next command; what the command made must be gone without them.
   flushPlaceholders();
+  if (c.host) await run("bash", ["-c", fill(c.host)]);
   switch (c.check) {
     case "absent":
       expect(existsSync(path), `${path} was created`).toBe(false);

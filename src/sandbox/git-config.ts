@@ -6,6 +6,7 @@
  * a list of harmless keys). Unreadable or malformed text yields what could be read: callers fail closed.
  */
 import { readPlainFileSync } from "../utils/index.js";
+import { readInsideSync } from "./descriptors.js";
 
 /** One `section.subsection.key = value` line; section and key lower-case, the subsection as written. */
 export interface GitConfigEntry {
@@ -28,6 +29,18 @@ export function readGitConfig(path: string | Buffer): GitConfigEntry[] | undefin
 }
 
 /**
+ * The config of a repository a command made (raw absolute path), read without following a link anywhere on the
+ * way: undefined when it is missing, a link, not a regular file or over 1 MiB (the caller treats it as unsafe).
+ */
+export function readWorkspaceGitConfig(raw: string): GitConfigEntry[] | undefined {
+  try {
+    return parseGitConfig(readInsideSync(raw, 1024 * 1024).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Parses config text. Sections `[core]`, `[remote "origin"]` and the old `[branch.main]`; values with quotes,
  * escapes, `#`/`;` comments and backslash-newline continuations.
  * @example parseGitConfig('[core]\n\thooksPath = .githooks\n') // [{ section: "core", key: "hookspath", value: ".githooks", … }]
@@ -36,7 +49,8 @@ export function parseGitConfig(text: string): GitConfigEntry[] {
   const entries: GitConfigEntry[] = [];
   let section = "";
   let subsection: string | undefined;
-  let at = 0;
+  // Git skips a UTF-8 byte-order mark at the very start; so must this reader, or it drops the first line.
+  let at = text.startsWith("\ufeff") ? 1 : 0;
   while (at < text.length) {
     // Skip blanks, empty lines and comments.
     const char = text[at]!;

@@ -5,9 +5,8 @@
  * the sandbox (a tracked file that turned into a device makes `git add -A` and `commit -a` fail). Read from the
  * index file itself (format 2–4), never by running git on the host (a repository's config runs code).
  */
-import { lstatSync, statSync } from "node:fs";
-import { readPlainFileSync } from "../utils/index.js";
-import { bytesOf } from "./descriptors.js";
+import { type BigIntStats, lstatSync } from "node:fs";
+import { bytesOf, readInsideSync } from "./descriptors.js";
 
 /** The stat data git recorded for a path. */
 interface IndexStat {
@@ -17,32 +16,56 @@ interface IndexStat {
   size: number;
 }
 
-/** An index larger than this is not read (its secrets stay hidden): far above a very large repository's. */
-const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
+/**
+ * An index larger than this is not read (its secrets stay hidden): a repository of a million files has one of
+ * about 100 MiB. A command can make `.git/index` any size (a sparse file costs nothing), and every later
+ * survey would read it whole.
+ */
+const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+/** The smallest index entry (SHA-1, a one-byte name and its NUL), to check an index's size against its count. */
+const MIN_ENTRY_BYTES = 64;
 
 const cache = new Map<string, { key: string; entries: Map<string, IndexStat> }>();
 
 /**
+ * Why an index is not read, from its stat and its first 12 bytes (undefined: read it): not `DIRC` version 2–4,
+ * larger than the limit, mostly holes (a sparse file), or smaller than its entry count needs.
+ */
+export function indexRefusal(size: number, blocks: number, head: Buffer): string | undefined {
+  if (size > MAX_INDEX_BYTES) return `larger than ${MAX_INDEX_BYTES} bytes`;
+  if (head.length < 12 || head.toString("latin1", 0, 4) !== "DIRC") return "not a git index";
+  const version = head.readUInt32BE(4);
+  if (version < 2 || version > 4) return `index version ${version} unknown`;
+  if (blocks * 512 < size / 2) return "mostly holes (a sparse file)";
+  if (head.readUInt32BE(8) * MIN_ENTRY_BYTES > size) return "holds fewer bytes than its entry count";
+  return undefined;
+}
+
+/**
  * Raw paths (relative to the worktree) of an index, with their recorded stat data; undefined when the index
- * is missing, unreadable or in a format this reader does not know (then nothing counts as tracked).
+ * is missing, unreadable, refused by {@link indexRefusal} or in a format this reader does not know (then
+ * nothing counts as tracked: every secret-named file stays hidden). Read through folder descriptors, never
+ * following a link; only the header is read before the size and kind are judged.
  * Entries git would re-read anyway (their time not before the index's own) are left out.
  */
 function readIndex(indexPath: string, hashBytes: number): Map<string, IndexStat> | undefined {
-  let key: string;
-  let indexTime: number;
+  let stat: BigIntStats;
+  let head: Buffer;
   try {
-    const stat = statSync(bytesOf(indexPath), { bigint: true });
-    key = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${hashBytes}`;
-    indexTime = Number(stat.mtimeNs / 1_000_000_000n);
+    stat = lstatSync(bytesOf(indexPath), { bigint: true });
+    if (!stat.isFile()) return undefined;
+    head = readInsideSync(indexPath, 12, { head: true });
   } catch {
     return undefined;
   }
+  const key = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${hashBytes}`;
+  const indexTime = Number(stat.mtimeNs / 1_000_000_000n);
   const known = cache.get(indexPath);
   if (known?.key === key) return known.entries;
+  if (indexRefusal(Number(stat.size), Number(stat.blocks), head) !== undefined) return undefined;
   let data: Buffer;
   try {
-    // Not a regular file (a FIFO would block every later survey) or huge: unread, so no secret counts as tracked.
-    data = readPlainFileSync(bytesOf(indexPath), { maxBytes: MAX_INDEX_BYTES });
+    data = readInsideSync(indexPath, MAX_INDEX_BYTES);
   } catch {
     return undefined;
   }
@@ -110,7 +133,7 @@ export function trackedUnchanged(worktree: string, gitDir: string, paths: readon
   if (paths.length === 0) return out;
   let hashBytes = 20;
   try {
-    if (/objectformat\s*=\s*sha256/i.test(readPlainFileSync(bytesOf(`${gitDir}/config`)).toString("latin1")))
+    if (/objectformat\s*=\s*sha256/i.test(readInsideSync(`${gitDir}/config`, 1024 * 1024).toString("latin1")))
       hashBytes = 32;
   } catch {
     // No config: SHA-1.

@@ -139,6 +139,8 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
     ...surveyPatterns(context.protectedExtra),
     unchecked: new Set(settings.unchecked ?? []),
   };
+  // Links and hard links changed after this are the command's (a second's margin for the kernel's coarse clock).
+  const since = Date.now() - 1000;
   const { layout, opened, releasePlaceholders } = setUp(settings, context, resolved);
   const bwrap = support.bwrap!;
   const check = [bash, "-c", CHECK_SCRIPT, context.shell ?? bash, ...checkArgs(expectedMounts(opened.plan))];
@@ -175,9 +177,11 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
       released = true;
       closeAll(opened.fds);
       releasePlaceholders();
-      const notes = [...layout.notes, unsurveyedNote(layout), describeSweep(sweep(layout, rules))].filter(
-        Boolean,
-      );
+      const notes = [
+        ...layout.notes,
+        unsurveyedNote(layout),
+        describeSweep(sweep(layout, rules, since)),
+      ].filter(Boolean);
       return notes.length > 0 ? notes.join("\n") : undefined;
     },
     ...(plan.network

@@ -6,9 +6,9 @@
  * reported so that the sandbox hides it whole. The same walk runs after a command to find what it created.
  */
 import type { Dirent } from "node:fs";
-import { readdirSync } from "node:fs";
+import { closeSync, readdirSync } from "node:fs";
 import type { PathPatternSet } from "../workspace/index.js";
-import { bytesOf, textOf } from "./descriptors.js";
+import { inside, openChecked, textOf } from "./descriptors.js";
 import survey from "./survey.json" with { type: "json" };
 
 /** At most this many folders are read per root; the folders left are hidden whole (fail closed). */
@@ -44,6 +44,8 @@ export interface ScanResult {
   unreadable: Found[];
   /** Folders not read because the walk reached {@link SCAN_MAX_DIRS}. */
   unscanned: Found[];
+  /** Symbolic links (outside git folders and skipped folders), for the check after a command. */
+  links: Found[];
   /** Folders read. */
   dirs: number;
 }
@@ -71,6 +73,7 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
     gitFiles: [],
     unreadable: [],
     unscanned: [],
+    links: [],
     dirs: 0,
   };
   const max = rules.maxDirs ?? SCAN_MAX_DIRS;
@@ -93,7 +96,7 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
       out.dirs++;
       let entries: Dirent<Buffer>[];
       try {
-        entries = readdirSync(bytesOf(path), { withFileTypes: true, encoding: "buffer" });
+        entries = readFolder(path);
       } catch (error) {
         // Gone meanwhile: nothing there to hide. Anything else (no permission, a link swapped in): hide whole.
         if ((error as NodeJS.ErrnoException).code !== "ENOENT" && relative !== "") {
@@ -123,6 +126,7 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
           else if (!inProtected) out.protected.push(found);
           continue;
         }
+        if (found.kind === "link") out.links.push(found);
         const isProtected = !inProtected && rules.protectedSet.matches(text, textOf(found.path));
         if (isProtected) out.protected.push(found);
         if (found.kind === "dir" && !SKIP.has(name)) {
@@ -133,6 +137,22 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
     queue = next;
   }
   return out;
+}
+
+/**
+ * The entries of the folder at raw `path`, listed through a descriptor opened without following a link and
+ * checked to be at `path` itself: a folder swapped for a link mid-walk is refused (ELOOP), never listed.
+ */
+export function readFolder(path: string): Dirent<Buffer>[] {
+  const opened = openChecked(path);
+  if (opened === undefined) throw Object.assign(new Error(`${textOf(path)} is gone`), { code: "ENOENT" });
+  try {
+    if (opened === "moved" || !opened.stat.isDirectory())
+      throw Object.assign(new Error(`${textOf(path)} is a link or moved`), { code: "ELOOP" });
+    return readdirSync(inside(opened.fd, ""), { withFileTypes: true, encoding: "buffer" });
+  } finally {
+    if (opened !== "moved") closeSync(opened.fd);
+  }
 }
 
 function direntKind(entry: Dirent<Buffer>): Found["kind"] {

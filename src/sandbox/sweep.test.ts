@@ -4,7 +4,15 @@
  * quarantine and reported; what was there before, and what git itself writes, stays.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,7 +88,7 @@ describe("sweep", () => {
     expect(existsSync(join(ws, "fine/.git/config"))).toBe(true);
   });
 
-  it("moves unfinished rebase state and a commondir out of an existing repository, naming the branch", () => {
+  it("moves unfinished rebase state and a commondir out of an existing repository, reading none of it", () => {
     git("init", "-q");
     const layout = surveyFirst();
     write(".git/rebase-merge/git-rebase-todo", "exec touch /tmp/pwned\n");
@@ -89,7 +97,41 @@ describe("sweep", () => {
     const report = checkAfter(layout);
     expect(report.moved.map((m) => m.path).sort()).toEqual([".git/commondir", ".git/rebase-merge"]);
     const rebase = report.moved.find((m) => m.path === ".git/rebase-merge")!;
-    expect(rebase.why).toContain("`git checkout feature` returns to it");
+    // What the state says is the command's text (head-name may be a link to a key): the result never shows it.
+    expect(rebase.why).toContain("head-name in the moved folder");
+    expect(describeSweep(report)).not.toContain("feature");
+  });
+
+  it("moves links a command made in .git and links leading outside; keeps relative links inside", () => {
+    git("init", "-q");
+    write("src/a.ts");
+    writeFileSync(join(base, "outside"), "KEY-TEXT\n");
+    const layout = surveyFirst();
+    mkdirSync(join(ws, ".git/rebase-merge"), { recursive: true });
+    symlinkSync(join(base, "outside"), join(ws, ".git/rebase-merge/head-name"));
+    symlinkSync("/proc/self/environ", join(ws, ".git/COMMIT_EDITMSG"));
+    symlinkSync(join(base, "outside"), join(ws, "package-lock.json"));
+    symlinkSync("../../outside", join(ws, "src/up"));
+    symlinkSync("a.ts", join(ws, "src/inside"));
+    const report = checkAfter(layout);
+    expect(report.moved.map((m) => m.path).sort()).toEqual([
+      ".git/COMMIT_EDITMSG",
+      ".git/rebase-merge",
+      "package-lock.json",
+      "src/up",
+    ]);
+    expect(describeSweep(report)).not.toMatch(/KEY-TEXT|PATH=/);
+    expect(lstatSync(join(ws, "src/inside")).isSymbolicLink()).toBe(true);
+  });
+
+  it("moves a secret-named file with a second hard link; keeps one with a single name", () => {
+    const layout = surveyFirst();
+    write("notes.txt");
+    linkSync(join(ws, "notes.txt"), join(ws, "planted.pem"));
+    write("alone.pem");
+    const report = checkAfter(layout);
+    expect(report.moved.map((m) => m.path)).toEqual(["planted.pem"]);
+    expect(existsSync(join(ws, "alone.pem"))).toBe(true);
   });
 
   it("judges a new repository by its config keys, hooks and state", () => {

@@ -10,14 +10,14 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
-import { readPlainFileSync, whyUnread } from "../utils/index.js";
-import { bytesOf, inside, openFolder, openInside, textOf } from "./descriptors.js";
-import { readGitConfig } from "./git-config.js";
+import { bytesOf, inside, openFolder, openInside, readInsideSync, textOf } from "./descriptors.js";
+import { readWorkspaceGitConfig } from "./git-config.js";
 import { childFolders, gitDirOfFile, WATCHED } from "./git-dirs.js";
 import safe from "./git-new-repo.json" with { type: "json" };
 import { heldPlaceholders } from "./placeholders.js";
 import { type ScanRules, scanRoot } from "./scan.js";
 import { identity, type Layout, SCAN_WIDE_MAX_DIRS } from "./survey.js";
+import { gitFolderLinks, outsideLinkWhy, sharedSecretWhy } from "./sweep-links.js";
 
 /** Where quarantined paths go, below each root. */
 export const QUARANTINE = ".toolgate/quarantine";
@@ -48,9 +48,10 @@ export interface SweepReport {
 
 /**
  * Walks the layout's roots again and quarantines what the command left. Call once the command (and everything
- * it started) has ended.
+ * it started) has ended. `since` (ms, before the command started): links and hard links changed since are
+ * the command's; older ones are the person's own and stay.
  */
-export function sweep(layout: Layout, rules: ScanRules): SweepReport {
+export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport {
   const report: SweepReport = { moved: [], problems: [], appeared: [] };
   if (layout.mode !== "workspace-write") return report;
   const held = heldPlaceholders();
@@ -58,6 +59,9 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
   const found: { root: string; relative: string; why: string }[] = [];
   // What the survey hid because it could not look there was hidden from the command too: it made nothing there.
   const hidden = (path: string) => layout.unsurveyed.some((u) => path === u || path.startsWith(`${u}/`));
+  // What an earlier check moved away stays where it was put.
+  const quarantined = (relative: string) => relative.startsWith(`${QUARANTINE}/`);
+  const gitFolders = new Set(layout.gitDirs);
   for (const [root, baseline] of layout.baseline) {
     let now = scanRoot(root, rules);
     // Past the limit, read on as the survey does: what the command made there is looked at too.
@@ -82,6 +86,18 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
       if (hidden(item.path) || insideEmptied(layout, item.path)) continue;
       if (baseline.get(item.relative) !== identity(item.path)) report.appeared.push(textOf(item.path));
     }
+    const roots = [...layout.baseline.keys()];
+    for (const link of now.links) {
+      if (hidden(link.path) || quarantined(link.relative)) continue;
+      const why = outsideLinkWhy(link.path, roots, since);
+      if (why) found.push({ root, relative: link.relative, why });
+    }
+    for (const item of now.secrets) {
+      if (hidden(item.path) || held.has(item.path) || quarantined(item.relative)) continue;
+      const why = sharedSecretWhy(item.path, since);
+      if (why) found.push({ root, relative: item.relative, why });
+    }
+    for (const dir of now.gitDirs) gitFolders.add(dir.path);
     for (const dir of now.gitDirs) {
       if (hidden(dir.path) || baseline.get(dir.relative) === identity(dir.path)) continue;
       const why = unsafeRepository(dir.path);
@@ -113,7 +129,18 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
       if (layout.covers.has(path) || identity(path) === "missing") continue;
       const root = [...layout.baseline.keys()].find((r) => path.startsWith(`${r}/`));
       if (!root) continue;
-      found.push({ root, relative: path.slice(root.length + 1), why: watchedWhy(name, path) });
+      found.push({ root, relative: path.slice(root.length + 1), why: watchedWhy(name) });
+    }
+  }
+  for (const gitDir of gitFolders) {
+    const root = [...layout.baseline.keys()].find((r) => gitDir.startsWith(`${r}/`));
+    if (!root || hidden(gitDir)) continue;
+    for (const path of gitFolderLinks(gitDir, since, report.problems)) {
+      found.push({
+        root,
+        relative: path.slice(root.length + 1),
+        why: "a link inside a git folder (git makes none there; git on the host would write through it)",
+      });
     }
   }
   // Outermost first, and nothing inside something already moved.
@@ -166,20 +193,13 @@ function insideEmptied(layout: Layout, path: string): boolean {
   return false;
 }
 
-function watchedWhy(name: string, path: string): string {
+function watchedWhy(name: string): string {
+  // Nothing of the state is read, not even head-name: the command may have made it a link to a file it cannot
+  // read (a key, /proc/self/environ), and the result goes back to the command's caller.
   if (name === "rebase-merge" || name === "rebase-apply" || name === "sequencer") {
-    let branch = "";
-    try {
-      branch = readPlainFileSync(bytesOf(`${path}/head-name`))
-        .toString("utf8")
-        .trim()
-        .replace(/^refs\/heads\//, "");
-    } catch {
-      // No branch name recorded.
-    }
     return (
       "an unfinished rebase, cherry-pick or revert (git would run its todo list on --continue); the branch " +
-      `is as it was, HEAD is detached${branch ? `: \`git checkout ${branch}\` returns to it` : ""}`
+      "is as it was, HEAD is detached (the branch it was on is named in head-name in the moved folder)"
     );
   }
   return name === "commondir"
@@ -192,7 +212,7 @@ function watchedWhy(name: string, path: string): string {
  * config key outside git-new-repo.json, a hook that is not a sample, or state a placeholder could not block.
  */
 export function unsafeRepository(gitDir: string): string | undefined {
-  const config = readGitConfig(bytesOf(`${gitDir}/config`));
+  const config = readWorkspaceGitConfig(`${gitDir}/config`);
   if (config === undefined && identity(`${gitDir}/config`) !== "missing") return "has an unreadable config";
   for (const entry of config ?? []) {
     if (entry.section === "core" && entry.key === "worktree" && entry.subsection === undefined) {
@@ -245,16 +265,12 @@ function ownWorktree(gitDir: string, value: string): boolean {
 /** Why a linked worktree's folder a command made must not stay: a `commondir` elsewhere, a `config.worktree`. */
 function unsafeWorktree(admin: string): string | undefined {
   try {
-    if (
-      readPlainFileSync(bytesOf(`${admin}/commondir`))
-        .toString("latin1")
-        .trim() !== "../.."
-    )
+    if (readInsideSync(`${admin}/commondir`, 4096).toString("latin1").trim() !== "../..")
       return "names another common folder";
   } catch (error) {
     // No commondir: git does not use the folder as a worktree's. Any other failure: not known safe.
     if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-      return `has a commondir toolgate cannot read (${whyUnread(error)})`;
+      return `has a commondir toolgate does not read (${(error as Error).message})`;
   }
   return identity(`${admin}/config.worktree`) === "missing" ? undefined : "has a config.worktree";
 }

@@ -1,0 +1,58 @@
+/**
+ * The index reader's bounds, on real files: a command can make `.git/index` any size (a sparse file costs
+ * nothing), and every later survey would read it whole. Only the header is read before it is refused.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readInsideSync } from "./descriptors.js";
+import { indexRefusal, trackedUnchanged } from "./git-index.js";
+
+let base: string;
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), "toolgate-index-"));
+});
+afterEach(() => rm(base, { recursive: true, force: true }));
+
+const header = (version: number, count: number) => {
+  const head = Buffer.alloc(12);
+  head.write("DIRC", 0, "latin1");
+  head.writeUInt32BE(version, 4);
+  head.writeUInt32BE(count, 8);
+  return head;
+};
+
+describe("indexRefusal", () => {
+  it.each([
+    ["a 1,000 MB sparse file", 1000 * 1024 * 1024, 8, header(2, 1), /larger than/],
+    ["a sparse file under the limit", 100 * 1024 * 1024, 8, header(2, 1), /holes/],
+    ["not an index", 4096, 8, Buffer.from("garbage-garbage"), /not a git index/],
+    ["an unknown version", 4096, 8, header(9, 1), /version 9/],
+    ["more entries than bytes", 4096, 8, header(2, 1_000_000), /entry count/],
+  ])("refuses %s", (_name, size, blocks, head, why) => {
+    expect(indexRefusal(size, blocks, head)).toMatch(why);
+  });
+
+  it("reads a real index", () => {
+    const repo = join(base, "r");
+    execFileSync("git", ["init", "-q", repo]);
+    writeFileSync(join(repo, ".env.example"), "x\n");
+    execFileSync("touch", ["-d", "2020-01-01", join(repo, ".env.example")]);
+    execFileSync("git", ["-C", repo, "add", ".env.example"]);
+    const index = join(repo, ".git", "index");
+    const stat = statSync(index);
+    expect(indexRefusal(stat.size, stat.blocks, readInsideSync(index, 12, { head: true }))).toBeUndefined();
+    expect([...trackedUnchanged(repo, join(repo, ".git"), [".env.example"])]).toEqual([".env.example"]);
+  });
+
+  it("counts nothing tracked in a sparse 1,000 MB index (every secret stays hidden)", () => {
+    const repo = join(base, "s");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    writeFileSync(join(repo, ".git", "index"), header(2, 1));
+    truncateSync(join(repo, ".git", "index"), 1000 * 1024 * 1024);
+    expect(trackedUnchanged(repo, join(repo, ".git"), [".env"]).size).toBe(0);
+  });
+});
