@@ -48,11 +48,12 @@ afterAll(async () => {
 
 it(`a folder swapped for a link to the home folder during ${TRIES} commands never lets one write there`, async () => {
   // The swapper makes `xx/.vscode` (a protected folder the next surveys cover, pinning `xx`), and a link
-  // `yy` to the home folder, then exchanges `xx` and `yy` without pause until it is stopped.
+  // `yy` to the home folder, then exchanges `xx` and `yy` without pause until it is stopped. The check after
+  // each command moves the link away (a link leading outside the workspace): the swapper makes it again.
   const link = relative(ws, home);
   const swapper = [
     "mkdir -p xx/.vscode && echo '{}' > xx/.vscode/tasks.json && ln -s " + link + " yy && echo ready",
-    `exec perl -e 'print "swapping\\n"; $|=1; my ($x, $y) = ("xx", "yy"); while (1) { syscall(${RENAMEAT2}, -100, $x, -100, $y, 2) == 0 or die "renameat2: $!" }'`,
+    `exec perl -e 'print "swapping\\n"; $|=1; my ($x, $y) = ("xx", "yy"); while (1) { next if syscall(${RENAMEAT2}, -100, $x, -100, $y, 2) == 0; my $gone = (-e $x || -l $x) ? $y : $x; (-e $gone || -l $gone) and die "renameat2: $!"; symlink("${link}", $gone) or die "symlink: $!" }'`,
   ].join(" && ");
   const started = await gate.execute({ name: "shell", args: { command: swapper, background: true } });
   expect(started.ok, started.llmContent).toBe(true);
