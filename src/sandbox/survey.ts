@@ -27,6 +27,7 @@ import {
   protectGitDir,
 } from "./git-dirs.js";
 import { trackedUnchanged } from "./git-index.js";
+import { gitConfigCopyFile, userGitConfigPaths } from "./git-user-config.js";
 import { visibleInHome } from "./home.js";
 import { heldPlaceholders } from "./placeholders.js";
 import { fitPlan, PlanBudgetError } from "./plan-budget.js";
@@ -185,6 +186,7 @@ export function surveySandbox(input: SurveyInput): Layout {
       if (source) layout.visible.push({ path, source });
     }
   }
+  if (layout.home) showGitConfigCopies(layout, homeText, env.XDG_CONFIG_HOME);
   const readableAt = (path: string) =>
     !layout.home ||
     !isInsideOrEqual(home, path) ||
@@ -376,6 +378,24 @@ function whereMissing(root: string, path: string): string | undefined {
     if (kind !== "dir") return undefined;
   }
   return path;
+}
+
+/**
+ * The user's git config files the command could read are shown as filtered copies (git-user-config.ts): they
+ * often hold tokens. Only inside an emptied home folder: a home shown whole is the user's explicit choice.
+ */
+function showGitConfigCopies(layout: Layout, home: string, xdgConfigHome: string | undefined): void {
+  for (const text of userGitConfigPaths(home, xdgConfigHome)) {
+    const path = rawOf(text);
+    const shown = layout.visible.find((v) => v.path === path);
+    if (!shown && !layout.visible.some((v) => isInsideOrEqual(v.path, path))) continue;
+    const real = realPathOf(path);
+    if (real === undefined || kindAt(real) !== "file") continue;
+    const copy = gitConfigCopyFile(text);
+    if (copy.note) layout.notes.push(copy.note);
+    if (shown) shown.source = rawOf(copy.path);
+    else layout.visible.push({ path, source: rawOf(copy.path) });
+  }
 }
 
 /** `[sandbox] hidden` and the user's credential paths, where the command could otherwise read them. */
