@@ -137,7 +137,8 @@ export interface ToolgateOptions {
   mcp?: boolean;
   /**
    * Whether hook scripts run (docs/hooks.md): the config's `[[hooks]]`, `~/.claude/settings.json`,
-   * `~/.gemini/settings.json`, and the workspace's `.claude/settings.json` / `.gemini/settings.json` once trusted.
+   * `~/.gemini/settings.json`, `~/.codex/hooks.json` and `~/.codex/config.toml`, and the workspace's same
+   * files once trusted.
    * Default true. `home` is where the user's own settings files are (default: the home folder).
    */
   hooks?: boolean | { home?: string };

@@ -18,7 +18,7 @@ import {
   type ToolResult,
 } from "../core/index.js";
 import { SHELL_FIXED_ENV, sanitizeEnv } from "../tools/index.js";
-import { type HostFormat, toHost } from "./mapping.js";
+import { type HostFormat, hostNames } from "./mapping.js";
 import { runHook } from "./run-hook.js";
 import type { HookEvent, HookSpec } from "./sources.js";
 import { compileMatcher } from "./sources.js";
@@ -46,8 +46,8 @@ interface Answer {
   context?: string;
 }
 
-/** Whether a hook is for a tool: given toolgate's name, and the host's name for a format (computed on demand). */
-type HookTest = (tool: string, host: (format: HostFormat) => string) => boolean;
+/** Whether a hook is for a tool: given toolgate's name, and the host's names for a format (computed on demand). */
+type HookTest = (tool: string, host: (format: HostFormat) => readonly string[]) => boolean;
 
 /** A hook's test, compiled once: no call pays for a regex or a pattern it has already seen. */
 function hookTest(spec: HookSpec): HookTest {
@@ -55,10 +55,10 @@ function hookTest(spec: HookSpec): HookTest {
     const patterns = spec.match.tools.map((p) => compileToolPattern(p));
     return (tool) => patterns.some((p) => p.test(tool));
   }
-  const matcher = compileMatcher(spec.match.matcher);
-  if (!matcher) return () => true;
   const format = spec.format;
-  return format === "toolgate" ? (tool) => matcher.test(tool) : (_tool, host) => matcher.test(host(format));
+  const matcher = compileMatcher(spec.match.matcher, format);
+  if (!matcher) return () => true;
+  return format === "toolgate" ? (tool) => matcher([tool]) : (_tool, host) => matcher(host(format));
 }
 
 export class HookSet {
@@ -83,8 +83,8 @@ export class HookSet {
 
   /** The hooks of `event` that match `tool` (by toolgate's patterns, or the host's matcher on the host's name). */
   matching(event: HookEvent, tool: string, args: Record<string, unknown>): HookSpec[] {
-    const names: Partial<Record<HostFormat, string>> = {};
-    const host = (format: HostFormat) => (names[format] ??= toHost(format, tool, args).name);
+    const names: Partial<Record<HostFormat, readonly string[]>> = {};
+    const host = (format: HostFormat) => (names[format] ??= hostNames(format, tool, args));
     const out: HookSpec[] = [];
     for (const { spec, test } of this.tests) if (spec.event === event && test(tool, host)) out.push(spec);
     return out;

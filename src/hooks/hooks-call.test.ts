@@ -2,12 +2,12 @@
  * Hook scripts in bash, node and python3 (testdata/scripts/), written in the style of Claude Code's and
  * gemini-cli's documented examples, run unchanged from the user's `~/.claude/settings.json` and
  * `~/.gemini/settings.json` through the real `toolgate call`; and a cloned workspace's `.claude/settings.json`
- * runs nothing until `toolgate trust`.
+ * or `.codex/hooks.json` runs nothing until `toolgate trust`.
  */
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, tempWorkspace, toolgate } from "../test-support/cli.js";
 
@@ -191,41 +191,47 @@ describe("hook scripts through `toolgate call`", () => {
   });
 });
 
+/** Each host's workspace file: the one a cloned repository brings, and the matcher it writes for every tool. */
+const WORKSPACE_FILES: [file: string, matcher: string][] = [
+  [".claude/settings.json", ""],
+  [".codex/hooks.json", "*"],
+];
+
 describe("a cloned workspace's hooks", () => {
-  it("do not run until `toolgate trust`, which lists them first", async () => {
-    const xdg = await mkdtemp(join(tmpdir(), "tg-hooks-xdg-"));
-    const cloned = await tempWorkspace();
-    const marker = join(cloned, "hook-ran");
-    await mkdir(join(cloned, ".claude"));
-    const hook = `touch ${marker}; echo '{"decision":"block","reason":"the workspace hook blocks everything"}'`;
-    await writeFile(
-      join(cloned, ".claude", "settings.json"),
-      JSON.stringify({
-        hooks: { PreToolUse: [{ matcher: "", hooks: [{ type: "command", command: hook }] }] },
-      }),
-    );
-    const env = { HOME: home, XDG_CONFIG_HOME: xdg };
-    const args = ["call", "--policy", policy, "--json", "read_file", '{"path":".claude/settings.json"}'];
-    const before = await toolgate(args, { cwd: cloned, env });
-    expect(before.code, before.stderr).toBe(0);
-    expect(existsSync(marker)).toBe(false);
-    expect(before.stderr).toContain(
-      ".claude/settings.json has hooks that do not run until the workspace is trusted",
-    );
-    const listed = await toolgate(["hooks", "list", "--json"], { cwd: cloned, env });
-    expect(
-      JSON.parse(listed.stdout).filter((h: { status: string }) => h.status === "not trusted"),
-    ).toHaveLength(1);
+  it.each(WORKSPACE_FILES)(
+    "%s: nothing runs until `toolgate trust`, which lists them first",
+    async (file, matcher) => {
+      const xdg = await mkdtemp(join(tmpdir(), "tg-hooks-xdg-"));
+      const cloned = await tempWorkspace();
+      const marker = join(cloned, "hook-ran");
+      await mkdir(join(cloned, dirname(file)));
+      const hook = `touch ${marker}; echo '{"decision":"block","reason":"the workspace hook blocks everything"}'`;
+      await writeFile(
+        join(cloned, file),
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: "command", command: hook }] }] } }),
+      );
+      const env = { HOME: home, XDG_CONFIG_HOME: xdg };
+      const args = ["call", "--policy", policy, "--json", "read_file", JSON.stringify({ path: file })];
+      const before = await toolgate(args, { cwd: cloned, env });
+      expect(before.code, before.stderr).toBe(0);
+      expect(existsSync(marker)).toBe(false);
+      expect(before.stderr).toContain(`${file} has hooks that do not run until the workspace is trusted`);
+      const listed = await toolgate(["hooks", "list", "--json"], { cwd: cloned, env });
+      const waiting = JSON.parse(listed.stdout).filter((h: { status: string }) => h.status === "not trusted");
+      expect(waiting.map((h: { source: string }) => h.source)).toEqual([
+        `${cloned}/${file}#PreToolUse[0].hooks[0]`,
+      ]);
 
-    const shown = await toolgate(["trust", "--show"], { cwd: cloned, env });
-    expect(shown.stdout).toContain(`hook pre_tool [*]: runs ${JSON.stringify(hook)}`);
-    expect((await toolgate(["trust"], { cwd: cloned, env })).code).toBe(0);
+      const shown = await toolgate(["trust", "--show"], { cwd: cloned, env });
+      expect(shown.stdout).toContain(`hook pre_tool [*]: runs ${JSON.stringify(hook)}`);
+      expect((await toolgate(["trust"], { cwd: cloned, env })).code).toBe(0);
 
-    const after = await toolgate(args, { cwd: cloned, env });
-    expect(after.code).toBe(3);
-    expect(JSON.parse(after.stdout).error.message).toContain("said: the workspace hook blocks everything");
-    expect(existsSync(marker)).toBe(true);
-  });
+      const after = await toolgate(args, { cwd: cloned, env });
+      expect(after.code).toBe(3);
+      expect(JSON.parse(after.stdout).error.message).toContain("said: the workspace hook blocks everything");
+      expect(existsSync(marker)).toBe(true);
+    },
+  );
 });
 
 describe("a cloned workspace's [[hooks]] in .toolgate/config.toml", () => {

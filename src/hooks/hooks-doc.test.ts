@@ -5,19 +5,24 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { HOST_TABLE, type HostTable } from "./mapping.js";
+import { HOST_FORMATS, HOST_TABLE, type HostFormat, type HostTable } from "./mapping.js";
 
 const page = new URL("../../docs/hooks.md", import.meta.url);
 const START = "<!-- host-tools:start (generated from src/hooks/host-tools.json) -->";
 const END = "<!-- host-tools:end -->";
 
 /** One host's column for a tool: its name(s), and the renamed fields. */
-function cell(table: HostTable, host: "claude" | "gemini", tool: string): [string, string] {
+function cell(table: HostTable, host: HostFormat, tool: string): [string, string] {
   const entry = table[host][tool];
   if (!entry) return [`\`${tool}\` (unchanged)`, ""];
+  const also = entry.aliases?.length
+    ? ` (matchers: also ${entry.aliases.map((a) => `\`${a}\``).join(", ")})`
+    : "";
   const name = entry.edits
     ? `\`${entry.edits.single}\` (one edit), \`${entry.name}\` (several)`
-    : `\`${entry.name}\``;
+    : `\`${entry.name}\`${also}`;
+  if (entry.patch)
+    return [name, `\`command\`: the patch ${entry.patch === "add" ? "adding the file" : "of the edits"}`];
   const renames = [
     ...Object.entries(entry.fields),
     ...Object.entries(entry.edits?.fields ?? {}).map(([a, b]) => [`${entry.edits!.field}[].${a}`, b]),
@@ -25,17 +30,19 @@ function cell(table: HostTable, host: "claude" | "gemini", tool: string): [strin
   return [name, renames.join(", ")];
 }
 
-/** The generated tables: every tool either host names, toolgate's name first. */
+const TITLES: Record<HostFormat, string> = { claude: "Claude Code", gemini: "gemini-cli", codex: "Codex" };
+
+/** The generated tables: every tool a host names, toolgate's name first, two columns per host. */
 function hostToolTable(table: HostTable = HOST_TABLE): string {
-  const tools = [...new Set([...Object.keys(table.claude), ...Object.keys(table.gemini)])];
+  const tools = [...new Set(HOST_FORMATS.flatMap((host) => Object.keys(table[host])))];
   const rows = tools.map((tool) => {
-    const [claude, claudeFields] = cell(table, "claude", tool);
-    const [gemini, geminiFields] = cell(table, "gemini", tool);
-    return `| \`${tool}\` | ${claude} | ${claudeFields} | ${gemini} | ${geminiFields} |`;
+    const cells = HOST_FORMATS.flatMap((host) => cell(table, host, tool));
+    return `| \`${tool}\` | ${cells.join(" | ")} |`;
   });
+  const heads = HOST_FORMATS.flatMap((h) => [`${TITLES[h]} \`tool_name\``, `${TITLES[h]} \`tool_input\``]);
   return [
-    "| toolgate tool | Claude Code `tool_name` | Claude Code `tool_input` renames | gemini-cli `tool_name` | gemini-cli `tool_input` renames |",
-    "| --- | --- | --- | --- | --- |",
+    `| toolgate tool | ${heads.join(" | ")} |`,
+    `| --- |${" --- |".repeat(heads.length)}`,
     ...rows,
   ].join("\n");
 }

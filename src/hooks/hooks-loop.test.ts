@@ -1,7 +1,7 @@
 /**
  * Hook scripts through the agent loop: `toolgate run` (the real binary) against a scripted model server on
- * 127.0.0.1, with the user's `~/.claude/settings.json` and `~/.gemini/settings.json` naming the bash, node and
- * python3 scripts of testdata/scripts. Each tool call the model makes passes the hooks, and the model's next
+ * 127.0.0.1, with the user's `~/.claude/settings.json`, `~/.gemini/settings.json` and `~/.codex/hooks.json`
+ * naming the bash, node and python3 scripts of testdata/scripts. Each tool call the model makes passes the hooks, and the model's next
  * request carries what they decided: a deny's reason, a withheld output, a hook's added context.
  */
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
@@ -22,6 +22,13 @@ beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), "tg-hooks-loop-home-"));
   await mkdir(join(home, ".claude"));
   await mkdir(join(home, ".gemini"));
+  await mkdir(join(home, ".codex"));
+  await writeFile(
+    join(home, ".codex", "hooks.json"),
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [hook("codex-patch-guard.py")] }] },
+    }),
+  );
   await writeFile(
     join(home, ".claude", "settings.json"),
     JSON.stringify({
@@ -34,7 +41,7 @@ beforeAll(async () => {
   await writeFile(
     join(home, ".gemini", "settings.json"),
     JSON.stringify({
-      hooks: { BeforeTool: [{ matcher: "write_file|replace", hooks: [hook("protect-env.py")] }] },
+      hooks: { BeforeTool: [{ matcher: "write_file", hooks: [hook("protect-env.py")] }] },
     }),
   );
 });
@@ -64,6 +71,14 @@ describe("hooks in the agent loop (toolgate run)", () => {
           { name: "write_file", arguments: { path: ".env.local", content: "B=2\n", overwrite: true } },
         ],
       }),
+      next({
+        toolCalls: [
+          {
+            name: "edit_file",
+            arguments: { path: ".env.local", edits: [{ oldText: "A=1", newText: "A=3" }] },
+          },
+        ],
+      }),
       next(shell("echo key=AKIAABCDEFGHIJKLMNOP")),
       next(shell("echo hello")),
       next({ text: "Done, some calls were refused." }),
@@ -81,11 +96,15 @@ describe("hooks in the agent loop (toolgate run)", () => {
     );
     expect(seen[1]).toContain("said: pushes to main go through a pull request");
     expect(seen[2]).toContain("said: edits to .env.local are blocked");
+    // The Codex script reads the edit as apply_patch's patch text.
+    expect(seen[3]).toContain(
+      `hook \`${script("codex-patch-guard.py")}\` said: changes to .env.local are blocked`,
+    );
     expect(await readFile(join(root, ".env.local"), "utf8")).toBe("A=1\n");
     // The credential is withheld from the model; the person sees the output.
-    expect(seen[3]).toContain(`blocked it: the output holds a credential`);
-    expect(seen[3]).not.toContain("AKIAABCDEFGHIJKLMNOP");
-    expect(seen[4]).toContain(
+    expect(seen[4]).toContain(`blocked it: the output holds a credential`);
+    expect(seen[4]).not.toContain("AKIAABCDEFGHIJKLMNOP");
+    expect(seen[5]).toContain(
       `hello\n[exit code 0]\n\n[context from hook \`${script("secret-scan.py")}\`]\nsecret scan: clean`,
     );
     // The person is told which hook decided (progress on stderr).

@@ -1,8 +1,9 @@
 /**
  * @module hooks/load
  * Collects a gate's hooks from every source, in a fixed order: the config's `[[hooks]]`, then the user's
- * `~/.claude/settings.json` and `~/.gemini/settings.json`, then the workspace's `.claude/settings.json` and
- * `.gemini/settings.json` — the workspace's only while the user trusts those exact bytes (`toolgate trust`).
+ * host files (`~/.claude/settings.json`, `~/.gemini/settings.json`, `~/.codex/hooks.json`,
+ * `~/.codex/config.toml`), then the workspace's same files — the workspace's only while the user trusts those
+ * exact bytes (`toolgate trust`).
  */
 
 import { join } from "node:path";
@@ -17,11 +18,18 @@ import {
   type SkippedHook,
 } from "./sources.js";
 
-/** The host settings files toolgate reads hooks from, relative to the home folder or the workspace. */
-export const HOST_SETTINGS_FILES: readonly { path: string; format: HostFormat }[] = [
-  { path: ".claude/settings.json", format: "claude" },
-  { path: ".gemini/settings.json", format: "gemini" },
+/** The host files toolgate reads hooks from, relative to the home folder or the workspace. */
+export const HOST_SETTINGS_FILES: readonly { path: string; format: HostFormat; syntax: "json" | "toml" }[] = [
+  { path: ".claude/settings.json", format: "claude", syntax: "json" },
+  { path: ".gemini/settings.json", format: "gemini", syntax: "json" },
+  { path: ".codex/hooks.json", format: "codex", syntax: "json" },
+  { path: ".codex/config.toml", format: "codex", syntax: "toml" },
 ];
+
+/** The host file at `path` (relative, `/`-separated), if toolgate reads hooks from it. */
+export function hostSettingsFile(path: string): (typeof HOST_SETTINGS_FILES)[number] | undefined {
+  return HOST_SETTINGS_FILES.find((f) => f.path === path);
+}
 
 export interface LoadHooksOptions {
   /** The workspace root. */
@@ -70,7 +78,13 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
       const path = join(dir, file.path);
       const bytes = await readIfThere(path);
       if (!bytes) continue;
-      const found = hostHooks(file.format, bytes.toString("utf8"), `${label}/${file.path}`, origin);
+      const found = hostHooks(
+        file.format,
+        bytes.toString("utf8"),
+        `${label}/${file.path}`,
+        origin,
+        file.syntax,
+      );
       out.skipped.push(...found.skipped);
       if (origin === "workspace" && found.hooks.length > 0 && !options.trusted(path, bytes)) {
         out.untrusted.push(...found.hooks);

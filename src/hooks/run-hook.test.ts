@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DecisionRequest, PolicyDecision, Tool } from "../core/index.js";
 import { tempWorkspace } from "../test-support/cli.js";
+import { liveGroupMembers } from "../utils/index.js";
 import { HookSet } from "./hook-set.js";
 import { runHook } from "./run-hook.js";
 import type { HookSpec } from "./sources.js";
@@ -64,11 +65,15 @@ const FAILURES: [note: string, command: string, cause: string, timeoutMs?: numbe
 describe("a failing hook denies, naming itself and the cause", () => {
   it.each(FAILURES)("%s", async (_, command, cause, timeoutMs) => {
     const cwd = await tempWorkspace();
-    const hooks = new HookSet({ hooks: [spec(command, timeoutMs)], cwd, mayAllow: false, failOpen: false });
+    // The hook's shell writes its pid, its process group's id: once the call is decided, no member is left.
+    const pidFile = join(cwd, "hook.pid");
+    const hook = spec(`echo $$ > ${pidFile}; ${command}`, timeoutMs);
+    const hooks = new HookSet({ hooks: [hook], cwd, mayAllow: false, failOpen: false });
     const decision = await hooks.pre(request, allowed);
     expect(decision.decision).toBe("deny");
     expect(decision.reason).toBe(`hook \`guard\` failed: it ${cause} (hooks fail closed)`);
     expect(decision.hooks?.[0]).toMatchObject({ hook: "guard", source: "test#0", failure: cause });
+    expect(liveGroupMembers(Number(await readFile(pidFile, "utf8")))).toEqual([]);
   });
 
   it("stops a child that outlives the hook, and denies", async () => {

@@ -34,6 +34,7 @@ export interface HookCall {
 const HOST_EVENT = {
   claude: { pre_tool: "PreToolUse", post_tool: "PostToolUse" },
   gemini: { pre_tool: "BeforeTool", post_tool: "AfterTool" },
+  codex: { pre_tool: "PreToolUse", post_tool: "PostToolUse" },
 } as const;
 
 /** The JSON on the hook's stdin, in its format's field names. `now` is the time gemini-cli's input carries. */
@@ -52,6 +53,7 @@ export function hookInput(spec: HookSpec, call: HookCall, now = new Date()): Rec
     };
   }
   const host = toHost(spec.format, call.tool, call.args);
+  if (spec.format === "codex") return codexInput(call, host);
   const common = {
     session_id: call.sessionId,
     transcript_path: "",
@@ -84,6 +86,27 @@ export function hookInput(spec: HookSpec, call: HookCall, now = new Date()): Rec
           },
         }
       : {}),
+  };
+}
+
+/**
+ * Codex's stdin: Claude Code's fields with `turn_id` and `model`, `transcript_path` null. toolgate has no turns
+ * and its hooks do not know the model: `turn_id` is the call's id, `model` empty. After the call,
+ * `tool_response` is the output the model receives, as text.
+ */
+function codexInput(call: HookCall, host: { name: string; input: Record<string, unknown> }) {
+  return {
+    session_id: call.sessionId,
+    turn_id: call.callId,
+    transcript_path: null,
+    cwd: call.cwd,
+    hook_event_name: HOST_EVENT.codex[call.event],
+    model: "",
+    permission_mode: "default",
+    tool_name: host.name,
+    tool_input: host.input,
+    tool_use_id: call.callId,
+    ...(call.result ? { tool_response: call.result.llmContent } : {}),
   };
 }
 

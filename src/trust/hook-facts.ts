@@ -1,9 +1,9 @@
 /**
  * @module trust/hook-facts
- * What a workspace's Claude Code or gemini-cli settings file would run once trusted: each hook (its event,
+ * What a workspace's Claude Code, gemini-cli or Codex file would run once trusted: each hook (its event,
  * matcher and command), so `toolgate trust` lists the hooks it would enable and what changed since.
  */
-import { hostHooks } from "../hooks/index.js";
+import { hostHooks, hostSettingsFile } from "../hooks/index.js";
 import type { FactKind } from "./kind.js";
 
 /** One line per hook, in the file's order. */
@@ -13,8 +13,9 @@ export interface HookFacts {
 
 export const hooksKind: FactKind<HookFacts> = {
   summarize(text, path) {
-    const format = path.startsWith(".gemini/") ? "gemini" : "claude";
-    const { hooks } = hostHooks(format, text, path, "workspace");
+    const file = hostSettingsFile(path);
+    if (!file) throw new Error(`${path}: not a file toolgate reads hooks from`);
+    const { hooks } = hostHooks(file.format, text, path, "workspace", file.syntax);
     return {
       hooks: hooks.map((h) => {
         const match = "matcher" in h.match ? h.match.matcher || "*" : h.match.tools.join(", ");

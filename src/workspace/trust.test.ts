@@ -135,6 +135,8 @@ describe("the files trust covers", () => {
     [".toolgate/agents/helper.md", ["agent"]],
     [".gemini/settings.json", ["mcp", "hooks"]],
     [".claude/settings.json", ["hooks"]],
+    [".codex/hooks.json", ["hooks"]],
+    [".codex/config.toml", ["hooks"]],
     [".toolgate/agents/x.txt", undefined],
     ["pkg/.mcp.json", undefined],
   ])("%s has kinds %j", (path, kinds) => {

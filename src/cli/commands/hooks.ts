@@ -1,7 +1,8 @@
 /**
  * @module cli/commands/hooks
  * `toolgate hooks list`: every hook the gate runs, with its source, and the ones that do not run — a
- * workspace's waiting for `toolgate trust`, settings-file entries of events toolgate does not run.
+ * workspace's waiting for `toolgate trust`, host-file entries toolgate does not run (other events, Codex's
+ * async hooks).
  */
 import type { HookSpec } from "../../hooks/index.js";
 import type { CliContext } from "../context.js";
@@ -13,7 +14,7 @@ const usage = USAGE.hooks;
 
 export const help: CommandHelp = {
   summary:
-    "Lists the hooks: the config's [[hooks]], ~/.claude/settings.json, ~/.gemini/settings.json, and the workspace's .claude/settings.json and .gemini/settings.json (these only once trusted), each with its source and whether it runs.",
+    "Lists the hooks: the config's [[hooks]], ~/.claude/settings.json, ~/.gemini/settings.json, ~/.codex/hooks.json and ~/.codex/config.toml, and the workspace's same files (these only once trusted), each with its source and whether it runs.",
   options: {},
   examples: [
     "toolgate hooks list",
