@@ -12,9 +12,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { createToolPools } from "../agents/index.js";
 import { executeCall, type PipelineDeps, ToolRegistry } from "../core/index.js";
 import { PolicyEngine, parsePolicy } from "../policy/index.js";
+import { ToolSource } from "../tool-source.js";
 import { fmt, measure, report, stats } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -25,6 +25,18 @@ const MAIN = join(here, "..", "bin", "toolgate.js");
 /** A difference with its sign (fmt shows magnitudes only). */
 function signed(ms: number): string {
   return `${ms < 0 ? "−" : "+"}${fmt(Math.abs(ms))}`;
+}
+
+/** The gate's tool source over `root`'s servers, every file trusted, every tool admitted. */
+function source(root: string): ToolSource {
+  return new ToolSource({
+    host: new ToolRegistry(),
+    root,
+    mcp: true,
+    trusted: () => true,
+    admit: () => undefined,
+    logger: { warn: () => undefined },
+  });
 }
 
 async function rawClient(args: string[]): Promise<Client> {
@@ -41,10 +53,10 @@ async function callOverhead(): Promise<void> {
     join(root, ".mcp.json"),
     JSON.stringify({ mcpServers: { b: { command: process.execPath, args: [serverPath] } } }),
   );
-  const pools = await createToolPools({ builtins: new ToolRegistry(), trusted: () => true });
+  const pools = source(root);
   const raw = await rawClient([]);
   try {
-    const pool = await pools.get(root);
+    const pool = await pools.full();
     const policy = await parsePolicy('default = "allow"', "bench-policy.toml");
     const deps: PipelineDeps = {
       registry: pool.registry,
@@ -181,14 +193,14 @@ async function poolBuild(): Promise<void> {
   );
   for (const s of Object.values(servers)) s.args = [serverPath, ...args];
   await writeFile(join(root, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
-  const pools = await createToolPools({ builtins: new ToolRegistry(), trusted: () => true });
+  const pools = source(root);
   const raws = await Promise.all([1, 2, 3, 4, 5].map(() => rawClient(args)));
   try {
-    const first = await pools.get(root);
+    const first = await pools.full();
     if (first.names.length !== 500 + 2) throw new Error(`expected 502 tools, got ${first.names.length}`);
     const ours = async () => {
-      pools.invalidate(root);
-      await pools.get(root);
+      pools.invalidate();
+      await pools.full();
     };
     const anchor = async () => {
       for (const client of raws) {
@@ -220,8 +232,8 @@ async function poolBuild(): Promise<void> {
     const coldAnchor: number[] = [];
     for (let round = 0; round < 3; round++) {
       const t0 = performance.now();
-      const fresh = await createToolPools({ builtins: new ToolRegistry(), trusted: () => true });
-      await fresh.get(root);
+      const fresh = source(root);
+      await fresh.full();
       coldOurs.push(performance.now() - t0);
       await fresh.close();
       const t1 = performance.now();

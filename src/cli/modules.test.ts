@@ -108,16 +108,24 @@ describe("modules loaded at start-up", () => {
   }
 
   // Front doors load their heavy libraries inside the functions that need them (docs/architecture.md).
-  it("importing the mcp and agents front doors loads no MCP SDK and no tool pool", async () => {
+  it("importing the mcp and agents front doors loads no MCP SDK; the tool source loads no MCP code", async () => {
     const doors = ["mcp", "agents"].map((f) => pathToFileURL(join(REPO_ROOT, "dist", f, "index.js")).href);
     const { modules } = await loaded("front-doors", [
       "--input-type=module",
       "-e",
-      `const [m, a] = await Promise.all(${JSON.stringify(doors)}.map((d) => import(d))); if (typeof m.serveMcp !== "function" || typeof a.createToolPools !== "function") process.exit(1);`,
+      `const [m, a] = await Promise.all(${JSON.stringify(doors)}.map((d) => import(d))); if (typeof m.serveMcp !== "function" || typeof a.createSpawnAgentsTool !== "function") process.exit(1);`,
     ]);
     expect(modules.some((m) => m.includes("/dist/mcp/index.js"))).toBe(true);
     expect(modules.filter((m) => m.includes("/node_modules/@modelcontextprotocol/"))).toEqual([]);
-    expect(modules.filter((m) => m.includes("/dist/agents/tool-pool.js"))).toEqual([]);
+    // The gate's tool source loads the MCP client only when a pool is asked for.
+    const source = pathToFileURL(join(REPO_ROOT, "dist", "tool-source.js")).href;
+    const alone = await loaded("tool-source", [
+      "--input-type=module",
+      "-e",
+      `const s = await import(${JSON.stringify(source)}); if (typeof s.ToolSource !== "function") process.exit(1);`,
+    ]);
+    expect(alone.modules.some((m) => m.includes("/dist/tool-source.js"))).toBe(true);
+    expect(alone.modules.filter((m) => m.includes("/dist/mcp/"))).toEqual([]);
   });
 
   // The library's front door still exports the model clients and the MCP pool, which import their SDKs

@@ -1,10 +1,12 @@
 /**
  * @module llm/http
- * One model request over `fetch`, with the failures named: a server that sends no byte for `timeoutMs`
+ * One model request over toolgate's one HTTP path (`net/http.ts`, `configured` mode), with the failures named: a server that sends no byte for `timeoutMs`
  * (before the headers or between chunks), a refused connection, a connection reset (and when), an HTTP
  * error status with the server's own error text, and the caller's cancellation. The providers read the body
  * through {@link ModelResponse.chunks}, which keeps the idle timer running.
  */
+
+import { type HttpResponse, httpRequest, NetError } from "../net/index.js";
 import {
   cancelledError,
   errorForStatus,
@@ -22,17 +24,22 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 /** An open response with status 2xx. */
 export interface ModelResponse {
   contentType: string;
-  /** The body as text pieces; throws a ModelError (`timeout`, `connection_reset`, `cancelled`) when cut. */
+  /**
+   * The body as text pieces; throws a ModelError (`timeout`, `connection_reset`, `cancelled`) when cut.
+   * Leaving the loop early releases the connection.
+   */
   chunks(): AsyncGenerator<string>;
   /** Seconds since the request started, as "2.1 s". */
   elapsed(): string;
 }
 
-/** Codes of a connection nobody accepted. */
-const REFUSED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+/** Network failures that mean nobody accepted the connection (the server is not there). */
+const UNREACHABLE = new Set(["refused", "dns", "unreachable"]);
 
 /**
  * POSTs `body` as JSON (or GETs when `body` is undefined) and returns the open response; errors are ModelErrors.
+ * The server is the one the user configured, so it goes through the one HTTP path in `configured` mode (a
+ * loopback server is allowed; a redirect elsewhere is vetted).
  * @example const res = await request(settings, `${settings.baseUrl}/api/chat`, { model, messages }, signal);
  */
 export async function request(
@@ -45,27 +52,17 @@ export async function request(
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
-  const idle = new AbortController();
-  let timedOut = false;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      idle.abort();
-    }, timeoutMs);
-  };
-  const disarm = () => clearTimeout(timer);
   const failure = (error: unknown): ModelError => {
-    disarm();
     if (error instanceof ModelError) return error;
     if (signal.aborted) return cancelledError();
-    if (timedOut)
+    const net = error instanceof NetError ? error : undefined;
+    if (net?.type === "timeout")
       return new ModelError(
         "timeout",
         `the model server at ${settings.baseUrl} sent nothing for ${timeoutMs / 1000} s ([llm] timeout_ms)`,
       );
-    if (REFUSED.has(errorCode(error) ?? ""))
+    if (net?.type === "cancelled") return cancelledError();
+    if (net?.reason !== undefined && UNREACHABLE.has(net.reason))
       return new ModelError("unreachable", unreachableMessage(settings));
     return new ModelError(
       "connection_reset",
@@ -77,45 +74,33 @@ export async function request(
   };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
-  arm();
-  let response: Response;
+  let response: HttpResponse;
   try {
-    response = await fetch(url, {
+    response = await httpRequest(url, {
+      mode: "configured",
       method: body === undefined ? "GET" : "POST",
       headers,
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.any([signal, idle.signal]),
+      signal,
+      idleMs: timeoutMs,
     });
   } catch (error) {
     throw failure(error);
   }
-  const reader = response.body?.getReader();
   const decoder = new TextDecoder();
   async function* chunks(): AsyncGenerator<string> {
-    if (!reader) return;
     try {
-      for (;;) {
-        arm();
-        let next: { done: boolean; value?: Uint8Array };
-        try {
-          next = await reader.read();
-        } catch (error) {
-          throw failure(error);
-        }
-        if (next.done) break;
-        const text = decoder.decode(next.value, { stream: true });
+      for await (const chunk of response.chunks()) {
+        const text = decoder.decode(chunk, { stream: true });
         if (text) yield text;
       }
-      const rest = decoder.decode();
-      if (rest) yield rest;
-    } finally {
-      disarm();
-      reader.releaseLock();
-      // An unfinished body (the caller stopped reading) must not keep the socket busy.
-      await response.body?.cancel().catch(() => undefined);
+    } catch (error) {
+      throw failure(error);
     }
+    const rest = decoder.decode();
+    if (rest) yield rest;
   }
-  if (!response.ok) {
+  if (response.status < 200 || response.status > 299) {
     let text = "";
     try {
       for await (const piece of chunks()) text += piece;
@@ -126,11 +111,11 @@ export async function request(
     const error =
       overflowError(response.status, text, oneLine(withoutKey(said, settings))) ??
       errorForStatus(settings, response.status, said);
-    const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+    const retryAfter = parseRetryAfter(response.headers["retry-after"] ?? null);
     if (retryAfter !== undefined) error.retryAfterMs = retryAfter;
     throw error;
   }
-  return { contentType: response.headers.get("content-type") ?? "", chunks, elapsed };
+  return { contentType: response.headers["content-type"] ?? "", chunks, elapsed };
 }
 
 /** The message inside an error body: Ollama `{"error": "…"}`, OpenAI `{"error": {"message": "…"}}`, or text. */
@@ -168,16 +153,6 @@ export function parseRetryAfter(value: string | null): number | undefined {
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let i = 0; i < 5 && current; i++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** Splits a stream of text into lines (NDJSON) or SSE `data:` payloads. */

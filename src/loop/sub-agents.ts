@@ -44,8 +44,9 @@ export interface LoopAgentRunner extends AgentRunner {
 }
 
 /**
- * Creates the runner a host gives to `ToolPools` (or `createSpawnAgentsTool`).
- * @example new ToolPools({ builtins, runner: createAgentRunner({ gate, model, root }) })
+ * Creates the runner `spawn_agents` uses: the gate's (`gate.attachProjectTools(runner)`), or one a host gives
+ * to `createSpawnAgentsTool`.
+ * @example gate.attachProjectTools(createAgentRunner({ gate, model, root }))
  */
 export function createAgentRunner(options: AgentRunnerOptions): LoopAgentRunner {
   let model = options.model;

@@ -38,6 +38,13 @@ export {
 export { describeMcpSources, type McpServerProvenance, serverProvenance } from "./list-report.js";
 export { type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
 export {
+  filesUnchanged,
+  type ProjectServers,
+  type ProjectServersOptions,
+  readProjectServers,
+  serversFor,
+} from "./project-servers.js";
+export {
   type McpServeTarget,
   type McpServing,
   type McpTransport,

@@ -9,8 +9,8 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { lstat, open, rename, rm } from "node:fs/promises";
-import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { type HttpResponse, httpRequest } from "../net/index.js";
 
 /** How far a download got. */
 export interface DownloadProgress {
@@ -46,17 +46,22 @@ export class DownloadError extends Error {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+/** No byte for this long stops the download (what arrived is kept, to resume). */
+const DOWNLOAD_IDLE_MS = 60_000;
 
 /** Downloads `url` to `dest`, verified. Resolves with the file's SHA-256. */
 export async function downloadFile(options: DownloadOptions): Promise<{ sha256: string; bytes: number }> {
   const part = `${options.dest}.part`;
   const have = await partialSize(part);
   const headers: Record<string, string> = have > 0 ? { range: `bytes=${have}-` } : {};
-  let res: Response;
+  let res: HttpResponse;
   try {
-    res = await fetch(options.url, {
-      headers,
-      redirect: "follow",
+    // The URL is the catalogue's or the user's own: `configured` (a mirror on loopback works); a redirect to
+    // another host (Hugging Face's CDN) is vetted like any untrusted URL.
+    res = await httpRequest(options.url, {
+      mode: "configured",
+      headers: { ...headers, "accept-encoding": "identity" },
+      idleMs: DOWNLOAD_IDLE_MS,
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
@@ -67,16 +72,16 @@ export async function downloadFile(options: DownloadOptions): Promise<{ sha256: 
   if (res.status === 416 && have > 0) {
     // The partial file is already whole (or longer than the file): start again rather than guess.
     await rm(part, { force: true });
-    await res.body?.cancel();
+    res.close();
     return downloadFile(options);
   }
-  if (!res.ok) {
-    await res.body?.cancel();
+  if (res.status < 200 || res.status > 299) {
+    res.close();
     throw new DownloadError("http", `${options.url} answered ${res.status} ${res.statusText}`.trim());
   }
   const expected = (options.sha256 ?? serverChecksum(res))?.toLowerCase();
   if (!expected || !SHA256.test(expected)) {
-    await res.body?.cancel();
+    res.close();
     throw new DownloadError(
       "no_checksum",
       `no SHA-256 to verify ${options.url} against: pass --sha256 HEX (the server states none)`,
@@ -92,17 +97,13 @@ export async function downloadFile(options: DownloadOptions): Promise<{ sha256: 
     received = have;
   }
   options.onProgress?.({ received, ...(total ? { total } : {}), ...(resumed ? { resumedFrom: have } : {}) });
-  const body = res.body;
-  if (!body) throw new DownloadError("http", `${options.url} sent no body`);
   // Each chunk is written before the next is read, so a cut connection leaves everything received on disk.
   const file = await open(part, resumed ? "a" : "w");
   try {
-    for await (const chunk of Readable.fromWeb(
-      body as import("node:stream/web").ReadableStream<Uint8Array>,
-    )) {
-      await file.write(chunk as Buffer);
-      hash.update(chunk as Buffer);
-      received += (chunk as Buffer).length;
+    for await (const chunk of res.chunks()) {
+      await file.write(chunk);
+      hash.update(chunk);
+      received += chunk.length;
       options.onProgress?.({ received, ...(total ? { total } : {}) });
     }
   } catch (error) {
@@ -152,18 +153,18 @@ async function partialSize(part: string): Promise<number> {
 }
 
 /** Hugging Face states an LFS file's SHA-256 in `X-Linked-ETag` (or `ETag` on the final host). */
-function serverChecksum(res: Response): string | undefined {
+function serverChecksum(res: HttpResponse): string | undefined {
   for (const name of ["x-linked-etag", "etag"]) {
-    const value = res.headers.get(name)?.replace(/^W\//, "").replaceAll('"', "");
+    const value = res.headers[name]?.replace(/^W\//, "").replaceAll('"', "");
     if (value && SHA256.test(value.toLowerCase())) return value;
   }
   return undefined;
 }
 
-function totalBytes(res: Response, offset: number): number | undefined {
-  const range = res.headers.get("content-range")?.match(/\/(\d+)$/);
+function totalBytes(res: HttpResponse, offset: number): number | undefined {
+  const range = res.headers["content-range"]?.match(/\/(\d+)$/);
   if (range) return Number(range[1]);
-  const length = Number(res.headers.get("content-length"));
+  const length = Number(res.headers["content-length"]);
   return Number.isFinite(length) && length > 0 ? offset + length : undefined;
 }
 

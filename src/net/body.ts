@@ -6,7 +6,7 @@
 import type { IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
 import { pipeline, type Readable, type Transform } from "node:stream";
-import { NetError, networkError } from "./errors.js";
+import { type NetError, networkError } from "./errors.js";
 
 /** What reading produced. */
 export interface BodyRead {
@@ -60,61 +60,57 @@ function decodersFor(header: string | undefined, url: string): Transform[] {
 }
 
 /**
- * Reads `res` to the end or to `maxBytes` decoded bytes, whichever comes first.
- * Throws `NetError` (`too_large` when `onTooLarge` is "error", `decode` for a corrupt encoding).
+ * The response body with its content encodings undone, as one stream (`res` itself when it has none).
+ * Throws `NetError` (`decode`) for an encoding it does not know or too many of them.
  */
-export async function readBody(
-  res: IncomingMessage,
-  url: string,
+export function decodedBody(res: IncomingMessage, url: string): Readable {
+  const decoders = decodersFor(res.headers["content-encoding"], url);
+  // pipeline destroys every stage on error or early exit, so a broken or abandoned stream leaks nothing.
+  return decoders.length > 0 ? (pipeline([res, ...decoders], () => {}) as unknown as Readable) : res;
+}
+
+/** A zlib or brotli failure while decoding, as a `decode` NetError; undefined for any other error. */
+export function decodeFailure(error: unknown, res: IncomingMessage, url: string): NetError | undefined {
+  const code = (error as { code?: string } | undefined)?.code ?? "";
+  if (code.startsWith("Z_") || code.startsWith("ERR_BROTLI") || code === "ERR__ERROR_FORMAT_PADDING_1")
+    return networkError(
+      "decode",
+      url,
+      `cannot decode ${url}: corrupt ${res.headers["content-encoding"]} body`,
+    );
+  return undefined;
+}
+
+/**
+ * Reads decoded `chunks` to the end or to `maxBytes`, whichever comes first; leaving early releases the
+ * source. With `onTooLarge` "error", a declared length over the cap (of an unencoded body) fails before a
+ * byte is read. Throws `NetError` (`too_large`), or what the chunks throw.
+ */
+export async function readCapped(
+  chunks: AsyncIterable<Buffer>,
+  head: { headers: Record<string, string>; url: string },
   maxBytes: number,
   onTooLarge: OnTooLarge,
 ): Promise<BodyRead> {
-  const declared = Number(res.headers["content-length"]);
-  const encoded = Boolean(res.headers["content-encoding"]);
-  if (onTooLarge === "error" && !encoded && Number.isFinite(declared) && declared > maxBytes) {
-    res.destroy();
-    throw tooLarge(url, maxBytes);
-  }
-  const decoders = decodersFor(res.headers["content-encoding"], url);
-  let source: Readable = res;
-  if (decoders.length > 0) {
-    // pipeline destroys every stage on error or early exit, so a broken or abandoned stream leaks nothing.
-    source = pipeline([res, ...decoders], () => {}) as unknown as Readable;
-  }
-  const chunks: Buffer[] = [];
+  const declared = Number(head.headers["content-length"]);
+  const encoded = Boolean(head.headers["content-encoding"]);
+  if (onTooLarge === "error" && !encoded && Number.isFinite(declared) && declared > maxBytes)
+    throw tooLarge(head.url, maxBytes);
+  const parts: Buffer[] = [];
   let total = 0;
   let truncated = false;
-  try {
-    for await (const chunk of source) {
-      const buf = chunk as Buffer;
-      if (total + buf.length > maxBytes) {
-        if (onTooLarge === "error") throw tooLarge(url, maxBytes);
-        chunks.push(buf.subarray(0, maxBytes - total));
-        total = maxBytes;
-        truncated = true;
-        break;
-      }
-      chunks.push(buf);
-      total += buf.length;
+  for await (const chunk of chunks) {
+    if (total + chunk.length > maxBytes) {
+      if (onTooLarge === "error") throw tooLarge(head.url, maxBytes);
+      parts.push(chunk.subarray(0, maxBytes - total));
+      total = maxBytes;
+      truncated = true;
+      break;
     }
-  } catch (error) {
-    if (error instanceof NetError) throw error;
-    const code = (error as { code?: string }).code ?? "";
-    if (code.startsWith("Z_") || code.startsWith("ERR_BROTLI") || code === "ERR__ERROR_FORMAT_PADDING_1") {
-      throw networkError(
-        "decode",
-        url,
-        `cannot decode ${url}: corrupt ${res.headers["content-encoding"]} body`,
-      );
-    }
-    throw error;
-  } finally {
-    if (truncated || !res.complete) {
-      res.destroy();
-      for (const d of decoders) d.destroy();
-    }
+    parts.push(chunk);
+    total += chunk.length;
   }
-  return { body: Buffer.concat(chunks, total), truncated };
+  return { body: Buffer.concat(parts, total), truncated };
 }
 
 function tooLarge(url: string, maxBytes: number): NetError {

@@ -9,6 +9,7 @@ import { deepFreeze } from "../utils/index.js";
 import { RuleIndex } from "./candidates.js";
 import { textPlugin } from "./conditions/text.js";
 import { type ContextCondition, compileContextCondition } from "./flow/context-condition.js";
+import { missingKindsFor, withoutPlugin } from "./kinds.js";
 import type { CompiledCondition, CompiledPolicy, CompiledRule, PolicySpec, RuleSpec } from "./model.js";
 import { stricter } from "./order.js";
 import { PolicyProblem } from "./problem.js";
@@ -63,8 +64,12 @@ function compileConditions(
     for (const [operator, operand] of Object.entries(operators)) {
       const supporting = plugins.filter((p) => Object.hasOwn(p.operators, operator));
       if (supporting.length === 0) {
+        // An operator only a plug-in the host left out knows (`host` without the url kind) says which one.
+        const missing = missingKindsFor(operator, plugins);
         throw new PolicyProblem(
-          `when.${arg}: unknown operator ${JSON.stringify(operator)} (known: ${knownOperators(plugins).join(", ")})`,
+          missing.length > 0
+            ? `when.${arg}.${operator}: operator ${JSON.stringify(operator)} belongs to the ${missing.join(" and ")} argument kind, and ${missing.map(withoutPlugin).join("; ")}`
+            : `when.${arg}: unknown operator ${JSON.stringify(operator)} (known: ${knownOperators(plugins).join(", ")})`,
           position,
           spec.tool,
           "when",

@@ -81,7 +81,7 @@ describe("PolicyEngine", () => {
     });
   });
 
-  it("without a plug-in for an argument's kind, never lets an allow rule match on it", async () => {
+  it("without a plug-in for an argument's kind a rule reads, denies the call naming the plug-in", async () => {
     const policy = await parsePolicy(
       `[[rules]]\ntool = "fetch"\ndecision = "allow"\nwhen.url = { prefix = "https://docs" }`,
       "p.toml",
@@ -89,7 +89,8 @@ describe("PolicyEngine", () => {
     const engine = new PolicyEngine({ policy, roots: [] });
     const fetchTool = tool("fetch", "fetch", "medium", { url: "url" });
     const got = await engine.decide(request(fetchTool, { url: "https://docs.example" }));
-    expect(got.decision).toBe("ask");
+    expect(got.decision).toBe("deny");
+    expect(got.reason).toContain("(pass createUrlKind() in plugins)");
   });
 
   it("evaluates the rule's conditions against the call's parameters", async () => {

@@ -10,6 +10,7 @@ import { evaluate, UNPREPARED } from "./evaluate.js";
 import { guardCall } from "./flow/guard.js";
 import type { FlowKnowledge } from "./flow/knowledge.js";
 import type { CompiledPolicy, PolicyRecorder, PreparedCall } from "./model.js";
+import { kindGap } from "./tools-check.js";
 import type { ArgKindPlugin } from "./types.js";
 
 /** Whether the policy, or one of its layers, allows by default (then what cannot be vouched for is noted). */
@@ -61,11 +62,16 @@ export class PolicyEngine implements Decider {
       if (value === undefined) continue;
       const kind = tool.argKinds?.[arg] ?? "text";
       const plugin = this.#plugins.get(kind);
-      // Without a plug-in for the kind the raw value is kept; the kind's operators then have no test for
-      // it, which evaluate treats as unknowable (never loosening the outcome).
-      if (plugin === undefined) {
-        args[arg] = value;
-        continue;
+      // A rule reads an argument of a kind the policy or the engine has no plug-in for (a policy loaded
+      // alone, without `tools` to refuse it at load): its conditions could never be tested, so the call is
+      // refused, saying which plug-in is missing, rather than the rule never matching (or always holding).
+      if (plugin === undefined || !this.policy.plugins.some((p) => p.kind === kind)) {
+        return {
+          decision: "deny",
+          risk: "high",
+          reason: `the policy cannot decide this call: ${kindGap(arg, tool.name, kind)}; denied (fail closed)`,
+          matched: [],
+        };
       }
       try {
         const prepared = await plugin.prepare(value, { roots: this.roots, args: raw });

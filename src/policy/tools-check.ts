@@ -5,16 +5,9 @@
  * does not fit an argument's kind, the file is refused", DESIGN §6).
  */
 import { type ArgKind, compileToolPattern, type Tool } from "../core/index.js";
+import { withoutPlugin } from "./kinds.js";
 import type { CompiledPolicy, PolicyToolInfo } from "./model.js";
 import { PolicyProblem, policyError } from "./problem.js";
-
-/** How a host makes each kind's plug-in, for messages (`text` is built in). */
-const PLUGIN_FACTORY: Readonly<Record<ArgKind, string>> = {
-  text: "nothing",
-  path: "createPathKind(canonicalize)",
-  command: "createCommandKind()",
-  url: "createUrlKind()",
-};
 
 /** The argument names a tool declares (schema properties and argument kinds). */
 function declaredArgs(tool: PolicyToolInfo | Tool): Set<string> | undefined {
@@ -53,9 +46,7 @@ export function validateAgainstTools(policy: CompiledPolicy, tools: Iterable<Pol
         const kind = tool.argKinds?.[condition.arg] ?? "text";
         if (!policy.plugins.some((p) => p.kind === kind)) {
           // Not a rule that silently never matches: the host forgot the kind's plug-in.
-          fail(
-            `when.${condition.arg}: argument ${JSON.stringify(condition.arg)} of tool ${JSON.stringify(tool.name)} is a ${kind} argument, and the policy was loaded without the ${kind} plug-in (pass ${PLUGIN_FACTORY[kind]} in plugins)`,
-          );
+          fail(`when.${condition.arg}: ${kindGap(condition.arg, tool.name, kind)}`);
         }
         if (condition.tests[kind] === undefined) {
           fail(
@@ -65,4 +56,9 @@ export function validateAgainstTools(policy: CompiledPolicy, tools: Iterable<Pol
       }
     }
   }
+}
+
+/** `argument "command" of tool "shell" is a command argument, and the policy was loaded without …` */
+export function kindGap(arg: string, tool: string, kind: ArgKind): string {
+  return `argument ${JSON.stringify(arg)} of tool ${JSON.stringify(tool)} is a ${kind} argument, and ${withoutPlugin(kind)}`;
 }

@@ -62,7 +62,7 @@ describe("the only list of built-in tools", () => {
     const found = callers(await shippedSources(), "src/agents/");
     expect([...found.keys()].sort()).toEqual(["createListAvailableAgentsTool", "createSpawnAgentsTool"]);
     for (const [name, files] of found)
-      expect({ name, files }).toEqual({ name, files: ["src/agents/tool-pool.ts"] });
+      expect({ name, files }).toEqual({ name, files: ["src/tool-source.ts"] });
   });
 
   it("paging-hints.json names only tools of those lists", () => {

@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolveLlmSettings, runtimeBackend } from "../../llm/index.js";
 import { modelFile, modelsDir } from "../../models/index.js";
+import { httpRequest } from "../../net/index.js";
 import { analyzeCommand } from "../../policy/index.js";
 import { describeSandbox, forwarderTools, sandboxSupport, visibleInHome } from "../../sandbox/index.js";
 import { userStateDir } from "../../state/index.js";
@@ -225,8 +226,9 @@ async function checkModel(gate: Toolgate | undefined): Promise<DoctorCheck> {
   }
   const url = settings.provider === "ollama" ? `${settings.baseUrl}/api/tags` : `${settings.baseUrl}/models`;
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
-    await response.body?.cancel();
+    // The user's own model server (loopback is fine): the one HTTP path in `configured` mode.
+    const response = await httpRequest(url, { mode: "configured", timeoutMs: 3000 });
+    response.close();
     return {
       check: "model server",
       ok: response.status < 500,

@@ -7,14 +7,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MessageBus } from "../bus/index.js";
-import type { ToolCall, ToolScope } from "../core/index.js";
-import { type CallResult, executeCall, type PipelineDeps } from "../core/index.js";
-import { testServerPath } from "../mcp/testdata/servers.js";
-import { builtinDefaultPolicy, PolicyEngine, parsePolicy } from "../policy/index.js";
-import type { AgentRunner, AgentRunRequest } from "./coordination.js";
-import { graphRegistry } from "./testdata/graph-tools.js";
-import { type ToolPool, ToolPools } from "./tool-pool.js";
+import type { AgentRunner, AgentRunRequest } from "./agents/coordination.js";
+import { graphRegistry } from "./agents/testdata/graph-tools.js";
+import { MessageBus } from "./bus/index.js";
+import type { ToolCall, ToolRegistry, ToolScope } from "./core/index.js";
+import { type CallResult, executeCall, type PipelineDeps } from "./core/index.js";
+import { testServerPath } from "./mcp/testdata/servers.js";
+import { builtinDefaultPolicy, PolicyEngine, parsePolicy } from "./policy/index.js";
+import { type ToolGeneration, ToolSource } from "./tool-source.js";
 
 const AGENTS: Record<string, string> = {
   researcher: "tools: [search_hybrid, entities_get, graph_traverse]",
@@ -42,9 +42,21 @@ function scriptedRunner(deps: () => Promise<PipelineDeps>, seen: AgentRunRequest
   };
 }
 
+/** The gate's tool source over `root`, every MCP file trusted and every tool admitted. */
+function sourceOf(root: string, host: ToolRegistry): ToolSource {
+  return new ToolSource({
+    host,
+    root,
+    mcp: true,
+    trusted: () => true,
+    admit: () => undefined,
+    logger: { warn: () => undefined },
+  });
+}
+
 describe("scopes through the pipeline", () => {
   let root: string;
-  let pools: ToolPools;
+  let pools: ToolSource;
   let deps: () => Promise<PipelineDeps>;
   const seen: AgentRunRequest[] = [];
   const run = async (call: ToolCall, scope?: ToolScope): Promise<CallResult> =>
@@ -65,8 +77,9 @@ describe("scopes through the pipeline", () => {
     );
     const policy = await parsePolicy('default = "allow"', "test-policy.toml");
     const engine = new PolicyEngine({ policy, roots: [root] });
-    deps = async () => ({ registry: (await pools.get(root)).registry, decider: engine });
-    pools = new ToolPools({ builtins: graphRegistry(), runner: scriptedRunner(() => deps(), seen) });
+    deps = async () => ({ registry: (await pools.full()).registry, decider: engine });
+    pools = sourceOf(root, graphRegistry());
+    pools.attach(scriptedRunner(() => deps(), seen));
   });
   afterAll(async () => {
     await pools.close();
@@ -74,7 +87,7 @@ describe("scopes through the pipeline", () => {
   });
 
   it("lets an agent call only its resolved tools; others are 'tool not found', naming only that tool", async () => {
-    const { scope, tools } = await pools.resolve(root, "researcher", 0);
+    const { scope, tools } = await pools.resolveAgent("researcher", 0);
     expect(tools).toEqual(["entities_get", "graph_traverse", "search_hybrid"]);
     expect((await run({ name: "graph_traverse", args: { q: "x" } }, scope)).llmContent).toBe(
       'graph_traverse({"q":"x"})',
@@ -87,7 +100,7 @@ describe("scopes through the pipeline", () => {
   });
 
   it("refuses an MCP tool outside the scope the same way", async () => {
-    const { scope } = await pools.resolve(root, "entity-worker", 1);
+    const { scope } = await pools.resolveAgent("entity-worker", 1);
     expect((await run({ name: "mcp__t__echo", args: { text: "x" } }, scope)).error?.message).toBe(
       'tool not found: "mcp__t__echo"',
     );
@@ -95,7 +108,7 @@ describe("scopes through the pipeline", () => {
 
   it("an empty whitelist refuses everything, coordination tools included, at any depth", async () => {
     for (const depth of [0, 1]) {
-      const { scope, tools } = await pools.resolve(root, "empty", depth);
+      const { scope, tools } = await pools.resolveAgent("empty", depth);
       expect(tools).toEqual([]);
       for (const name of ["entities_get", "spawn_agents", "list_available_agents"]) {
         expect((await run({ name, args: {} }, scope)).error?.type).toBe("tool_not_found");
@@ -104,21 +117,21 @@ describe("scopes through the pipeline", () => {
   });
 
   it("fixes glob resolution for the execution; the next execution sees the new MCP tool", async () => {
-    const first = await pools.resolve(root, "watcher", 0);
+    const first = await pools.resolveAgent("watcher", 0);
     expect(first.tools).toEqual(["mcp__t__add_tool"]);
     expect(first.warnings).toEqual([
       'agent watcher: tool pattern "mcp__t__added_*" matches no tool in the pool; skipped',
     ]);
     expect((await run({ name: "mcp__t__add_tool" }, first.scope)).llmContent).toBe("added");
-    let pool: ToolPool = await pools.get(root);
+    let pool: ToolGeneration = await pools.full();
     for (let i = 0; i < 3000 && !pool.names.some((n) => n.startsWith("mcp__t__added_")); i++) {
       await new Promise((r) => setTimeout(r, 20));
-      pool = await pools.get(root);
+      pool = await pools.full();
     }
     const added = pool.names.find((n) => n.startsWith("mcp__t__added_"))!;
     expect(added).toBeDefined();
     expect((await run({ name: added }, first.scope)).error?.message).toBe(`tool not found: "${added}"`);
-    const next = await pools.resolve(root, "watcher", 0);
+    const next = await pools.resolveAgent("watcher", 0);
     expect(next.tools).toContain(added);
     expect((await run({ name: added }, next.scope)).ok).toBe(true);
   });
@@ -212,9 +225,9 @@ describe("scopes through the pipeline", () => {
 describe("spawn_agents without a runner", () => {
   it("answers with a clear error", async () => {
     const root = await mkdtemp(join(tmpdir(), "toolgate-norunner-"));
-    const pools = new ToolPools({ builtins: graphRegistry() });
+    const pools = sourceOf(root, graphRegistry());
     try {
-      const pool = await pools.get(root);
+      const pool = await pools.full();
       const policy = await parsePolicy('default = "allow"', "test-policy.toml");
       const r = await executeCall(
         { registry: pool.registry, decider: new PolicyEngine({ policy, roots: [root] }) },

@@ -2,31 +2,47 @@ import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ToolResult } from "../core/index.js";
-import { everythingPath, filesystemPath, testServerPath } from "../mcp/testdata/servers.js";
-import { COORDINATION_TOOLS } from "./resolve.js";
-import { GRAPH_TOOL_NAMES, graphRegistry, graphTool } from "./testdata/graph-tools.js";
-import { type ToolPool, ToolPools } from "./tool-pool.js";
+import { COORDINATION_TOOLS } from "./agents/index.js";
+import { GRAPH_TOOL_NAMES, graphRegistry, graphTool } from "./agents/testdata/graph-tools.js";
+import type { ToolResult } from "./core/index.js";
+import { everythingPath, filesystemPath, testServerPath } from "./mcp/testdata/servers.js";
+import { type ToolGeneration, ToolSource, type ToolSourceOptions } from "./tool-source.js";
 
 const node = process.execPath;
 
-async function call(pool: ToolPool, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+async function call(
+  pool: ToolGeneration,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolResult> {
   const tool = pool.registry.get(name);
   if (!tool) throw new Error(`no tool ${name}`);
   return tool.build(args).run(new AbortController().signal);
+}
+
+/** The gate's tool source over `root`, every MCP file trusted and every tool admitted (no policy here). */
+function poolOf(root: string, host: ToolSourceOptions["host"], warnings: string[] = []): ToolSource {
+  return new ToolSource({
+    host,
+    root,
+    mcp: true,
+    trusted: () => true,
+    admit: () => undefined,
+    logger: { warn: (m) => warnings.push(m) },
+  });
 }
 
 function mcpJson(servers: Record<string, unknown>): string {
   return JSON.stringify({ mcpServers: servers }, null, 2);
 }
 
-describe("ToolPools: a project's pool with real MCP servers (spec: Project-Level Tool Pool)", () => {
+describe("ToolSource: a project's pool with real MCP servers (spec: Project-Level Tool Pool)", () => {
   let root: string;
   let files: string;
   const builtins = graphRegistry();
   const warnings: string[] = [];
-  let pools: ToolPools;
-  let first: ToolPool;
+  let pools: ToolSource;
+  let first: ToolGeneration;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "toolgate-pool-"));
@@ -43,13 +59,13 @@ describe("ToolPools: a project's pool with real MCP servers (spec: Project-Level
         bad: { command: node, args: "red" },
       }),
     );
-    pools = new ToolPools({ builtins, logger: { warn: (m) => warnings.push(m) } });
-    first = await pools.get(root);
+    pools = poolOf(root, builtins, warnings);
+    first = await pools.full();
     // server-everything announces list_changed right after it starts (it adds tools once initialized);
     // let that rebuild happen before the tests look at caching.
     for (let i = 0; i < 20; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      const again = await pools.get(root);
+      const again = await pools.full();
       if (again === first && i > 3) break;
       first = again;
     }
@@ -99,79 +115,79 @@ describe("ToolPools: a project's pool with real MCP servers (spec: Project-Level
   });
 
   it("caches the pool: the next accesses return the same build", async () => {
-    expect(await pools.get(root)).toBe(first);
-    expect(await pools.get(root)).toBe(first);
+    expect(await pools.full()).toBe(first);
+    expect(await pools.full()).toBe(first);
   });
 
   it("rebuilds when a server announces list_changed; the old snapshot stays as it was", async () => {
-    const before = await pools.get(root);
+    const before = await pools.full();
     await call(before, "mcp__t__add_tool");
     let after = before;
     for (let i = 0; i < 3000 && after === before; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      after = await pools.get(root);
+      after = await pools.full();
     }
-    expect(after.generation).toBeGreaterThan(before.generation);
+    expect(after.number).toBeGreaterThan(before.number);
     expect(after.names.some((n) => /^mcp__t__added_\d+$/.test(n))).toBe(true);
     expect(before.names.some((n) => /^mcp__t__added_\d+$/.test(n))).toBe(false);
   });
 
   it("does not rebuild when .mcp.json is touched without change, and rebuilds when it is edited", async () => {
-    const before = await pools.get(root);
+    const before = await pools.full();
     const file = join(root, ".mcp.json");
     const later = new Date(Date.now() + 5_000);
     await utimes(file, later, later);
-    expect(await pools.get(root)).toBe(before);
+    expect(await pools.full()).toBe(before);
     const config = JSON.parse(await readFile(file, "utf8"));
     delete config.mcpServers.everything;
     await writeFile(file, JSON.stringify(config));
-    const after = await pools.get(root);
-    expect(after.generation).toBe(before.generation + 1);
+    const after = await pools.full();
+    expect(after.number).toBe(before.number + 1);
     expect(after.names.some((n) => n.startsWith("mcp__everything__"))).toBe(false);
     expect(after.names).toContain("mcp__fs__read_text_file");
   });
 
   it("rebuilds when a server is added, updated or removed through the API", async () => {
-    pools.setServer(root, "extra", { command: node, args: [testServerPath], includeTools: ["echo"] });
-    const added = await pools.get(root);
+    await pools.setServer("extra", { command: node, args: [testServerPath], includeTools: ["echo"] });
+    const added = await pools.full();
     expect(added.names.filter((n) => n.startsWith("mcp__extra__"))).toEqual(["mcp__extra__echo"]);
-    pools.setServer(root, "extra", { command: node, args: [testServerPath], includeTools: ["echo", "pid"] });
-    const updated = await pools.get(root);
-    expect(updated.generation).toBe(added.generation + 1);
+    await pools.setServer("extra", { command: node, args: [testServerPath], includeTools: ["echo", "pid"] });
+    const updated = await pools.full();
+    expect(updated.number).toBe(added.number + 1);
     expect(updated.names.filter((n) => n.startsWith("mcp__extra__"))).toEqual([
       "mcp__extra__echo",
       "mcp__extra__pid",
     ]);
-    pools.setServer(root, "t", null);
-    const removed = await pools.get(root);
+    await pools.setServer("t", null);
+    const removed = await pools.full();
     expect(removed.names.some((n) => n.startsWith("mcp__t__"))).toBe(false);
     expect(removed.servers.some((s) => s.name === "t")).toBe(false);
   });
 
-  it("refuses a bad server given through the API, naming it", () => {
-    expect(() => pools.setServer(root, "oops", { url: "ftp://x" })).toThrow(
+  it("refuses a bad server given through the API, naming it", async () => {
+    await expect(pools.setServer("oops", { url: "ftp://x" })).rejects.toThrow(
       'MCP server set through the API: server "oops": "url" must be http or https, not ftp:',
     );
   });
 
   it("rebuilds when the host registers another built-in tool", async () => {
-    const before = await pools.get(root);
+    const before = await pools.full();
     builtins.register(graphTool("late_tool"));
-    const after = await pools.get(root);
-    expect(after.generation).toBe(before.generation + 1);
+    const after = await pools.full();
+    expect(after.number).toBe(before.number + 1);
     expect(after.names).toContain("late_tool");
   });
 
   it("rebuilds after invalidate()", async () => {
-    const before = await pools.get(root);
-    pools.invalidate(root);
-    expect((await pools.get(root)).generation).toBe(before.generation + 1);
+    const before = await pools.full();
+    pools.invalidate();
+    expect((await pools.full()).number).toBe(before.number + 1);
   });
 });
 
-describe("ToolPools: first access", () => {
+describe("ToolSource: first listing", () => {
   let root: string;
-  let pools: ToolPools;
+  let pools: ToolSource;
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "toolgate-pool-once-"));
     await writeFile(join(root, ".mcp.json"), mcpJson({ t: { command: node, args: [testServerPath] } }));
@@ -182,25 +198,28 @@ describe("ToolPools: first access", () => {
   });
 
   it("builds once for concurrent first accesses", async () => {
-    pools = new ToolPools({ builtins: graphRegistry() });
-    const all = await Promise.all([1, 2, 3, 4, 5].map(() => pools.get(root)));
+    pools = poolOf(root, graphRegistry());
+    const all = await Promise.all([1, 2, 3, 4, 5].map(() => pools.full()));
     for (const pool of all) expect(pool).toBe(all[0]);
-    expect(all[0]?.generation).toBe(1);
+    // The first generation is the host's tools alone, made with the source; the listing makes the second.
+    expect(all[0]?.number).toBe(2);
     expect(all[0]?.names).toContain("mcp__t__echo");
   });
 
   it("works without .mcp.json, and reports a .mcp.json that is not JSON while keeping the built-ins", async () => {
     const empty = await mkdtemp(join(tmpdir(), "toolgate-pool-empty-"));
+    const alone = poolOf(empty, graphRegistry());
     try {
-      const pool = await pools.get(empty);
+      const pool = await alone.full();
       expect(pool.servers).toEqual([]);
       expect(pool.names).toContain("entities_get");
       await writeFile(join(empty, ".mcp.json"), "{ not json");
-      const broken = await pools.get(empty);
+      const broken = await alone.full();
       expect(broken.servers).toMatchObject([{ name: "(.mcp.json)", state: "invalid" }]);
       expect(broken.servers[0]?.error).toMatch(/\.mcp\.json: not valid JSON: /);
       expect(broken.names).toContain("entities_get");
     } finally {
+      await alone.close();
       await rm(empty, { recursive: true, force: true });
     }
   });
