@@ -166,7 +166,9 @@ describe("serveMcpHttp", () => {
     expect(response.headers.get("mcp-session-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("lists tools for the MCP Inspector CLI", async () => {
+  // The Inspector CLI is a Node process per call, seconds to start on a busy machine; its two calls are
+  // independent sessions of one server, so they start at once.
+  it.concurrent("lists tools for the MCP Inspector CLI", async ({ expect }) => {
     const { stdout } = await run(
       process.execPath,
       [
@@ -186,7 +188,7 @@ describe("serveMcpHttp", () => {
     expect(names).toEqual(expect.arrayContaining(["greet", "launch", "wipe"]));
   }, 90_000);
 
-  it("calls a tool for the MCP Inspector CLI", async () => {
+  it.concurrent("calls a tool for the MCP Inspector CLI", async ({ expect }) => {
     const { stdout } = await run(
       process.execPath,
       [

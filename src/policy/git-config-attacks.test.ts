@@ -5,10 +5,16 @@
  * real git with toolgate's own switches (`SHELL_FIXED_ENV`), which must run the planted program — the row is
  * a true attack. Keys the switches neutralise are not flagged, and git must then not run them, though it
  * does without the switches.
+ *
+ * Every repository a row needs starts as a copy of one template built by git once per file (f.txt and the
+ * `.gitattributes` giving every file the driver `drv`, committed): copying is a few file writes where
+ * `git init`, `add` and `commit` were three git processes per repository. The copy is a real repository;
+ * its index's stat data no longer matches, so git re-reads f.txt, as after any checkout by another tool.
  */
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -19,7 +25,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHELL_FIXED_ENV } from "../tools/shell/env.js";
 import { withGitConfigCheck } from "./git-config-hazards.js";
 import { GIT_HAZARD_KEYS, keyMatches } from "./git-hazards.js";
@@ -46,6 +52,38 @@ afterAll(() => {
   for (const t of temps) rmSync(t, { recursive: true, force: true });
 });
 
+/** The repository every row's repositories are copied from (see the top of the file). */
+let template = "";
+beforeAll(() => {
+  const top = realpathSync(mkdtempSync(join(tmpdir(), "tg-git-attack-template-")));
+  temps.push(top);
+  template = join(top, "repo");
+  mkdirSync(template);
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: template,
+      env: { ...GIT_ENV, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: top },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  git("init", "-q", "-b", "main");
+  writeFileSync(join(template, "f.txt"), "a\n");
+  writeFileSync(join(template, ".gitattributes"), "* diff=drv merge=drv filter=drv\n");
+  git("add", ".");
+  git("commit", "-q", "-m", "init");
+});
+
+/** Git's environment in every world but PATH and HOME, which are the world's. */
+const GIT_ENV = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+  LC_ALL: "C",
+  // Where a row runs under a terminal, git colours (and so filters) only for a terminal it knows.
+  TERM: "xterm",
+};
+
 /** One row's world: a temporary folder with the workspace repository, the program and its marker. */
 class World {
   readonly top = realpathSync(mkdtempSync(join(tmpdir(), "tg-git-attack-")));
@@ -57,14 +95,7 @@ class World {
   readonly env: Record<string, string> = {
     PATH: `${join(this.top, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: join(this.top, "home"),
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_AUTHOR_NAME: "t",
-    GIT_AUTHOR_EMAIL: "t@example.com",
-    GIT_COMMITTER_NAME: "t",
-    GIT_COMMITTER_EMAIL: "t@example.com",
-    LC_ALL: "C",
-    // Where a row runs under a terminal, git colours (and so filters) only for a terminal it knows.
-    TERM: "xterm",
+    ...GIT_ENV,
   };
 
   constructor() {
@@ -92,14 +123,9 @@ class World {
     });
   }
 
-  /** A repository with f.txt and every file given the driver `drv`. */
+  /** A repository with f.txt and every file given the driver `drv`: a copy of the template. */
   repo(dir: string): void {
-    mkdirSync(dir, { recursive: true });
-    this.git(dir, "init", "-q", "-b", "main");
-    writeFileSync(join(dir, "f.txt"), "a\n");
-    writeFileSync(join(dir, ".gitattributes"), "* diff=drv merge=drv filter=drv\n");
-    this.git(dir, "add", ".");
-    this.git(dir, "commit", "-q", "-m", "init");
+    cpSync(template, dir, { recursive: true });
   }
 
   /** Adds a submodule `sub` to `dir` from a new repository (with a submodule `inner` of its own if asked). */

@@ -131,7 +131,11 @@ describe("shell tool", () => {
     expect(chunks[0]).toBe("one\n");
   });
 
-  it("times out, reports elapsed time and partial output, and kills the whole group", async () => {
+  // The three timeout cases wait seconds on the clock by design (a timeout has to pass); their commands are
+  // independent processes, so they wait at once rather than one after the other.
+  it.concurrent("times out, reports elapsed time and partial output, and kills the whole group", async ({
+    expect,
+  }) => {
     const result = await run({
       command: "sleep 100 & echo pid=$!; sleep 100 & echo pid=$!; echo pid=$$; wait",
       // Long enough for the sandbox to start and the pids to be printed on a busy machine.
@@ -148,7 +152,9 @@ describe("shell tool", () => {
     expect(liveGroupMembers(pids[2]!)).toEqual([]);
   });
 
-  it("kills grandchildren that ignore SIGTERM (SIGKILL after the grace period)", async () => {
+  it.concurrent("kills grandchildren that ignore SIGTERM (SIGKILL after the grace period)", async ({
+    expect,
+  }) => {
     const result = await run({
       command:
         "trap '' TERM; sleep 100 & echo pid=$!; (trap '' TERM; sleep 100) & echo pid=$!; echo pid=$$; wait",
@@ -161,7 +167,7 @@ describe("shell tool", () => {
     expect(liveGroupMembers(pids[2]!)).toEqual([]);
   });
 
-  it("stops a command that is silent for the idle timeout", async () => {
+  it.concurrent("stops a command that is silent for the idle timeout", async ({ expect }) => {
     const result = await run({ command: "echo start; sleep 100", idleTimeout: 3000, timeout: 60_000 });
     expect(result.error?.type).toBe("timeout");
     expect(result.error?.message).toMatch(

@@ -1,7 +1,10 @@
 /**
- * `toolgate doctor` through the real binary: every check on this machine (real bwrap, a local server standing in
- * for the model server), then a PATH without bwrap, which must fail the sandbox check and name the fix, and one
- * with bwrap but without socat, which fails the network-grant check (required when every command gets network).
+ * `toolgate doctor`: every check on this machine (real bwrap, a local server standing in for the model server),
+ * then a PATH without bwrap, which must fail the sandbox check and name the fix, and one with bwrap but without
+ * socat, which fails the network-grant check (required when every command gets network).
+ *
+ * What doctor says runs in-process (toolgateInProcess). The two PATH cases spawn the binary: whether bwrap is
+ * found is checked once per process (sandbox/detect caches it), so a PATH of their own needs a process of its own.
  */
 import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -9,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxSupport } from "../../sandbox/index.js";
 import { tempWorkspace, toolgate } from "../../test-support/cli.js";
+import { toolgateInProcess } from "../../test-support/cli-in-process.js";
 
 interface Check {
   check: string;
@@ -31,14 +35,18 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
-const run = async (env: Record<string, string>, extraConfig = "") => {
-  const root = await tempWorkspace({ ".toolgate/config.toml": `[llm]\nbase_url = "${url}"\n${extraConfig}` });
-  return toolgate(["doctor", "--json", "--workspace", root], { cwd: root, env });
+const workspace = (extraConfig = "") =>
+  tempWorkspace({ ".toolgate/config.toml": `[llm]\nbase_url = "${url}"\n${extraConfig}` });
+/** The binary, for a PATH of the test's own (see above). */
+const spawnWithPath = async (PATH: string, extraConfig = "") => {
+  const root = await workspace(extraConfig);
+  return toolgate(["doctor", "--json", "--workspace", root], { cwd: root, env: { PATH } });
 };
 
 describe("toolgate doctor", () => {
   it("reports every check, with the sandbox and the model server working here", async () => {
-    const result = await run({});
+    const root = await workspace();
+    const result = await toolgateInProcess(["doctor", "--json", "--workspace", root], { cwd: root });
     const checks = JSON.parse(result.stdout) as Check[];
     expect(checks.map((c) => c.check)).toEqual([
       "node",
@@ -64,8 +72,11 @@ describe("toolgate doctor", () => {
     expect(result.code).toBe(0);
   });
 
-  it("without bwrap the sandbox check fails, names the fix, and the command exits 1", async () => {
-    const result = await run({ PATH: "/nonexistent-bin" });
+  // The two spawned cases are separate processes with nothing shared: they run at once.
+  it.concurrent("without bwrap the sandbox check fails, names the fix, and the command exits 1", async ({
+    expect,
+  }) => {
+    const result = await spawnWithPath("/nonexistent-bin");
     const checks = JSON.parse(result.stdout) as Check[];
     const sandbox = checks.find((c) => c.check === "shell sandbox")!;
     expect(sandbox.ok).toBe(false);
@@ -75,10 +86,12 @@ describe("toolgate doctor", () => {
     expect(result.code).toBe(1);
   });
 
-  it("without socat a network grant cannot be had: the check names the fix, and fails the command when [sandbox] network = true", async () => {
+  it.concurrent("without socat a network grant cannot be had: the check names the fix, and fails the command when [sandbox] network = true", async ({
+    expect,
+  }) => {
     const bin = await tempWorkspace({}, "tg-doctor-bin-");
     await symlink(sandboxSupport().bwrap!, join(bin, "bwrap"));
-    const result = await run({ PATH: bin }, "[sandbox]\nnetwork = true\n");
+    const result = await spawnWithPath(bin, "[sandbox]\nnetwork = true\n");
     const checks = JSON.parse(result.stdout) as Check[];
     expect(checks.find((c) => c.check === "shell sandbox")?.ok).toBe(true);
     const network = checks.find((c) => c.check === "network grants")!;
@@ -90,7 +103,7 @@ describe("toolgate doctor", () => {
 
   it("prints one line per check, with the fix under a failed one", async () => {
     const root = await tempWorkspace({ ".toolgate/config.toml": '[llm]\nbase_url = "http://127.0.0.1:9"\n' });
-    const result = await toolgate(["doctor", "--workspace", root], { cwd: root });
+    const result = await toolgateInProcess(["doctor", "--workspace", root], { cwd: root });
     expect(result.stdout).toMatch(/^✓ node: Node\.js v\d+/m);
     expect(result.stdout).toMatch(/^! model server: cannot reach ollama at http:\/\/127\.0\.0\.1:9/m);
     expect(result.stdout).toContain("    fix: start it with `ollama serve`");
@@ -132,7 +145,7 @@ describe("toolgate doctor", () => {
     );
     const config = join(home, "config.toml");
     await writeFile(config, `hooks_fail = "open"\n[llm]\nbase_url = "${url}"\n`);
-    const result = await toolgate(["doctor", "--json", "--config", config, "--workspace", root], {
+    const result = await toolgateInProcess(["doctor", "--json", "--config", config, "--workspace", root], {
       cwd: root,
       // A trust list of its own: the tests' default one trusts every temp folder.
       env: { HOME: home, XDG_CONFIG_HOME: await tempWorkspace({}, "tg-doctor-xdg-") },
