@@ -44,6 +44,7 @@ export {
   type Integrity,
   isTainted,
   joinLabels,
+  joinStored,
   type Label,
   type LabelDeclaration,
   type Labeler,
@@ -52,6 +53,9 @@ export {
   type LabelSource,
   labelOf,
   ownLabel,
+  readStoredLabel,
+  type StoredLabel,
+  storedLabelOf,
   UNDECLARED,
 } from "./labels.js";
 export { TOOL_NAME_PATTERN, ToolRegistry } from "./registry.js";

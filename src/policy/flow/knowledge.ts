@@ -14,13 +14,14 @@ import {
   type LabelInput,
   type LabelLevels,
   READ_ONLY_KINDS,
+  readStoredLabel,
   type SandboxGrant,
   type Tool,
 } from "../../core/index.js";
 import data from "./flow-data.json" with { type: "json" };
 
 type IntegrityRule = Integrity | "workspace" | "shell" | "stored";
-type ConfidentialityRule = Confidentiality | "secret-paths" | "shell";
+type ConfidentialityRule = Confidentiality | "secret-paths" | "shell" | "stored";
 type SinkRule = "new-host" | "shell" | "user-memory";
 
 /** One built-in tool's entry in the data file. */
@@ -32,7 +33,7 @@ export interface ToolFlow {
 }
 
 const INTEGRITY_RULES = new Set(["trusted", "untrusted", "workspace", "shell", "stored"]);
-const CONFIDENTIALITY_RULES = new Set(["public", "private", "secret-paths", "shell"]);
+const CONFIDENTIALITY_RULES = new Set(["public", "private", "secret-paths", "shell", "stored"]);
 const SINK_RULES = new Set(["new-host", "shell", "user-memory"]);
 
 /**
@@ -110,6 +111,21 @@ function strings(value: unknown): string[] {
 }
 
 /**
+ * A result that carries a stored label (`data.label`: a memory entry read back, a sub-agent's report): that
+ * label, read fail-closed. A result without one is toolgate's own words about a write or a failure when the
+ * tool said nothing stored came back (`data` without `label`), else untrusted and private.
+ */
+function storedLevels(input: LabelInput, entry: ToolFlow): LabelLevels & { what?: string } {
+  const data = input.result.data as { label?: unknown } | undefined;
+  const what = entry.what ? strings(input.params[entry.what]).join(", ") : "";
+  const own = data !== undefined && typeof data === "object" && !("label" in data) && !input.result.error;
+  const levels: LabelLevels = own
+    ? { integrity: "trusted", confidentiality: "public" }
+    : readStoredLabel(data?.label);
+  return { integrity: levels.integrity, confidentiality: levels.confidentiality, ...(what ? { what } : {}) };
+}
+
+/**
  * The gate's flow knowledge.
  * @example const flow = createFlowKnowledge({ workspaceTrusted: false, isSecret: () => false, trustedServers: new Set() });
  */
@@ -127,17 +143,9 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
     const entry = entryOf(tool);
     if (entry === undefined) return declared(input);
     const [i, c] = entry.label;
+    if (i === "stored" || c === "stored") return storedLevels(input, entry);
     const integrity: Integrity =
-      i === "workspace"
-        ? workspace
-        : i === "shell"
-          ? sandbox
-            ? "untrusted"
-            : workspace
-          : // A memory entry's own label is not stored yet: what it holds may come from anywhere.
-            i === "stored"
-            ? "untrusted"
-            : i;
+      i === "workspace" ? workspace : i === "shell" ? (sandbox ? "untrusted" : workspace) : i;
     const confidentiality: Confidentiality =
       c === "secret-paths"
         ? strings(params[entry.what ?? "path"]).some(host.isSecret)
