@@ -35,7 +35,7 @@ export {
   ToolInputError,
 } from "./errors.js";
 export { type CallResult, type ExecuteOptions, executeCall, type PipelineDeps } from "./execute.js";
-export { type ContextView, FlowSession, hostsIn } from "./flow-session.js";
+export { type ContextView, FlowSession, hostsIn, normalUrl, urlsIn } from "./flow-session.js";
 export {
   CLEAN,
   type Confidentiality,

@@ -43,6 +43,8 @@ export function guardCall(
     args: request.args,
     sandbox: sandboxOf(decision, request),
     trustedHosts: request.context?.trustedHosts ?? new Set(),
+    ...(request.context?.links ? { links: request.context.links } : {}),
+    privateContext: label.confidentiality === "private",
   });
   const context = describeLabel(label);
   const note = (outcome: string) =>
