@@ -49,7 +49,11 @@ async function client(name: string) {
   });
   await c.connect(clientSide);
   const fetch = (url: string) => c.callTool({ name: "web_fetch", arguments: { url } });
-  return { serving, asked, fetch, close: async () => (await c.close(), await serving.close()) };
+  const close = async () => {
+    await c.close();
+    await serving.close();
+  };
+  return { serving, asked, fetch, close };
 }
 
 describe("MCP server sessions and labels", () => {
