@@ -5,8 +5,15 @@
  * through the host's {@link AgentRunner}). Each child's result or failure is reported on its own.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Logger, Tool, ToolScope } from "../core/index.js";
-import { defineTool, errorResult, okResult } from "../core/index.js";
+import type { Label, Logger, StoredLabel, Tool, ToolScope } from "../core/index.js";
+import {
+  defineTool,
+  errorResult,
+  okResult,
+  readStoredLabel,
+  storedLabelOf,
+  UNDECLARED,
+} from "../core/index.js";
 import type { AgentDefinition, AgentDefinitions } from "./definitions.js";
 import { LIST_AVAILABLE_AGENTS, resolveTools, SPAWN_AGENTS } from "./resolve.js";
 
@@ -23,6 +30,11 @@ export interface AgentRunRequest {
   /** The project root. */
   root: string;
   signal: AbortSignal;
+  /**
+   * The caller's context label when it spawned (docs/injection.md): the task is the caller model's words,
+   * so it carries what the caller had read. The child starts with nothing else read.
+   */
+  taskLabel?: Label;
 }
 
 /** What one sub-agent execution produced. */
@@ -30,6 +42,11 @@ export interface AgentRunResult {
   ok: boolean;
   output: string;
   error?: string;
+  /**
+   * The join of what the child read (its context label, docs/injection.md): its output joins the parent's
+   * context with it. A runner that gives none makes the output untrusted and private.
+   */
+  label?: StoredLabel;
 }
 
 /** Runs sub-agents. The host provides it (the LLM-backed runner comes with the agent loop). */
@@ -117,12 +134,18 @@ export function createSpawnAgentsTool(host: CoordinationHost): Tool {
     kind: "coordinate",
     risk: "medium",
     describe: (p) => `spawn ${p.agents.map((a) => a.agent).join(", ")}`,
-    run: (params, context) => spawn(host, params, context.signal, context.scope),
+    run: (params, context) => spawn(host, params, context.signal, context.scope, context.context?.label),
   });
   return tool as unknown as Tool;
 }
 
-async function spawn(host: CoordinationHost, params: SpawnParams, signal: AbortSignal, scope?: ToolScope) {
+async function spawn(
+  host: CoordinationHost,
+  params: SpawnParams,
+  signal: AbortSignal,
+  scope?: ToolScope,
+  taskLabel?: Label,
+) {
   if (!host.runner) {
     return errorResult(
       "execution_failed",
@@ -137,7 +160,13 @@ async function spawn(host: CoordinationHost, params: SpawnParams, signal: AbortS
     params.agents.map(async ({ agent, task }) => {
       const definition = agents.find((a) => a.name === agent);
       if (!definition)
-        return { agent, ok: false, output: "", error: `unknown agent ${JSON.stringify(agent)}` };
+        return {
+          agent,
+          ok: false,
+          output: "",
+          error: `unknown agent ${JSON.stringify(agent)}`,
+          label: storedLabelOf(undefined),
+        };
       const resolution = resolveTools(definition, depth, names, host.logger);
       try {
         const result = await callerContext.run({ agent, depth }, () =>
@@ -149,17 +178,26 @@ async function spawn(host: CoordinationHost, params: SpawnParams, signal: AbortS
             warnings: resolution.warnings,
             root: host.root,
             signal,
+            ...(taskLabel ? { taskLabel } : {}),
           }),
         );
-        const child: { agent: string; ok: boolean; output: string; error?: string } = {
+        const child: { agent: string; ok: boolean; output: string; error?: string; label: StoredLabel } = {
           agent,
           ok: result.ok === true,
           output: String(result.output ?? ""),
+          label: readStoredLabel(result.label),
         };
         if (!child.ok) child.error = result.error ?? "the agent reported a failure";
         return child;
       } catch (error) {
-        return { agent, ok: false, output: "", error: (error as Error).message };
+        // It may have read anything before it failed: its words are labelled closed.
+        return {
+          agent,
+          ok: false,
+          output: "",
+          error: (error as Error).message,
+          label: { ...UNDECLARED, sources: [] },
+        };
       }
     }),
   );

@@ -5,6 +5,7 @@
  */
 import { callDetails } from "./confirmation.js";
 import { resultFromThrown, ToolInputError } from "./errors.js";
+import type { ContextView } from "./flow-session.js";
 import type { LabelDeclaration } from "./labels.js";
 import type {
   ArgKind,
@@ -31,6 +32,8 @@ export interface RunContext {
   scope?: ToolScope;
   /** How far the call may leave the sandbox (granted by the policy or approved by a person). */
   sandbox?: SandboxGrant;
+  /** The caller's context label and trusted hosts, when the call came with a session (docs/injection.md). */
+  context?: ContextView;
 }
 
 /** What a confirmation is built with besides the parameters. */
@@ -144,6 +147,7 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
           if (updateOutput) runContext.updateOutput = updateOutput;
           if (context?.scope) runContext.scope = context.scope;
           if (context?.sandbox) runContext.sandbox = context.sandbox;
+          if (context?.context) runContext.context = context.context;
           try {
             return await spec.run(params, runContext);
           } catch (error) {

@@ -207,7 +207,11 @@ export async function executeCall(
 
   // 5. execute, 6. shape
   const sandbox = sandboxFor(decision, invocation);
-  const context = { ...(options.scope ? { scope: options.scope } : {}), ...(sandbox ? { sandbox } : {}) };
+  const context = {
+    ...(options.scope ? { scope: options.scope } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    ...(options.session ? { context: options.session } : {}),
+  };
   const ran = withCheckedNote(
     await runInvocation(tool, invocation, signal, options.onOutput, context),
     decision,

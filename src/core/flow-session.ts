@@ -13,11 +13,40 @@ export interface ContextView {
   readonly label: Label;
   /** Hosts (lower case) named in trusted content. */
   readonly trustedHosts: ReadonlySet<string>;
+  /**
+   * Whole URLs (normalised) that untrusted public content in the context wrote out: fetching one of those
+   * carries nothing but what its author wrote (a link followed, as a browser would).
+   */
+  readonly links?: ReadonlySet<string>;
 }
 
 /** Hosts a text names in `http(s)://` URLs. Bounded: a huge result is read for its first 256 KiB only. */
 const URL_HOST = /\bhttps?:\/\/([a-z0-9.-]+)(?::\d+)?/gi;
 const SCAN_CHARS = 256 * 1024;
+
+/** Whole URLs in text: up to white space, quotes or brackets; trailing punctuation is not part of one. */
+const URL_WHOLE = /\bhttps?:\/\/[^\s"'<>`()[\]{}]+/gi;
+/** How many links a session keeps (the first ones; a link beyond them is a new destination, so asked). */
+export const MAX_LINKS = 4096;
+
+/** A URL as the guard compares it (`new URL(...).href`), or undefined when it is not one. */
+export function normalUrl(text: string): string | undefined {
+  try {
+    return new URL(text).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The whole URLs in `text`, normalised. */
+export function urlsIn(text: string): string[] {
+  const urls: string[] = [];
+  for (const match of text.slice(0, SCAN_CHARS).matchAll(URL_WHOLE)) {
+    const url = normalUrl(match[0].replace(/[.,;:!?]+$/, ""));
+    if (url) urls.push(url);
+  }
+  return urls;
+}
 
 /** The hosts of the URLs in `text`, lower case, without a trailing dot. */
 export function hostsIn(text: string): string[] {
@@ -37,6 +66,7 @@ export function hostsIn(text: string): string[] {
 export class FlowSession implements ContextView {
   #label: Label = CLEAN;
   readonly #hosts = new Set<string>();
+  readonly #links = new Set<string>();
 
   get label(): Label {
     return this.#label;
@@ -46,10 +76,26 @@ export class FlowSession implements ContextView {
     return this.#hosts;
   }
 
-  /** Joins a result's label; a trusted result's URL hosts count as seen in trusted context. */
+  get links(): ReadonlySet<string> {
+    return this.#links;
+  }
+
+  /**
+   * Joins a result's label; a trusted result's URL hosts count as seen in trusted context, an untrusted
+   * public result's whole URLs as links it offers.
+   */
   add(label: Label, content?: string): void {
     this.#label = joinLabels(this.#label, label);
-    if (label.integrity === "trusted" && content) this.noteTrusted(content);
+    if (!content) return;
+    if (label.integrity === "trusted") this.noteTrusted(content);
+    else if (label.confidentiality === "public") this.#noteLinks(urlsIn(content));
+  }
+
+  #noteLinks(urls: Iterable<string>): void {
+    for (const url of urls) {
+      if (this.#links.size >= MAX_LINKS) return;
+      this.#links.add(url);
+    }
   }
 
   /** Text the user (or their own configuration) wrote: its URL hosts are trusted destinations. */
@@ -63,15 +109,20 @@ export class FlowSession implements ContextView {
   }
 
   /** What a transcript keeps, to resume with the same label. */
-  toJSON(): { label: Label; trustedHosts: string[] } {
-    return { label: this.#label, trustedHosts: [...this.#hosts] };
+  toJSON(): { label: Label; trustedHosts: string[]; links: string[] } {
+    return { label: this.#label, trustedHosts: [...this.#hosts], links: [...this.#links] };
   }
 
   /** A session resumed from what `toJSON` wrote (a transcript's last label). */
-  static from(saved: { label?: Label; trustedHosts?: readonly string[] }): FlowSession {
+  static from(saved: {
+    label?: Label;
+    trustedHosts?: readonly string[];
+    links?: readonly string[];
+  }): FlowSession {
     const session = new FlowSession();
     if (saved.label) session.add(saved.label);
     for (const host of saved.trustedHosts ?? []) session.#hosts.add(host);
+    session.#noteLinks((saved.links ?? []).flatMap((l) => normalUrl(l) ?? []));
     return session;
   }
 }

@@ -35,7 +35,7 @@ export {
   ToolInputError,
 } from "./errors.js";
 export { type CallResult, type ExecuteOptions, executeCall, type PipelineDeps } from "./execute.js";
-export { type ContextView, FlowSession, hostsIn } from "./flow-session.js";
+export { type ContextView, FlowSession, hostsIn, normalUrl, urlsIn } from "./flow-session.js";
 export {
   CLEAN,
   type Confidentiality,
@@ -44,6 +44,7 @@ export {
   type Integrity,
   isTainted,
   joinLabels,
+  joinStored,
   type Label,
   type LabelDeclaration,
   type Labeler,
@@ -52,6 +53,9 @@ export {
   type LabelSource,
   labelOf,
   ownLabel,
+  readStoredLabel,
+  type StoredLabel,
+  storedLabelOf,
   UNDECLARED,
 } from "./labels.js";
 export { TOOL_NAME_PATTERN, ToolRegistry } from "./registry.js";

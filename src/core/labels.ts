@@ -134,6 +134,50 @@ function excerpt(text: string): string {
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS - 1)}…` : flat;
 }
 
+/**
+ * A label as stored with a value or passed between sessions (a memory entry's `meta.label`, a sub-agent's
+ * result): the levels and the tools it came from — never paths, URLs or excerpts.
+ */
+export interface StoredLabel extends LabelLevels {
+  sources: string[];
+}
+
+/** The label to store for content written from a context with `label` (no context: the user's own). */
+export function storedLabelOf(label: Label | undefined): StoredLabel {
+  const from = label ?? CLEAN;
+  return {
+    integrity: from.integrity,
+    confidentiality: from.confidentiality,
+    sources: [...new Set(from.sources.map((s) => s.tool))],
+  };
+}
+
+/**
+ * A stored label read back; anything that is not one (an entry written before labels were stored, a
+ * tampered file) is {@link UNDECLARED}: what it holds may come from anywhere.
+ */
+export function readStoredLabel(value: unknown): StoredLabel {
+  const v = value as Partial<StoredLabel> | null | undefined;
+  const ok =
+    typeof v === "object" &&
+    v !== null &&
+    (v.integrity === "trusted" || v.integrity === "untrusted") &&
+    (v.confidentiality === "public" || v.confidentiality === "private");
+  if (!ok) return { ...UNDECLARED, sources: [] };
+  const sources = Array.isArray(v.sources) ? v.sources.filter((s): s is string => typeof s === "string") : [];
+  return { integrity: v.integrity!, confidentiality: v.confidentiality!, sources };
+}
+
+/** The join of stored labels' levels (none: the bottom). */
+export function joinStored(labels: readonly StoredLabel[]): StoredLabel {
+  const sources = [...new Set(labels.flatMap((l) => l.sources))].slice(0, MAX_SOURCES);
+  return {
+    integrity: labels.some((l) => l.integrity === "untrusted") ? "untrusted" : "trusted",
+    confidentiality: labels.some((l) => l.confidentiality === "private") ? "private" : "public",
+    sources,
+  };
+}
+
 /** One line for a person: `untrusted, private — web_fetch evil.example ("Ignore all…"), read_file .env`. */
 export function describeLabel(label: Label): string {
   const head = `${label.integrity}, ${label.confidentiality}`;

@@ -190,6 +190,11 @@ export interface ExecutionContext {
   scope?: ToolScope;
   /** How far the call may leave the sandbox: granted by the deciding rule, or approved by a person. */
   sandbox?: SandboxGrant;
+  /**
+   * The caller's context (its label and trusted hosts) when the call came with a session: what the model
+   * had read when it asked (docs/injection.md). Read only; the pipeline joins the result's label itself.
+   */
+  context?: ContextView;
 }
 
 /** A declarative tool. */

@@ -7,7 +7,7 @@
  * window first; an overflow the server reports is recovered from once (`keeper.ts`).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { FlowSession } from "../core/index.js";
+import { FlowSession, isTainted } from "../core/index.js";
 import {
   type ChatMessage,
   type ChatModel,
@@ -209,8 +209,11 @@ export class AgentSession {
       };
     };
     this.push({ role: "user", content: task });
-    // The user's own words: the hosts they name are destinations they chose.
-    this.flow.noteTrusted(task);
+    // The user's own words: the hosts they name are destinations they chose. A parent model's words (a
+    // sub-agent's task) carry what the parent had read.
+    const taskLabel = this.options.taskLabel;
+    if (taskLabel && isTainted(taskLabel)) this.flow.add(taskLabel);
+    if (!taskLabel || taskLabel.integrity === "trusted") this.flow.noteTrusted(task);
     try {
       const routing = await this.route(task, signal);
       // on the first round, sub-questions × suggested tools run without asking the model.

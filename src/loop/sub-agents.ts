@@ -8,6 +8,7 @@
  * runner's current model: `useModel` (chat's `/model`) switches the children started after it.
  */
 import type { AgentRunner, AgentRunResult } from "../agents/index.js";
+import { storedLabelOf } from "../core/index.js";
 import type { ChatModel } from "../llm/index.js";
 import type { PlannerProfile } from "../planner/index.js";
 import type { ConfirmationBroker } from "./approvals.js";
@@ -96,6 +97,8 @@ export function createAgentRunner(options: AgentRunnerOptions): LoopAgentRunner 
         ...(contextWindow ? { contextWindow } : {}),
         ...(options.maxReplyTokens ? { maxReplyTokens: options.maxReplyTokens } : {}),
         ...(nativeTools === false ? { nativeTools } : {}),
+        // It starts with nothing read; its task is its parent's words, labelled by what the parent had read.
+        ...(request.taskLabel ? { taskLabel: request.taskLabel } : {}),
       });
       const result = await session.send(request.task, { signal: request.signal });
       await transcript?.flush();
@@ -108,8 +111,15 @@ export function createAgentRunner(options: AgentRunnerOptions): LoopAgentRunner 
           file: transcript.file,
           ok,
         });
-      if (ok) return { ok: true, output: result.answer };
-      return { ok: false, output: "", error: `the agent stopped (${result.stopReason}): ${result.answer}` };
+      // The child started clean: what it read is its label, and its answer joins the parent's context with it.
+      const label = storedLabelOf(session.flow.label);
+      if (ok) return { ok: true, output: result.answer, label };
+      return {
+        ok: false,
+        output: "",
+        error: `the agent stopped (${result.stopReason}): ${result.answer}`,
+        label,
+      };
     },
   };
 }

@@ -8,6 +8,7 @@ import type {
   CallResult,
   ExecuteOptions,
   FlowSession,
+  Label,
   ToolCall,
   ToolRegistry,
   ToolScope,
@@ -87,6 +88,12 @@ export interface SessionOptions {
   history?: ChatMessage[];
   /** The resumed conversation's context label (`flowOf(records)`); default: a clean one. */
   flow?: FlowSession;
+  /**
+   * The label of the tasks this session is sent when someone other than the user wrote them: a sub-agent's
+   * task is its parent model's words, labelled by what the parent had read. Untrusted, a task joins the
+   * context like a result and its hosts are not trusted destinations; default: the user's own words.
+   */
+  taskLabel?: Label;
   /**
    * The context window in tokens, a hard budget: no request the session's measure puts over it (less the
    * reply's reserve) is sent; tool results are cut to their share, the history compacted (Ollama also gets

@@ -15,6 +15,7 @@ import {
   type ConfirmationResponse,
   confirmationFields,
   DEFAULT_CONFIRM_TIMEOUT_MS,
+  FlowSession,
   type Logger,
   READ_ONLY_KINDS,
   type Tool,
@@ -97,6 +98,11 @@ export interface McpTransport {
 
 /** A running server. */
 export interface McpServing {
+  /**
+   * This client session's context label (docs/injection.md): every call of the session is decided with it
+   * and its results join it. One per `serveMcp`: per process over stdio, per session over HTTP.
+   */
+  readonly session: FlowSession;
   /** Tells the client the tool list changed (call after registering or removing tools). */
   notifyToolsChanged(): Promise<void>;
   close(): Promise<void>;
@@ -185,6 +191,8 @@ export async function serveMcp(
     { capabilities: { tools: { listChanged: true } } },
   );
   const pageSize = options.pageSize ?? 200;
+  // What this client's model has read through toolgate: its calls are decided with it.
+  const session = new FlowSession();
   const registry = async () => (typeof target.registry === "function" ? target.registry() : target.registry);
   const visible = async () =>
     (await registry()).list().filter((t) => !options.scope || options.scope.tools.has(t.name));
@@ -205,6 +213,7 @@ export async function serveMcp(
       signal: extra.signal,
       ...(options.scope ? { scope: options.scope } : {}),
       confirm,
+      session,
     };
     const result = await target.execute(call, executeOptions);
     // An unknown tool is a protocol error (MCP convention); every other failure is a result the model reads.
@@ -291,6 +300,7 @@ export async function serveMcp(
   // The SDK transports match McpTransport; the SDK's own type is the exact one.
   await server.connect(transport as Transport);
   return {
+    session,
     notifyToolsChanged: () => server.sendToolListChanged(),
     async close() {
       unwatch?.();

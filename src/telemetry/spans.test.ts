@@ -16,6 +16,7 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FlowSession } from "../core/index.js";
 import { tempWorkspace } from "../test-support/cli.js";
 import { type PolicyGate, policyGate } from "../test-support/policy-gate.js";
 import { createToolgate } from "../toolgate.js";
@@ -90,6 +91,10 @@ describe("OpenTelemetry spans", () => {
       "toolgate.rule": expect.any(String),
       "toolgate.risk": "low",
       "toolgate.outcome": "ok",
+      // A host tool that declares no label: untrusted and private.
+      "toolgate.label.integrity": "untrusted",
+      "toolgate.label.confidentiality": "private",
+      "toolgate.label.sources": ["greet"],
     });
     expect(attrs(tools[1]!)).toMatchObject({ "toolgate.decision": "ask", "toolgate.outcome": "ok" });
     expect(attrs(tools[2]!)).toMatchObject({
@@ -101,6 +106,29 @@ describe("OpenTelemetry spans", () => {
     // The span lasts as long as the call: its duration is the one the result reports.
     const ms = (s: ReadableSpan) => s.duration[0] * 1000 + s.duration[1] / 1e6;
     expect(Math.abs(ms(tools[0]!) - results.ok.durationMs)).toBeLessThan(1.5);
+  });
+
+  it("records the context label that changed a decision: its levels, the sink and the effect", async () => {
+    register();
+    approve = false;
+    const session = FlowSession.from({
+      label: {
+        integrity: "untrusted",
+        confidentiality: "public",
+        sources: [
+          { tool: "web_fetch", integrity: "untrusted", confidentiality: "public", what: "x.example" },
+        ],
+      },
+    });
+    await gate.execute({ id: "c", name: "launch", args: { what: "it" } }, { session });
+    const [span] = exporter.getFinishedSpans();
+    expect(attrs(span!)).toMatchObject({
+      "toolgate.decision": "ask",
+      "toolgate.label.flow": "ask",
+      "toolgate.label.context.integrity": "untrusted",
+      "toolgate.label.context.confidentiality": "public",
+      "toolgate.label.sink": "launch may send data out (a execute tool)",
+    });
   });
 
   it("records a refused ask and a policy deny with their outcome", async () => {

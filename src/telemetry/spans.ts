@@ -34,6 +34,13 @@ export const ATTR = {
   hooks: "toolgate.hooks",
   hookDecisions: "toolgate.hooks.decisions",
   hookFailed: "toolgate.hooks.failed",
+  labelIntegrity: "toolgate.label.integrity",
+  labelConfidentiality: "toolgate.label.confidentiality",
+  labelSources: "toolgate.label.sources",
+  labelContextIntegrity: "toolgate.label.context.integrity",
+  labelContextConfidentiality: "toolgate.label.context.confidentiality",
+  labelFlow: "toolgate.label.flow",
+  labelSink: "toolgate.label.sink",
 } as const;
 
 /** A hook run's span event: its name, source, event, answer, and how long it took. */
@@ -62,6 +69,19 @@ export function recordToolSpan(call: ToolCall, result: CallResult, scope?: ToolS
     if (scope?.agent) attributes[ATTR.agent] = scope.agent;
     if (result.sandbox) attributes[ATTR.sandbox] = result.sandbox;
     if (result.error) attributes[ATTR.errorType] = result.error.type;
+    // The result's label (levels and source tools, as the audit keeps it: never paths, URLs or excerpts),
+    // and, when the context's label changed the decision, that label, the sink and the effect.
+    if (result.label) {
+      attributes[ATTR.labelIntegrity] = result.label.integrity;
+      attributes[ATTR.labelConfidentiality] = result.label.confidentiality;
+      attributes[ATTR.labelSources] = [...new Set(result.label.sources.map((s) => s.tool))];
+    }
+    if (result.flow) {
+      attributes[ATTR.labelFlow] = result.flow.effect;
+      attributes[ATTR.labelContextIntegrity] = result.flow.context.integrity;
+      attributes[ATTR.labelContextConfidentiality] = result.flow.context.confidentiality;
+      if (result.flow.sink) attributes[ATTR.labelSink] = result.flow.sink;
+    }
     const hooks = result.hooks ?? [];
     if (hooks.length > 0) {
       // Parallel arrays, one entry per hook run in the order they were asked: which hooks, and what each said.

@@ -66,10 +66,17 @@ describe("memory tool", () => {
       key: "build",
       found: true,
       value: "npm run build",
+      // Written with no session: the user's own (trusted, public), stored with the value.
+      label: { integrity: "trusted", confidentiality: "public", sources: [] },
     });
     const list = await executeCall(later, { name: "memory", args: { action: "list" } });
     expect(list.llmContent).toBe("2 keys in project memory:\narch/notes\nbuild");
-    expect(list.data).toEqual({ action: "list", scope: "project", keys: ["arch/notes", "build"] });
+    expect(list.data).toEqual({
+      action: "list",
+      scope: "project",
+      keys: ["arch/notes", "build"],
+      label: { integrity: "trusted", confidentiality: "public", sources: [] },
+    });
 
     const del = await call({ action: "delete", key: "build" });
     expect(del.llmContent).toBe('Deleted "build" from project memory.');

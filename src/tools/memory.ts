@@ -5,7 +5,7 @@
  */
 
 import type { Tool } from "../core/index.js";
-import { defineTool, okResult } from "../core/index.js";
+import { defineTool, joinStored, okResult, readStoredLabel, storedLabelOf } from "../core/index.js";
 import {
   createMemoryStore,
   type MemoryStore,
@@ -98,7 +98,7 @@ export function createMemoryTool(deps: MemoryToolDeps): Tool<MemoryParams> {
     describe: ({ action, key, scope = "project" }) =>
       action === "list" ? `memory list (${scope})` : `memory ${action} ${JSON.stringify(key)} (${scope})`,
     locations: ({ scope = "project" }) => [storeFor(scope).path],
-    async run(params) {
+    async run(params, { context }) {
       const scope = params.scope ?? "project";
       const where = `${scope} memory`;
       const store = storeFor(scope);
@@ -107,7 +107,8 @@ export function createMemoryTool(deps: MemoryToolDeps): Tool<MemoryParams> {
         switch (params.action) {
           case "set": {
             const value = params.value as string;
-            await store.set(key, value);
+            // The value is what the model wrote with what it had read: it keeps that label (docs/injection.md).
+            await store.set(key, value, { meta: { label: { ...storedLabelOf(context?.label) } } });
             const bytes = Buffer.byteLength(value, "utf8");
             return okResult(`Saved "${key}" in ${where} (${bytes} bytes).`, undefined, {
               action: "set",
@@ -117,8 +118,8 @@ export function createMemoryTool(deps: MemoryToolDeps): Tool<MemoryParams> {
             });
           }
           case "get": {
-            const value = await store.get(key);
-            if (value === undefined) {
+            const record = await store.read(key);
+            if (record === undefined) {
               return okResult(`Not found: no value is stored under "${key}" in ${where}.`, undefined, {
                 action: "get",
                 scope,
@@ -126,12 +127,14 @@ export function createMemoryTool(deps: MemoryToolDeps): Tool<MemoryParams> {
                 found: false,
               });
             }
+            const { value } = record;
             return okResult(`Value of "${key}" in ${where}:\n${value}`, undefined, {
               action: "get",
               scope,
               key,
               found: true,
               value,
+              label: { ...readStoredLabel(record.meta?.["label"]) },
             });
           }
           case "delete": {
@@ -142,12 +145,15 @@ export function createMemoryTool(deps: MemoryToolDeps): Tool<MemoryParams> {
             return okResult(text, undefined, { action: "delete", scope, key, deleted });
           }
           default: {
-            const keys = await store.keys();
+            const entries = await store.list();
+            const keys = entries.map((e) => e.key);
+            // Key names are written by whoever wrote the entries: the listing carries their join.
+            const label = joinStored(entries.map((e) => readStoredLabel(e.meta?.["label"])));
             const text =
               keys.length === 0
                 ? `No keys in ${where}.`
                 : `${keys.length} ${keys.length === 1 ? "key" : "keys"} in ${where}:\n${keys.join("\n")}`;
-            return okResult(text, undefined, { action: "list", scope, keys });
+            return okResult(text, undefined, { action: "list", scope, keys, label: { ...label } });
           }
         }
       } catch (error) {

@@ -43,10 +43,12 @@ export function guardCall(
     args: request.args,
     sandbox: sandboxOf(decision, request),
     trustedHosts: request.context?.trustedHosts ?? new Set(),
+    ...(request.context?.links ? { links: request.context.links } : {}),
+    privateContext: label.confidentiality === "private",
   });
-  const context = describeLabel(label);
+  // The label is described only for an explain trace: the decide step stays cheap without one.
   const note = (outcome: string) =>
-    recorder?.record({ op: "guard", context, ...(sink ? { sink } : {}), outcome });
+    recorder?.record({ op: "guard", context: describeLabel(label), ...(sink ? { sink } : {}), outcome });
   if (sink === undefined) {
     note(`${decision.decision} (unchanged)`);
     return decision;

@@ -10,17 +10,20 @@ import {
   type Confidentiality,
   declared,
   type Integrity,
+  joinStored,
   type Labeler,
   type LabelInput,
   type LabelLevels,
+  normalUrl,
   READ_ONLY_KINDS,
+  readStoredLabel,
   type SandboxGrant,
   type Tool,
 } from "../../core/index.js";
 import data from "./flow-data.json" with { type: "json" };
 
 type IntegrityRule = Integrity | "workspace" | "shell" | "stored";
-type ConfidentialityRule = Confidentiality | "secret-paths" | "shell";
+type ConfidentialityRule = Confidentiality | "secret-paths" | "shell" | "stored";
 type SinkRule = "new-host" | "shell" | "user-memory";
 
 /** One built-in tool's entry in the data file. */
@@ -32,7 +35,7 @@ export interface ToolFlow {
 }
 
 const INTEGRITY_RULES = new Set(["trusted", "untrusted", "workspace", "shell", "stored"]);
-const CONFIDENTIALITY_RULES = new Set(["public", "private", "secret-paths", "shell"]);
+const CONFIDENTIALITY_RULES = new Set(["public", "private", "secret-paths", "shell", "stored"]);
 const SINK_RULES = new Set(["new-host", "shell", "user-memory"]);
 
 /**
@@ -78,6 +81,31 @@ export interface SinkCall {
   sandbox?: SandboxGrant | undefined;
   /** Hosts seen in trusted context. */
   trustedHosts: ReadonlySet<string>;
+  /** Whole URLs untrusted public content in the context offered (only read while the context is public). */
+  links?: ReadonlySet<string>;
+  /** Whether the context holds private data (then a link offered is a destination like any other). */
+  privateContext?: boolean;
+}
+
+/** A host seen in trusted context, or a subdomain of one (its owner's names; DNS-like exfil needs a host the attacker owns). */
+function trustedHost(host: string, trusted: ReadonlySet<string>): boolean {
+  if (trusted.has(host)) return true;
+  for (let at = host.indexOf("."); at !== -1; at = host.indexOf(".", at + 1)) {
+    const parent = host.slice(at + 1);
+    // A bare top-level name or an address is never a parent here.
+    if (parent.includes(".") && !/^[\d.]+$/.test(parent) && trusted.has(parent)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a URL is one untrusted public content wrote out whole: following it sends nothing but what its
+ * author wrote. Not while the context holds private data (which link is followed could encode it).
+ */
+function offeredLink(value: unknown, call: SinkCall): boolean {
+  if (call.privateContext || !call.links || typeof value !== "string") return false;
+  const url = normalUrl(value);
+  return url !== undefined && call.links.has(url);
 }
 
 /** The labeler and the sink check of one gate. */
@@ -110,6 +138,30 @@ function strings(value: unknown): string[] {
 }
 
 /**
+ * A result that carries a stored label (`data.label`: a memory entry read back; `data[i].label`: each
+ * sub-agent's report): that label, read fail-closed. A result without one is toolgate's own words about a write or a failure when the
+ * tool said nothing stored came back (`data` without `label`), else untrusted and private.
+ */
+function storedLevels(input: LabelInput, entry: ToolFlow): LabelLevels & { what?: string } {
+  const data = input.result.data as { label?: unknown } | undefined;
+  const what = entry.what ? strings(input.params[entry.what]).join(", ") : "";
+  // A list of reports (sub-agents'): the join of theirs, each read closed.
+  if (Array.isArray(data)) {
+    const joined = joinStored(data.map((item) => readStoredLabel((item as { label?: unknown })?.label)));
+    return {
+      integrity: joined.integrity,
+      confidentiality: joined.confidentiality,
+      ...(what ? { what } : {}),
+    };
+  }
+  const own = data !== undefined && typeof data === "object" && !("label" in data) && !input.result.error;
+  const levels: LabelLevels = own
+    ? { integrity: "trusted", confidentiality: "public" }
+    : readStoredLabel(data?.label);
+  return { integrity: levels.integrity, confidentiality: levels.confidentiality, ...(what ? { what } : {}) };
+}
+
+/**
  * The gate's flow knowledge.
  * @example const flow = createFlowKnowledge({ workspaceTrusted: false, isSecret: () => false, trustedServers: new Set() });
  */
@@ -127,17 +179,9 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
     const entry = entryOf(tool);
     if (entry === undefined) return declared(input);
     const [i, c] = entry.label;
+    if (i === "stored" || c === "stored") return storedLevels(input, entry);
     const integrity: Integrity =
-      i === "workspace"
-        ? workspace
-        : i === "shell"
-          ? sandbox
-            ? "untrusted"
-            : workspace
-          : // A memory entry's own label is not stored yet: what it holds may come from anywhere.
-            i === "stored"
-            ? "untrusted"
-            : i;
+      i === "workspace" ? workspace : i === "shell" ? (sandbox ? "untrusted" : workspace) : i;
     const confidentiality: Confidentiality =
       c === "secret-paths"
         ? strings(params[entry.what ?? "path"]).some(host.isSecret)
@@ -174,9 +218,9 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
       case "new-host": {
         const host = urlHost(args[entry.sinkArg ?? "url"]);
         if (host === undefined) return `${tool.name} to an address toolgate cannot read`;
-        return call.trustedHosts.has(host)
-          ? undefined
-          : `${tool.name} to ${host}, a host not seen in trusted context`;
+        if (trustedHost(host, call.trustedHosts)) return undefined;
+        if (offeredLink(args[entry.sinkArg ?? "url"], call)) return undefined;
+        return `${tool.name} to ${host}, a host not seen in trusted context`;
       }
       case "shell": {
         if (call.sandbox)
