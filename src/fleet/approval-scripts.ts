@@ -25,13 +25,13 @@ return 1
  * Reads an ask, expiring it first when it is overdue, and in mode \`settle\` moves it out of \`pending\` when it
  * still is. The expiry and the answer go through the same commit, so of an expiry and an answer racing
  * exactly one wins. An approval with scope \`always\` also adds the rule "this tool with exactly these
- * arguments (their digest)" to the project's policy overlay and raises its version, in the same commit; an
- * ask published without an argument digest cannot be approved "always" (outcome \`no-rule\`, nothing changed).
+ * arguments (their digest)" to the project's policy overlay and raises its version, in the same commit (an
+ * ask published without an argument digest gets no rule: nothing could name its call; the CLI refuses it).
  * KEYS: record hash, pending zset, stream, overlay rules hash, overlay version.
  * ARGV: now, mode (read | settle), new state, settlement JSON, channel, id, keep-settled ms, stream cap,
  * always (\`1\` or empty), who decides.
  * Returns { outcome, base, state, settlement, run }: outcome \`missing\`, \`won\` (this call settled it),
- * \`expired\` (this call expired it), \`no-rule\` or \`as-is\`.
+ * \`expired\` (this call expired it) or \`as-is\`.
  */
 export const SETTLE_SCRIPT = `
 local h = KEYS[1]
@@ -55,17 +55,13 @@ if state == 'pending' then
     commit('expired', '{"by":"toolgate","at":' .. now .. ',"reason":"no answer within ' .. string.format('%d', expires - created) .. ' ms"}')
     outcome = 'expired'
   elseif ARGV[2] == 'settle' then
+    commit(ARGV[3], ARGV[4])
+    outcome = 'won'
     local base = cjson.decode(redis.call('HGET', h, 'base'))
-    if ARGV[9] == '1' and type(base.argsDigest) ~= 'string' then
-      outcome = 'no-rule'
-    else
-      commit(ARGV[3], ARGV[4])
-      outcome = 'won'
-      if ARGV[9] == '1' then
-        local version = redis.call('INCR', KEYS[5])
-        redis.call('HSET', KEYS[4], id, cjson.encode({id = id, tool = base.tool, argsDigest = base.argsDigest,
-          description = base.details.description, by = ARGV[10], at = tonumber(now), version = version}))
-      end
+    if ARGV[9] == '1' and type(base.argsDigest) == 'string' then
+      local version = redis.call('INCR', KEYS[5])
+      redis.call('HSET', KEYS[4], id, cjson.encode({id = id, tool = base.tool, argsDigest = base.argsDigest,
+        description = base.details.description, by = ARGV[10], at = tonumber(now), version = version}))
     end
   end
 end

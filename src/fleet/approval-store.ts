@@ -60,10 +60,6 @@ function recordFrom(base: string, state: string, settled: string, run = ""): App
   return record;
 }
 
-/** The answer to an "always" for an ask published without an argument digest. */
-const NO_RULE =
-  "it was published without an argument digest, so no rule can name exactly its call; approve it once";
-
 /**
  * Asks in Redis, shared by every process of the project.
  * @example
@@ -304,12 +300,6 @@ export class RedisApprovalStore implements ApprovalStore {
     const read = await this.settle(id, "settle", state, settlement, always);
     if (!read.record) return { ok: false, message: unknownApprovalMessage(id) };
     if (read.outcome === "won") return { ok: true, record: read.record };
-    if (read.outcome === "no-rule")
-      return {
-        ok: false,
-        record: read.record,
-        message: `approval ${id} cannot be approved "always": ${NO_RULE}`,
-      };
     return { ok: false, record: read.record, message: settledMessage(read.record) as string };
   }
 

@@ -113,15 +113,12 @@ describe("the fleet's policy overlay", () => {
     expect(allowed).toMatchObject({ decision: "allow", reason: "the policy says allow" });
   });
 
-  it("refuses always for an ask published without an argument digest, and changes nothing", async () => {
+  it("adds no rule for an always approval of an ask published without an argument digest", async () => {
     const ask = await worker.publish({ callId: "c3", tool: "shell", details, timeoutMs: 60_000 });
     const before = await approver.overlay.list();
-    const refused = await approver.answer(ask.id, { approved: true, by: "alice", scope: "always" });
-    expect(refused).toMatchObject({ ok: false, record: { state: "pending" } });
-    expect(refused.ok ? "" : refused.message).toContain('cannot be approved "always"');
+    const won = await approver.answer(ask.id, { approved: true, by: "alice", scope: "always" });
+    expect(won).toMatchObject({ ok: true, record: { state: "approved" } });
     expect(await approver.overlay.list()).toEqual(before);
-    // A once approval of it still works.
-    expect((await approver.answer(ask.id, { approved: true, by: "alice" })).ok).toBe(true);
   });
 
   it("keeps the asks standing when the overlay cannot be read (the server away): they fail closed later", async () => {

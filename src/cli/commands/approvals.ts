@@ -125,6 +125,14 @@ export async function runApprovals(argv: string[], ctx: CliContext): Promise<Exi
     if (sub === "rules") return await rules(approvals, ctx, values.remove);
     const by = values.by ?? `${userInfo().username}@${hostname()}`;
     const id = args[0] as string;
+    if (values.always) {
+      const why = await noAlwaysRule(approvals, id);
+      if (why) {
+        if (json) io.stdout(`${JSON.stringify({ ok: false, message: why })}\n`);
+        io.stderr(`toolgate: ${why}\n`);
+        return EXIT.toolError;
+      }
+    }
     const result = await approvals.answer(id, {
       approved: sub === "approve",
       by,
@@ -143,6 +151,15 @@ export async function runApprovals(argv: string[], ctx: CliContext): Promise<Exi
     io.stderr(`toolgate: the approval store failed: ${(error as Error).message}\n`);
     return EXIT.toolError;
   }
+}
+
+/** Why `approve ID --always` cannot add a rule for this ask, or `undefined` (the store then settles it). */
+async function noAlwaysRule(approvals: ApprovalStore, id: string): Promise<string | undefined> {
+  const record = await approvals.get(id);
+  if (!record) return unknownApprovalMessage(id);
+  if (record.argsDigest === undefined)
+    return `approval ${id} cannot be approved "always": it was published without an argument digest, so no rule can name exactly its call; approve it once`;
+  return undefined;
 }
 
 /** One ask with its details, as a prompt shows them. */
