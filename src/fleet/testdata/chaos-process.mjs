@@ -90,6 +90,7 @@ if (role === "worker") {
     void decide(record.id, record.callId);
   });
   // Asks published while this approver was away, or whose wake-up was missed across a restart.
+  let ready = false;
   for (;;) {
     try {
       for (const record of await store.list({ state: "pending" }))
@@ -97,6 +98,8 @@ if (role === "worker") {
           seen.add(record.id);
           void decide(record.id, record.callId);
         }
+      if (!ready) say("ready");
+      ready = true;
     } catch {
       // away; try again
     }
