@@ -28,6 +28,7 @@ import {
   type CheckResult,
   ConfigError,
   checkCall,
+  type Decider,
   type ExecuteOptions,
   executeCall,
   FileAuditSink,
@@ -275,6 +276,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       roots,
       flow: { knowledge: flow, guard: settings.labels.guard },
     });
+    const withOverlay = (decider: Decider): Decider => (fleet ? fleet.overlay.decider(decider) : decider);
     const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
 
     const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
@@ -296,7 +298,8 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       logger,
     });
     const deps: Omit<PipelineDeps, "registry"> = {
-      decider: hooks ? hooks.decider(engine) : engine,
+      // Fleet mode: the project's "always" rules turn matching asks into allows (never a deny into anything).
+      decider: hooks ? hooks.decider(withOverlay(engine)) : withOverlay(engine),
       ...(hooks ? { postTool: hooks.post } : {}),
       confirmer: bus,
       approvals,

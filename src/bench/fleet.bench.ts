@@ -5,9 +5,9 @@
  * fsync on every write, as docs/fleet.md asks). Anchor: the same round trip through the in-process store.
  */
 import { type ApprovalStore, type ConfirmationDetails, InProcessApprovalStore } from "../core/index.js";
-import { connectFleet, RedisApprovalStore } from "../fleet/index.js";
+import { connectFleet, type FleetClient, RedisApprovalStore } from "../fleet/index.js";
 import { startRedis } from "../test-support/redis-process.js";
-import { interleaved, p50p99, report } from "./harness.js";
+import { interleaved, p50p99, report, stats } from "./harness.js";
 
 const ROUNDS = 300;
 
@@ -37,6 +37,28 @@ function roundTrip(store: ApprovalStore): () => Promise<void> {
   };
 }
 
+/**
+ * Decision written → waiter resumes: an ask is published and its waiter armed (its first read answered)
+ * untimed; the clock runs from the approver's answer to the waiter's resumption. Anchor: the same wake-up
+ * bare — a client blocked in BLPOP, another LPUSHes (both write the AOF with fsync, as the answer does).
+ */
+async function decisionToResume(waiter: RedisApprovalStore, approver: RedisApprovalStore, raw: FleetClient) {
+  const ask = await waiter.publish({ callId: "c", tool: "write_file", details, timeoutMs: 60_000 });
+  const resumed = waiter.wait(ask.id).then(() => performance.now());
+  await raw.ping(); // the wait's first read went out before this; let it land
+  const t0 = performance.now();
+  await approver.answer(ask.id, { approved: true, by: "bench" });
+  return (await resumed) - t0;
+}
+
+async function blpopWake(blocked: FleetClient, pusher: FleetClient) {
+  const popped = blocked.blPop("bench:anchor", 0).then(() => performance.now());
+  await pusher.ping();
+  const t0 = performance.now();
+  await pusher.lPush("bench:anchor", "x");
+  return (await popped) - t0;
+}
+
 export default async function run(): Promise<void> {
   const redis = await startRedis();
   const waiter = new RedisApprovalStore({ client: await connectFleet({ url: redis.url }), project: "bench" });
@@ -44,6 +66,8 @@ export default async function run(): Promise<void> {
     client: await connectFleet({ url: redis.url }),
     project: "bench",
   });
+  const raw = await connectFleet({ url: redis.url });
+  const blocked = await connectFleet({ url: redis.url });
   const local = new InProcessApprovalStore();
   const stops = [decider(console), decider(local)];
   try {
@@ -57,10 +81,33 @@ export default async function run(): Promise<void> {
       target: "p99 ≤ 50 ms",
       pass: ours.p99 <= 50,
     });
+    stops.shift()?.();
+    const wake: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < ROUNDS + 20; i++) {
+      const a = await decisionToResume(waiter, console, raw);
+      const b = await blpopWake(blocked, raw);
+      if (i >= 20) {
+        wake.push(a);
+        bare.push(b);
+      }
+    }
+    const w = stats(wake);
+    const b = stats(bare);
+    report({
+      name: `approval round trip, decision written → waiter resumed (${ROUNDS} rounds)`,
+      ours: `Redis store ${p50p99(w)}`,
+      anchor: `bare BLPOP wake-up ${p50p99(b)}`,
+      ratio: w.p99 / b.p99,
+      target: "p99 ≤ 5 ms",
+      pass: w.p99 <= 5,
+    });
   } finally {
     for (const stop of stops) stop();
     await waiter.close();
     await console.close();
+    await raw.close();
+    await blocked.close();
     await redis.close();
   }
 }

@@ -27,7 +27,7 @@ export const USAGE = {
   memory: "toolgate memory list|get KEY|set KEY VALUE|delete KEY [--scope project|user]",
   todos: "toolgate todos list|add TEXT|complete ID|remove ID|update ID [--text T] [--status S]",
   approvals:
-    "toolgate approvals list [--all] | toolgate approvals approve ID [--by NAME] | toolgate approvals deny ID [--reason TEXT] [--by NAME]",
+    "toolgate approvals list [--all] | toolgate approvals show ID | toolgate approvals watch | toolgate approvals approve ID [--always] [--by NAME] | toolgate approvals deny ID [--reason TEXT] [--by NAME] | toolgate approvals rules [--remove ID]",
   init: "toolgate init [--force] [--no-trust]",
   models:
     "toolgate models pull [NAME|URL] [--sha256 HEX] [--yes] | toolgate models list | toolgate models rm NAME",

@@ -113,6 +113,7 @@ export async function executeCall(
   let tool: Tool | undefined;
   let postReports: HookReport[] = [];
   let label = ownLabel(typeof call.name === "string" ? call.name : "");
+  let end: (() => Promise<void>) | undefined;
 
   const finish = (result: ToolResult): CallResult => {
     const shaped = shapeResult(tool, result, deps.limits ?? DEFAULT_LIMITS);
@@ -189,6 +190,7 @@ export async function executeCall(
         ...(confirm ? { confirm } : {}),
         by: options.confirm ? "caller" : "confirmer",
         ...(deps.confirmTimeoutMs === undefined ? {} : { timeoutMs: deps.confirmTimeoutMs }),
+        argsDigest: argsDigest(args),
       },
       {
         callId: call.id ?? randomUUID(),
@@ -203,6 +205,15 @@ export async function executeCall(
         return finish(errorResult("cancelled", `${tool.name} was cancelled while waiting for approval`));
       return finish(denied(tool.name, answer.reason));
     }
+    // A store that tracks runs marks this approval's run started (at most once: never a second run of one
+    // approval), and finished below; a worker that dies between is marked interrupted by another.
+    if (answer.ask && deps.approvals?.begin) {
+      try {
+        end = await deps.approvals.begin(answer.ask.id);
+      } catch (error) {
+        return finish(denied(tool.name, `its run could not be recorded (${(error as Error).message})`));
+      }
+    }
   }
 
   // 5. execute, 6. shape
@@ -212,10 +223,13 @@ export async function executeCall(
     ...(sandbox ? { sandbox } : {}),
     ...(options.session ? { context: options.session } : {}),
   };
-  const ran = withCheckedNote(
-    await runInvocation(tool, invocation, signal, options.onOutput, context),
-    decision,
-  );
+  let ran: ToolResult;
+  try {
+    ran = withCheckedNote(await runInvocation(tool, invocation, signal, options.onOutput, context), decision);
+  } finally {
+    // A failed mark leaves the run started: another worker's claim then says interrupted, never runs it.
+    await end?.().catch(() => undefined);
+  }
   // What the tool returned is labelled by what it is, whatever the tool said about itself.
   label = labelOf(
     { tool, params: invocation.params, result: ran, ...(sandbox ? { sandbox } : {}) },

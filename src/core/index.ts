@@ -78,6 +78,7 @@ export {
   SchemaCache,
 } from "./schemas/index.js";
 export { type AskOptions, askApproval } from "./steps/confirm.js";
+export { sandboxFor } from "./steps/decide.js";
 export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";
 export { DEFAULT_LIMITS, truncateOutput } from "./truncate.js";
 export type {

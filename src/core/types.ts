@@ -429,11 +429,25 @@ export interface ApprovalRecord {
   agent?: string;
   /** Which process published it, in a store many share (`[fleet] worker`). */
   worker?: string;
+  /** sha256 of the call's canonical arguments: what an "always" rule names (never the arguments). */
+  argsDigest?: string;
   createdAt: number;
   expiresAt: number;
   state: ApprovalState;
   /** Present once the state is not `pending`. */
   settled?: ApprovalSettlement;
+  /** An approved call's run, in a store that tracks it (fleet mode): started, then finished or interrupted. */
+  run?: ApprovalRun;
+}
+
+/** An approved call's run: which worker started it when, and how it ended. */
+export interface ApprovalRun {
+  state: "started" | "finished" | "interrupted";
+  worker: string;
+  at: number;
+  ended?: number;
+  /** The worker whose claim found the run's worker gone. */
+  claimedBy?: string;
 }
 
 /** What `publish` is given: the ask, and how long it may stay pending. */
@@ -442,6 +456,8 @@ export interface ApprovalAsk {
   tool: string;
   details: ConfirmationDetails;
   agent?: string;
+  /** sha256 of the call's canonical arguments (`argsDigest`), for an "always" rule. */
+  argsDigest?: string;
   timeoutMs: number;
 }
 
@@ -491,6 +507,12 @@ export interface ApprovalStore {
   expire(): Promise<ApprovalRecord[]>;
   /** Wake-ups: called with a record each time one is published or settled. Returns a function that stops them. */
   watch(listener: (record: ApprovalRecord) => void): () => void;
+  /**
+   * Marks an approved ask's call as started, in a store that tracks runs (fleet mode): rejects unless the ask
+   * is approved and not started yet, so one approval runs at most once. The returned function marks it
+   * finished; a run whose worker dies first is marked `interrupted` by another worker, never run again.
+   */
+  begin?(id: string): Promise<() => Promise<void>>;
   /** Releases connections or timers the store holds (the gate calls it only for stores it made). */
   close?(): Promise<void>;
 }

@@ -23,6 +23,8 @@ import {
 import { PUBLISH_SCRIPT, SETTLE_SCRIPT } from "./approval-scripts.js";
 import { type FleetClient, runScript } from "./connect.js";
 import { type FleetKeys, fleetKeys } from "./keys.js";
+import { PolicyOverlay } from "./overlay.js";
+import { beginRun, claimInterrupted, DEFAULT_CLAIM_IDLE_MS, DEFAULT_WORKER } from "./runs.js";
 
 /** Options of {@link RedisApprovalStore}. */
 export interface RedisApprovalStoreOptions {
@@ -38,17 +40,23 @@ export interface RedisApprovalStoreOptions {
   streamLength?: number;
   /** Whether `close()` also closes `client` (default true). */
   ownsClient?: boolean;
-  /** This process's name, written into every ask it publishes. */
+  /** This process's name, written into every ask it publishes and every run it starts. */
   worker?: string;
+  /** How long a started run's entry may sit unrefreshed before a claim marks it interrupted (default 30 s). */
+  claimIdleMs?: number;
 }
 
 type Listener = (record: ApprovalRecord) => void;
 
-/** Builds the record from the hash's fields; `undefined` for a missing one. */
-function recordFrom(base: string, state: string, settled: string): ApprovalRecord {
+/** Builds the record from the hash's fields. */
+function recordFrom(base: string, state: string, settled: string, run = ""): ApprovalRecord {
   const record = JSON.parse(base) as ApprovalRecord;
   record.state = state as ApprovalState;
   if (settled) record.settled = JSON.parse(settled);
+  if (run) {
+    const { entry: _entry, ...shown } = JSON.parse(run);
+    record.run = shown;
+  }
   return record;
 }
 
@@ -60,6 +68,8 @@ function recordFrom(base: string, state: string, settled: string): ApprovalRecor
  */
 export class RedisApprovalStore implements ApprovalStore {
   readonly shared: boolean = true;
+  /** The project's shared policy overlay, which "always" approvals add to. */
+  readonly overlay: PolicyOverlay;
   private readonly client: FleetClient;
   private readonly keys: FleetKeys;
   private readonly now: () => number;
@@ -67,6 +77,8 @@ export class RedisApprovalStore implements ApprovalStore {
   private readonly streamLength: number;
   private readonly ownsClient: boolean;
   private readonly worker: string | undefined;
+  private readonly claimIdleMs: number;
+  private claiming: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<Listener>();
   private subscriber: Promise<FleetClient> | undefined;
   private subscriberClient: FleetClient | undefined;
@@ -74,11 +86,13 @@ export class RedisApprovalStore implements ApprovalStore {
   constructor(options: RedisApprovalStoreOptions) {
     this.client = options.client;
     this.keys = fleetKeys(options.project);
+    this.overlay = new PolicyOverlay(this.client, this.keys);
     this.now = options.now ?? Date.now;
     this.keepSettledMs = options.keepSettledMs ?? 7 * 86_400_000;
     this.streamLength = options.streamLength ?? 10_000;
     this.ownsClient = options.ownsClient ?? true;
     this.worker = options.worker;
+    this.claimIdleMs = options.claimIdleMs ?? DEFAULT_CLAIM_IDLE_MS;
   }
 
   async publish(ask: ApprovalAsk): Promise<ApprovalRecord> {
@@ -101,12 +115,51 @@ export class RedisApprovalStore implements ApprovalStore {
     return (await this.settle(id, "read")).record;
   }
 
+  /**
+   * An approval with scope `always` also adds its rule (this tool, exactly these arguments) to the project's
+   * policy overlay, in the same commit (fleet/overlay.ts applies it).
+   */
   async answer(id: string, answer: ApprovalAnswer): Promise<SettleResult> {
-    return this.settleResult(id, answer.approved ? "approved" : "denied", {
-      by: answer.by,
-      ...(answer.approved ? { scope: answer.scope ?? "once" } : {}),
-      ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-    });
+    const always = answer.approved && answer.scope === "always";
+    return this.settleResult(
+      id,
+      answer.approved ? "approved" : "denied",
+      {
+        by: answer.by,
+        ...(answer.approved ? { scope: answer.scope ?? "once" } : {}),
+        ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+      },
+      always,
+    );
+  }
+
+  /** Marks an approved ask's call started by this worker (fleet/runs.ts); rejects for any other ask. */
+  begin(id: string): Promise<() => Promise<void>> {
+    return beginRun(this.client, this.keys, id, this.worker ?? DEFAULT_WORKER, this.now, this.claimIdleMs);
+  }
+
+  /** Marks the calls of runs whose workers died (idle past the claim idle time) `interrupted`; their ids. */
+  claimInterrupted(): Promise<string[]> {
+    return claimInterrupted(
+      this.client,
+      this.keys,
+      this.worker ?? DEFAULT_WORKER,
+      this.now,
+      this.claimIdleMs,
+    );
+  }
+
+  /**
+   * Claims every `min(1 s, idle / 2)` until closed, so a dead worker's run is marked within the claim idle
+   * time + 1 s. A failed claim (the server away) is tried again at the next tick.
+   */
+  startClaiming(): void {
+    if (this.claiming) return;
+    this.claiming = setInterval(
+      () => void this.claimInterrupted().catch(() => undefined),
+      Math.min(1_000, Math.max(10, Math.floor(this.claimIdleMs / 2))),
+    );
+    this.claiming.unref();
   }
 
   async withdraw(id: string): Promise<SettleResult> {
@@ -144,6 +197,7 @@ export class RedisApprovalStore implements ApprovalStore {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.claiming);
     this.listeners.clear();
     const subscriber = this.subscriber;
     const connection = this.subscriberClient;
@@ -240,9 +294,10 @@ export class RedisApprovalStore implements ApprovalStore {
     id: string,
     state: ApprovalState,
     settlement: Record<string, unknown>,
+    always = false,
   ): Promise<SettleResult> {
     await this.subscribed();
-    const read = await this.settle(id, "settle", state, settlement);
+    const read = await this.settle(id, "settle", state, settlement, always);
     if (!read.record) return { ok: false, message: unknownApprovalMessage(id) };
     if (read.outcome === "won") return { ok: true, record: read.record };
     return { ok: false, record: read.record, message: settledMessage(read.record) as string };
@@ -254,13 +309,14 @@ export class RedisApprovalStore implements ApprovalStore {
     mode: "read" | "settle",
     state: ApprovalState = "pending",
     settlement: Record<string, unknown> = {},
+    always = false,
   ): Promise<{ outcome: string; record?: ApprovalRecord }> {
     const now = this.now();
     const k = this.keys;
     const reply = (await runScript(
       this.client,
       SETTLE_SCRIPT,
-      [k.approval(id), k.pending, k.approvalStream],
+      [k.approval(id), k.pending, k.approvalStream, k.overlayRules, k.overlayVersion],
       [
         now,
         mode,
@@ -270,10 +326,12 @@ export class RedisApprovalStore implements ApprovalStore {
         id,
         this.keepSettledMs,
         this.streamLength,
+        always ? "1" : "",
+        typeof settlement.by === "string" ? settlement.by : "",
       ],
     )) as string[];
-    const [outcome, base, current, settled] = reply;
+    const [outcome, base, current, settled, run] = reply;
     if (outcome === "missing" || base === undefined) return { outcome: "missing" };
-    return { outcome: outcome as string, record: recordFrom(base, current as string, settled ?? "") };
+    return { outcome: outcome as string, record: recordFrom(base, current as string, settled ?? "", run) };
   }
 }

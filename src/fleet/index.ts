@@ -13,5 +13,7 @@ export {
 } from "./connect.js";
 export { type FleetKeys, fleetKeys } from "./keys.js";
 export { type Fleet, type OpenFleetOptions, openFleet } from "./open.js";
+export { type OverlayRule, overlayRuleRef, PolicyOverlay } from "./overlay.js";
+export { claimInterrupted, DEFAULT_CLAIM_IDLE_MS } from "./runs.js";
 export { type FleetConfig, type FleetSettings, resolveFleet } from "./settings.js";
 export { createRedisStateBackend, type RedisStateBackendOptions } from "./state-backend.js";

@@ -32,7 +32,16 @@ export interface FleetKeys {
   readonly memoryRevision: string;
   /** String: `revision \n todo list JSON`. */
   readonly todos: string;
+  /** Hash: the shared policy overlay, rule id (the approval's id) → rule JSON ("always" decisions). */
+  readonly overlayRules: string;
+  /** Counter: the overlay's version, raised by every rule added or removed. */
+  readonly overlayVersion: string;
+  /** Stream: one entry per approved call started; pending in group `runs` until the call finished. */
+  readonly runs: string;
 }
+
+/** The consumer group of the runs stream: every worker is a consumer, by its worker name. */
+export const RUNS_GROUP = "runs";
 
 /**
  * The keys of `project`.
@@ -52,5 +61,8 @@ export function fleetKeys(project: string): FleetKeys {
     memory: (scope) => `${prefix}memory:${scope}`,
     memoryRevision: `${prefix}memory:revision`,
     todos: `${prefix}todos`,
+    overlayRules: `${prefix}policy:rules`,
+    overlayVersion: `${prefix}policy:version`,
+    runs: `${prefix}runs`,
   };
 }

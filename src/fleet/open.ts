@@ -9,6 +9,7 @@ import type { ApprovalStore } from "../core/index.js";
 import type { StateBackend } from "../state/index.js";
 import { RedisApprovalStore } from "./approval-store.js";
 import { type FleetClient, redactUrl, startFleetClient } from "./connect.js";
+import type { PolicyOverlay } from "./overlay.js";
 import type { FleetSettings } from "./settings.js";
 import { createRedisStateBackend } from "./state-backend.js";
 
@@ -18,6 +19,8 @@ export interface Fleet {
   readonly client: FleetClient;
   readonly approvals: ApprovalStore;
   readonly state: StateBackend;
+  /** The project's shared policy overlay ("always" rules); `overlay.decider(engine)` applies it. */
+  readonly overlay: PolicyOverlay;
   /** Why the server could not be reached at start (`undefined`: it was). */
   readonly unreachable?: string;
   /** Closes the stores and the connection (a connection still retrying is dropped). */
@@ -58,11 +61,14 @@ export async function openFleet(settings: FleetSettings, options: OpenFleetOptio
     ownsClient: false,
   });
   const state = createRedisStateBackend({ client, project: settings.project, ownsClient: false });
+  // Every worker claims the runs of dead workers (marking them interrupted, never running them again).
+  approvals.startClaiming();
   return {
     settings,
     client,
     approvals: explained(approvals, explain),
     state: explained(state, explain, ["memory", "todos"]),
+    overlay: explained(approvals.overlay, explain),
     ...(error ? { unreachable: `cannot reach Redis at ${where}: ${error.message}` } : {}),
     async close() {
       await approvals.close();

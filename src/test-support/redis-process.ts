@@ -16,7 +16,9 @@ export interface TestRedis {
   /** The socket path. */
   socket: string;
   dir: string;
-  process: ChildProcess;
+  readonly process: ChildProcess;
+  /** Kills the server (SIGKILL) and starts it again on the same socket and folder: its AOF is all it keeps. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,33 @@ export async function startRedis(extra: string[] = []): Promise<TestRedis> {
     "notice",
     ...extra,
   ];
+  let child = await spawnServer(args);
+  return {
+    url: `unix://${socket}`,
+    socket,
+    dir,
+    get process() {
+      return child;
+    },
+    async restart() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+      child = await spawnServer(args);
+    },
+    async close() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `redis-server ARGS`; resolves once it logs that it accepts connections, rejects when it exits first. */
+async function spawnServer(args: string[]): Promise<ChildProcess> {
   const child = spawn(SERVER, args, { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   await new Promise<void>((resolve, reject) => {
@@ -69,18 +98,5 @@ export async function startRedis(extra: string[] = []): Promise<TestRedis> {
     );
   });
   child.stdout?.resume();
-  return {
-    url: `unix://${socket}`,
-    socket,
-    dir,
-    process: child,
-    async close() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return child;
 }

@@ -1,11 +1,11 @@
 /**
  * @module cli/commands/approvals
- * `toolgate approvals list|approve|deny`: the fleet's approval queue from any machine that reaches its Redis
- * (docs/fleet.md). A decision is exactly once: the store settles an ask only while it is pending, so of two
+ * `toolgate approvals list|show|watch|approve|deny|rules`: the fleet's approval queue from any machine that
+ * reaches its Redis (docs/fleet.md). A decision is exactly once: the store settles an ask only while it is pending, so of two
  * people deciding the same ask one wins and the other is told who decided and when.
  */
 import { hostname, userInfo } from "node:os";
-import type { ApprovalRecord, ApprovalStore } from "../../core/index.js";
+import { type ApprovalRecord, type ApprovalStore, unknownApprovalMessage } from "../../core/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
@@ -19,6 +19,12 @@ const OPTIONS = {
     type: "boolean",
     description: "list: every ask kept (decided, expired, withdrawn), not only pending",
   },
+  always: {
+    type: "boolean",
+    description:
+      "approve: also add a rule allowing this tool with exactly these arguments to the project's shared overlay (never over a deny)",
+  },
+  remove: { type: "string", value: "ID", description: "rules: remove the overlay rule ID" },
   reason: { type: "string", value: "TEXT", description: "deny: why, shown to the agent that asked" },
   by: {
     type: "string",
@@ -33,7 +39,10 @@ export const help: CommandHelp = {
   options: OPTIONS,
   examples: [
     "toolgate approvals list",
-    "toolgate approvals approve 1f0c9a2e-…",
+    "toolgate approvals show 1f0c9a2e-…",
+    "toolgate approvals approve 1f0c9a2e-… --always",
+    "toolgate approvals rules --remove 1f0c9a2e-…",
+    "toolgate approvals watch --json",
     'toolgate approvals deny 1f0c9a2e-… --reason "not on a Friday"',
   ],
 };
@@ -55,14 +64,40 @@ function heading(record: ApprovalRecord): string {
   return parts.join("  ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
 }
 
+/** The overlay a fleet store carries (fleet/overlay.ts), seen through the store. */
+interface OverlayView {
+  list(): Promise<{ version: number; rules: { id: string; tool: string; by: string; at: number }[] }>;
+  remove(id: string): Promise<boolean>;
+}
+
+type Values = ReturnType<typeof parseOptions<typeof OPTIONS>>["values"];
+
+/** Whether the subcommand got exactly the arguments and flags it takes. */
+function wellFormed(sub: string, args: string[], v: Values): boolean {
+  const decides = v.by !== undefined;
+  const none = !v.all && !v.always && v.remove === undefined && v.reason === undefined && !decides;
+  if (sub === "list")
+    return args.length === 0 && !v.always && v.remove === undefined && v.reason === undefined && !decides;
+  if (sub === "show") return args.length === 1 && none;
+  if (sub === "watch") return args.length === 0 && none;
+  if (sub === "rules") return args.length === 0 && !v.all && !v.always && v.reason === undefined && !decides;
+  if (sub === "approve")
+    return args.length === 1 && !v.all && v.remove === undefined && v.reason === undefined;
+  if (sub === "deny") return args.length === 1 && !v.all && !v.always && v.remove === undefined;
+  return false;
+}
+
 /**
- * Runs `toolgate approvals ...`. Exit codes: 0 listed or decided; 1 the ask was already decided (the message
- * says by whom and when), is unknown, or the store failed; 2 bad usage, or no fleet configured.
- * With `--json`: `list` prints the records; `approve`/`deny` `{"ok":true,"record"}` or `{"ok":false,"message","record"?}`.
+ * Runs `toolgate approvals ...`. Exit codes: 0 listed, shown, decided, watched until a signal, rules listed or
+ * removed; 1 the ask was already decided (the message says by whom and when), cannot be approved "always", is
+ * unknown, the rule is unknown, or the store failed; 2 bad usage, or no fleet configured.
+ * With `--json`: `list` prints the records; `show` the record; `watch` one record per line as events come;
+ * `approve`/`deny` `{"ok":true,"record"}` or `{"ok":false,"message","record"?}`; `rules` `{"version","rules"}`,
+ * `rules --remove` `{"ok","id"}`.
  */
 export async function runApprovals(argv: string[], ctx: CliContext): Promise<ExitCode> {
   const { io } = ctx;
-  let values: ReturnType<typeof parseOptions<typeof OPTIONS>>["values"];
+  let values: Values;
   let sub: string;
   let args: string[];
   try {
@@ -73,11 +108,7 @@ export async function runApprovals(argv: string[], ctx: CliContext): Promise<Exi
     io.stderr(`toolgate: ${(error as Error).message}\nusage: ${usage}\n`);
     return EXIT.usage;
   }
-  const wellFormed =
-    (sub === "list" && args.length === 0 && values.reason === undefined && values.by === undefined) ||
-    (sub === "approve" && args.length === 1 && values.reason === undefined && !values.all) ||
-    (sub === "deny" && args.length === 1 && !values.all);
-  if (!wellFormed) {
+  if (!wellFormed(sub, args, values)) {
     io.stderr(`usage: ${usage}\n`);
     return EXIT.usage;
   }
@@ -89,11 +120,23 @@ export async function runApprovals(argv: string[], ctx: CliContext): Promise<Exi
   const json = ctx.globals.json;
   try {
     if (sub === "list") return await list(approvals, ctx, values.all === true);
+    if (sub === "show") return await show(approvals, ctx, args[0] as string);
+    if (sub === "watch") return await watch(approvals, ctx);
+    if (sub === "rules") return await rules(approvals, ctx, values.remove);
     const by = values.by ?? `${userInfo().username}@${hostname()}`;
     const id = args[0] as string;
+    if (values.always) {
+      const why = await noAlwaysRule(approvals, id);
+      if (why) {
+        if (json) io.stdout(`${JSON.stringify({ ok: false, message: why })}\n`);
+        io.stderr(`toolgate: ${why}\n`);
+        return EXIT.toolError;
+      }
+    }
     const result = await approvals.answer(id, {
       approved: sub === "approve",
       by,
+      ...(values.always ? { scope: "always" as const } : {}),
       ...(values.reason === undefined ? {} : { reason: values.reason }),
     });
     if (json) io.stdout(`${JSON.stringify(result)}\n`);
@@ -101,12 +144,90 @@ export async function runApprovals(argv: string[], ctx: CliContext): Promise<Exi
       io.stderr(`toolgate: ${result.message}\n`);
       return EXIT.toolError;
     }
-    if (!json) io.stdout(`${result.record.state} ${id} (${result.record.tool}) as ${by}\n`);
+    const always = values.always ? `; rule ${id} added to the fleet's policy overlay` : "";
+    if (!json) io.stdout(`${result.record.state} ${id} (${result.record.tool}) as ${by}${always}\n`);
     return EXIT.ok;
   } catch (error) {
     io.stderr(`toolgate: the approval store failed: ${(error as Error).message}\n`);
     return EXIT.toolError;
   }
+}
+
+/** Why `approve ID --always` cannot add a rule for this ask, or `undefined` (the store then settles it). */
+async function noAlwaysRule(approvals: ApprovalStore, id: string): Promise<string | undefined> {
+  const record = await approvals.get(id);
+  if (!record) return unknownApprovalMessage(id);
+  if (record.argsDigest === undefined)
+    return `approval ${id} cannot be approved "always": it was published without an argument digest, so no rule can name exactly its call; approve it once`;
+  return undefined;
+}
+
+/** One ask with its details, as a prompt shows them. */
+function render(record: ApprovalRecord): string {
+  // The details may carry a model's words: renderConfirmation quotes them behind a gutter.
+  return `${heading(record)}\n${renderConfirmation(record.details, { width: process.stdout.columns || 80 })}\n`;
+}
+
+async function show(approvals: ApprovalStore, ctx: CliContext, id: string): Promise<ExitCode> {
+  const record = await approvals.get(id);
+  if (!record) {
+    ctx.io.stderr(`toolgate: ${unknownApprovalMessage(id)}\n`);
+    return EXIT.toolError;
+  }
+  ctx.io.stdout(ctx.globals.json ? `${JSON.stringify(record)}\n` : render(record));
+  return EXIT.ok;
+}
+
+/** Prints the pending asks, then every ask published or settled, until SIGINT or SIGTERM. */
+async function watch(approvals: ApprovalStore, ctx: CliContext): Promise<ExitCode> {
+  const { io } = ctx;
+  const print = (record: ApprovalRecord) =>
+    io.stdout(ctx.globals.json ? `${JSON.stringify(record)}\n` : render(record));
+  const stop = approvals.watch(print);
+  try {
+    for (const record of await approvals.list({ state: "pending" })) print(record);
+    await new Promise<void>((resolve) => {
+      process.once("SIGINT", resolve);
+      process.once("SIGTERM", resolve);
+    });
+  } finally {
+    stop();
+  }
+  return EXIT.ok;
+}
+
+async function rules(
+  approvals: ApprovalStore,
+  ctx: CliContext,
+  remove: string | undefined,
+): Promise<ExitCode> {
+  const { io } = ctx;
+  const overlay = (approvals as { overlay?: OverlayView }).overlay;
+  if (!overlay) {
+    io.stderr(`toolgate: ${NO_FLEET}\n`);
+    return EXIT.usage;
+  }
+  if (remove !== undefined) {
+    const ok = await overlay.remove(remove);
+    if (ctx.globals.json) io.stdout(`${JSON.stringify({ ok, id: remove })}\n`);
+    if (!ok) io.stderr(`toolgate: no overlay rule with id ${JSON.stringify(remove)}\n`);
+    else if (!ctx.globals.json) io.stdout(`removed overlay rule ${remove}\n`);
+    return ok ? EXIT.ok : EXIT.toolError;
+  }
+  const listed = await overlay.list();
+  if (ctx.globals.json) io.stdout(`${JSON.stringify(listed)}\n`);
+  else if (listed.rules.length === 0) io.stdout(`no overlay rules (version ${listed.version})\n`);
+  else {
+    io.stdout(`overlay version ${listed.version}\n`);
+    for (const r of listed.rules)
+      io.stdout(
+        `${r.id}  ${r.tool}  by ${r.by} at ${new Date(r.at).toISOString()}\n`.replace(
+          /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g,
+          "?",
+        ),
+      );
+  }
+  return EXIT.ok;
 }
 
 async function list(approvals: ApprovalStore, ctx: CliContext, all: boolean): Promise<ExitCode> {
@@ -122,10 +243,6 @@ async function list(approvals: ApprovalStore, ctx: CliContext, all: boolean): Pr
     io.stdout(all ? "no asks\n" : "no pending asks\n");
     return EXIT.ok;
   }
-  // The details may carry a model's words: renderConfirmation quotes them behind a gutter.
-  for (const record of records)
-    io.stdout(
-      `${heading(record)}\n${renderConfirmation(record.details, { width: process.stdout.columns || 80 })}\n`,
-    );
+  for (const record of records) io.stdout(render(record));
   return EXIT.ok;
 }

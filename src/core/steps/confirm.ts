@@ -18,7 +18,9 @@ import type {
 /** The reason of an ask nobody could answer: no local answerer, and a store no one else can see. */
 const NOBODY = "it needs approval and no one was available to approve it";
 
-export type ConfirmOutcome = { approved: true } | { approved: false; reason: string; cancelled?: boolean };
+export type ConfirmOutcome =
+  | { approved: true; ask?: ApprovalRecord }
+  | { approved: false; reason: string; cancelled?: boolean };
 
 /** What one ask is put through. */
 export interface AskOptions {
@@ -30,6 +32,8 @@ export interface AskOptions {
   by?: string;
   /** How long the ask stays pending (default 5 minutes). */
   timeoutMs?: number;
+  /** The digest of the call's validated arguments, kept with the ask (what an "always" rule names). */
+  argsDigest?: string;
 }
 
 /**
@@ -50,6 +54,7 @@ export async function askApproval(
     tool: request.details.toolName,
     details: request.details,
     ...(request.agent === undefined ? {} : { agent: request.agent }),
+    ...(options.argsDigest === undefined ? {} : { argsDigest: options.argsDigest }),
     timeoutMs: options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS,
   });
   const settled = new AbortController();
@@ -118,7 +123,7 @@ function answerOf(response: ConfirmationResponse | undefined, by: string) {
 /** What a settled ask means for the call. A reason toolgate wrote itself is already a whole sentence. */
 function outcomeOf(record: ApprovalRecord): ConfirmOutcome {
   const { state, settled } = record;
-  if (state === "approved") return { approved: true };
+  if (state === "approved") return { approved: true, ask: record };
   if (state === "cancelled")
     return { approved: false, reason: "the confirmation was cancelled", cancelled: true };
   if (state === "expired") {
