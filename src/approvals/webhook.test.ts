@@ -80,9 +80,10 @@ describe("the approvals webhook", () => {
     });
   });
 
-  it("retries with backoff when the receiver fails, until it takes the ask", async () => {
+  /** Publishes one ask to a receiver answering `status(n)` to its n-th request; waits for the delivery's end. */
+  async function deliverOne(status: (n: number) => number, retries?: number) {
     const hook = await receiver((n, res) => {
-      res.statusCode = n <= 2 ? 503 : 200;
+      res.statusCode = status(n);
       res.end();
     });
     closers.push(hook.close);
@@ -91,30 +92,22 @@ describe("the approvals webhook", () => {
       url: hook.url,
       secret: SECRET,
       firstDelayMs: 10,
+      ...(retries === undefined ? {} : { retries }),
       onGiveUp: (_, e) => gaveUp.push(e.message),
     });
     await withWebhook(new InProcessApprovalStore(), notifier).publish(ask());
     await notifier.idle();
+    return { hook, gaveUp };
+  }
+
+  it("retries with backoff when the receiver fails, until it takes the ask", async () => {
+    const { hook, gaveUp } = await deliverOne((n) => (n <= 2 ? 503 : 200));
     expect(hook.received.map((r) => r.valid)).toEqual([true, true, true]);
     expect(gaveUp).toEqual([]);
   });
 
   it("gives up after the last retry, saying why", async () => {
-    const hook = await receiver((_, res) => {
-      res.statusCode = 500;
-      res.end();
-    });
-    closers.push(hook.close);
-    const gaveUp: string[] = [];
-    const notifier = new WebhookNotifier({
-      url: hook.url,
-      secret: SECRET,
-      retries: 2,
-      firstDelayMs: 10,
-      onGiveUp: (_, e) => gaveUp.push(e.message),
-    });
-    await withWebhook(new InProcessApprovalStore(), notifier).publish(ask());
-    await notifier.idle();
+    const { hook, gaveUp } = await deliverOne(() => 500, 2);
     expect(hook.received).toHaveLength(3);
     expect(gaveUp).toEqual(["the webhook answered 500"]);
   });
