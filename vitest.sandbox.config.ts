@@ -13,5 +13,9 @@ export default defineConfig({
   ...base,
   cacheDir: join(tmpdir(), `toolgate-vitest-${process.getuid?.() ?? "user"}`),
   // One plain project: the base config's unit/system projects would each bring back their own includes.
-  test: { ...base.test, projects: undefined, include: ["src/sandbox/**/*.test.ts"] },
+  test: {
+    ...base.test,
+    projects: undefined,
+    include: ["src/sandbox/**/*.test.ts", "src/approvals/private-folder.test.ts"],
+  },
 });

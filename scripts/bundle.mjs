@@ -89,18 +89,21 @@ if (!declarations.startsWith("/// <reference"))
 copyFileSync(inPackage("web-tree-sitter", "tree-sitter.wasm"), join(grammarDir, "tree-sitter.wasm"));
 copyFileSync(inPackage("web-tree-sitter", "LICENSE"), join(grammarDir, "web-tree-sitter.LICENSE"));
 
-// The console page's script: one small browser module served as /app.js (no inline script: the CSP forbids it).
-await build({
-  input: join(root, "src", "console", "page", "app.ts"),
-  platform: "browser",
-  output: {
-    file: join(root, "dist", "console", "page", "app.js"),
-    format: "esm",
-    comments: false,
-    minify: true,
-  },
-  logLevel: "warn",
-});
+// The console page's scripts: small browser modules served as /app.js and /login.js (no inline script: the
+// CSP forbids it).
+for (const page of ["app", "login"]) {
+  await build({
+    input: join(root, "src", "console", "page", `${page}.ts`),
+    platform: "browser",
+    output: {
+      file: join(root, "dist", "console", "page", `${page}.js`),
+      format: "esm",
+      comments: false,
+      minify: true,
+    },
+    logLevel: "warn",
+  });
+}
 
 const out = join(root, "dist", "bin");
 rmSync(out, { recursive: true, force: true });

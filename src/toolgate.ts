@@ -16,7 +16,7 @@ import {
   COORDINATION_TOOLS,
   type Resolution,
 } from "./agents/index.js";
-import { approvalStoreFor } from "./approvals/index.js";
+import { approvalStoreFor, resolveWebhook, WebhookNotifier, withWebhook } from "./approvals/index.js";
 import { MessageBus } from "./bus/index.js";
 // By file, not the config front door, which loads zod (docs/architecture.md, "Imports past a front door").
 import { defaultSettings } from "./config/defaults.js";
@@ -282,8 +282,20 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     const confirmTimeoutMs = options.confirmTimeoutMs ?? settings.confirm.timeoutMs;
     // Fleet mode's Redis; else with `[approvals] route = "console"` the user's shared folder, where the console
     // (or anyone) answers; else this process's own store.
-    const approvals: ApprovalStore =
+    const store: ApprovalStore =
       options.approvals ?? fleet?.approvals ?? approvalStoreFor(settings.approvals.route);
+    // `[approvals] webhook`: each new ask is also POSTed there, signed, beside the call (approvals/webhook.ts).
+    const webhook = resolveWebhook(settings.approvals, process.env);
+    const approvals = webhook
+      ? withWebhook(
+          store,
+          new WebhookNotifier({
+            ...webhook,
+            onGiveUp: (record, error) =>
+              logger.warn(`the approvals webhook did not take ask ${record.id}: ${error.message}`),
+          }),
+        )
+      : store;
     const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
     const audit = resolveAudit(options.audit, settings, first, logger);
     const source = new ToolSource({

@@ -7,8 +7,8 @@
  * decision. Wake-ups come from `fs.watch` on the folder, with polling when the watch cannot be set up.
  */
 import { randomUUID } from "node:crypto";
-import { type FSWatcher, mkdirSync, watch as watchFolder } from "node:fs";
-import { link, open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { constants, type FSWatcher, watch as watchFolder } from "node:fs";
+import { link, open, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
   type ApprovalAnswer,
@@ -26,10 +26,11 @@ import {
   unknownApprovalMessage,
   waitForSettlement,
 } from "../core/index.js";
+import { ensurePrivateFolder } from "./private-folder.js";
 
 /** Options of {@link FileApprovalStore}. */
 export interface FileApprovalStoreOptions {
-  /** The folder holding the asks (created 0700 when missing). */
+  /** The folder holding the asks (created 0700 when missing; refused when others could change it: private-folder.ts). */
   dir: string;
   /** The clock, ms since the epoch (default `Date.now`); tests pass their own. */
   now?: () => number;
@@ -52,6 +53,9 @@ type Listener = (record: ApprovalRecord) => void;
 // Ids are the store's own UUIDs; anything else is unknown (and never becomes a path).
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RECORD_FILE = /^([0-9a-f-]{36})(\.settled)?\.json$/;
+
+/** A new file only: never an existing one, never through a symlink. */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 const isMissing = (error: unknown) => (error as { code?: string }).code === "ENOENT";
 
@@ -81,7 +85,7 @@ export class FileApprovalStore implements ApprovalStore {
     this.keepSettledMs = options.keepSettledMs ?? 7 * 86_400_000;
     this.pollMs = options.pollMs ?? 500;
     this.forcePolling = options.forcePolling ?? false;
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    ensurePrivateFolder(this.dir);
   }
 
   async publish(ask: ApprovalAsk): Promise<ApprovalRecord> {
@@ -158,7 +162,7 @@ export class FileApprovalStore implements ApprovalStore {
   /** Writes `value` to a fresh temporary file in the folder, synced, mode 0600; returns its path. */
   private async writeTemp(value: unknown): Promise<string> {
     const temp = join(this.dir, `.tmp-${randomUUID()}`);
-    const handle = await open(temp, "wx", 0o600);
+    const handle = await open(temp, CREATE_NEW, 0o600);
     try {
       await handle.writeFile(JSON.stringify(value));
       await handle.sync();
@@ -170,7 +174,13 @@ export class FileApprovalStore implements ApprovalStore {
 
   private async readJson<T>(path: string): Promise<T | undefined> {
     try {
-      return JSON.parse(await readFile(path, "utf8")) as T;
+      // O_NOFOLLOW: a symlink in the folder is not a record (it could point at any file of the user).
+      const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        return JSON.parse(await handle.readFile("utf8")) as T;
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw new Error(`approval store ${this.dir}: cannot read ${path}: ${(error as Error).message}`);

@@ -5,3 +5,15 @@
  */
 export { FileApprovalStore, type FileApprovalStoreOptions } from "./file-store.js";
 export { approvalStoreFor, approvalsDir } from "./folder.js";
+export {
+  resolveWebhook,
+  signWebhook,
+  verifyWebhook,
+  WEBHOOK_REPLAY_WINDOW_S,
+  WEBHOOK_SECRET_ENV,
+  WEBHOOK_SIGNATURE_HEADER,
+  WebhookNotifier,
+  type WebhookOptions,
+  webhookBody,
+  withWebhook,
+} from "./webhook.js";

@@ -140,6 +140,13 @@ export const CONFIG_SCHEMA = z.strictObject({
         APPROVAL_ROUTES,
         "`local`: an ask is answered in the process that asked (its terminal, its MCP client), or refused when nobody is there; `console`: every ask is also published in the user's shared approvals folder, where `toolgate console` (or any process) may answer it, and a process with nobody to ask waits for that answer up to `[confirm] timeout_ms`.",
       ).default("local"),
+      webhook: text(
+        "An http(s) URL each new ask is POSTed to as JSON, signed with HMAC-SHA256 in `X-Toolgate-Signature` (docs/console.md); never holds up the call.",
+      ).optional(),
+      webhook_secret: text(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the file's syntax, not a template
+        "The webhook's signing secret, as `${env:VAR}` (never written in the file; at least 32 characters); `TOOLGATE_WEBHOOK_SECRET` when unset.",
+      ).optional(),
     },
     "Where asks are answered (docs/console.md).",
   ),

@@ -1,8 +1,9 @@
 /**
  * The console's access checks over real HTTP on 127.0.0.1: the table in testdata/access-cases.json (no
- * token, a wrong session, a foreign or missing Origin, a forged CSRF token, a Host the console does not
- * serve), sign-in, the cookie's flags, the headers every response carries, and the refusal of a remote
- * console without TLS.
+ * token, a wrong session, the real session in cookies only — what another loopback port's server gets — a
+ * foreign or missing Origin, a forged CSRF token, a Host the console does not serve), sign-in into a secret
+ * and never a cookie, sign-out, the headers every response carries, and the refusal of a remote console
+ * without TLS.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileApprovalStore } from "../approvals/index.js";
@@ -17,7 +18,7 @@ interface AccessCase {
   path: string;
   host: string;
   origin: string | null;
-  session: "none" | "valid" | "wrong";
+  session: "none" | "valid" | "wrong" | "cookie" | "query" | "basic" | "lowercase";
   csrf: "none" | "valid" | "forged";
   want: number;
 }
@@ -39,8 +40,14 @@ describe("console access over HTTP", () => {
     if (host !== "") headers.host = host;
     if (c.origin !== null)
       headers.origin = c.origin === "ours" ? fixture.origin : c.origin.replace("PORT", port);
-    if (c.session === "valid") headers.cookie = signedIn.cookie;
-    if (c.session === "wrong") headers.cookie = `${signedIn.cookie.split("=")[0]}=${"A".repeat(43)}`;
+    const secret = signedIn.session;
+    if (c.session === "valid") Object.assign(headers, signedIn.auth);
+    if (c.session === "wrong") headers.authorization = `Bearer ${"A".repeat(43)}`;
+    // Every name the session was or could be kept under: a cookie is never looked at.
+    if (c.session === "cookie")
+      headers.cookie = `toolgate_console=${secret}; __Host-toolgate_console=${secret}; session=${secret}`;
+    if (c.session === "basic") headers.authorization = `Basic ${btoa(`alice:${secret}`)}`;
+    if (c.session === "lowercase") headers.authorization = `bearer ${secret}`;
     if (c.csrf === "valid") headers["x-csrf-token"] = signedIn.csrf;
     if (c.csrf === "forged") headers["x-csrf-token"] = `${signedIn.csrf.slice(0, -2)}xx`;
     let body: string | undefined;
@@ -53,19 +60,19 @@ describe("console access over HTTP", () => {
     }
     const res = await raw(fixture.running.port, {
       method: c.method,
-      path: c.path.replace("ASK", record.id),
+      path: c.path.replace("ASK", record.id).replaceAll("SECRET", secret),
       headers,
       ...(body === undefined ? {} : { body }),
     });
     expect(res.status).toBe(c.want);
     if (c.want > 400) expect(res.body).toMatch(/refused|not signed in/);
-    if (res.headers["set-cookie"] !== undefined) expect(c.path).toBe("/login");
+    expect(res.headers["set-cookie"]).toBeUndefined();
     // Nothing refused changed the ask.
     const state = (await fixture.store.get(record.id))?.state;
     expect(state).toBe(c.want === 200 && c.method === "POST" ? "approved" : "pending");
   });
 
-  it("signs in with the token only, into an HttpOnly SameSite=Strict cookie", async () => {
+  it("signs in with the token only, into a secret returned as JSON, never a cookie", async () => {
     const wrong = await raw(fixture.running.port, {
       method: "POST",
       path: "/login",
@@ -78,19 +85,41 @@ describe("console access over HTTP", () => {
     });
     expect(wrong.status).toBe(401);
     expect(wrong.headers["set-cookie"]).toBeUndefined();
-    expect(wrong.body).toContain("That is not the console&#39;s token.");
-    expect(signedIn.loginStatus).toBe(303);
-    expect(signedIn.setCookie).toMatch(
-      /^toolgate_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/,
-    );
+    expect(JSON.parse(wrong.body)).toEqual({ error: "That is not the console's token." });
+    const { response } = signedIn;
+    expect(response.status).toBe(200);
+    expect(response.headers["set-cookie"]).toBeUndefined();
+    expect(response.headers["cache-control"]).toBe("no-store");
+    expect(signedIn.session).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(signedIn.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.parse(response.body)).toMatchObject({ name: "alice", expiresAt: expect.any(Number) });
+    // Neither page holds anything of a session: the shell is the same for anyone.
+    for (const path of ["/", "/login"]) {
+      const page = await raw(fixture.running.port, { path, headers: { host: fixture.host } });
+      expect(page.body).not.toContain(signedIn.session);
+      expect(page.body).not.toContain(signedIn.csrf);
+    }
+  });
+
+  it("ends a session at sign-out; its secret is refused after", async () => {
+    const bob = await fixture.signIn("bob");
+    const who = () =>
+      raw(fixture.running.port, { path: "/api/session", headers: { host: fixture.host, ...bob.auth } });
+    expect(JSON.parse((await who()).body)).toMatchObject({ name: "bob" });
+    const out = await raw(fixture.running.port, {
+      method: "POST",
+      path: "/api/sign-out",
+      headers: { host: fixture.host, origin: fixture.origin, "x-csrf-token": bob.csrf, ...bob.auth },
+    });
+    expect(out.status).toBe(200);
+    expect((await who()).status).toBe(401);
   });
 
   it("sends a strict CSP with no inline script, and forbids framing, on every response", async () => {
     for (const path of ["/login", "/", "/app.js", "/api/approvals", "/nope"]) {
       const res = await raw(fixture.running.port, {
         path,
-        headers: { host: fixture.host, cookie: signedIn.cookie },
+        headers: { host: fixture.host, ...signedIn.auth },
       });
       const csp = String(res.headers["content-security-policy"]);
       expect(csp).toContain("default-src 'none'");
@@ -100,13 +129,15 @@ describe("console access over HTTP", () => {
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
       expect(res.headers["cache-control"]).toBe("no-store");
     }
-    const page = await raw(fixture.running.port, {
-      path: "/",
-      headers: { host: fixture.host, cookie: signedIn.cookie },
-    });
-    // The page's only script is the static file; no inline script or style, no event-handler attributes.
-    expect(page.body.match(/<script[^>]*>/g)).toEqual(['<script type="module" src="/app.js">']);
-    expect(page.body).not.toMatch(/<style|\son[a-z]+=|style=/i);
+    // Each page's only script is its static file; no inline script or style, no event-handler attributes.
+    for (const [path, script] of [
+      ["/", "/app.js"],
+      ["/login", "/login.js"],
+    ]) {
+      const page = await raw(fixture.running.port, { path: path as string, headers: { host: fixture.host } });
+      expect(page.body.match(/<script[^>]*>/g)).toEqual([`<script type="module" src="${script}">`]);
+      expect(page.body).not.toMatch(/<style|\son[a-z]+=|style=/i);
+    }
   });
 });
 
@@ -118,14 +149,14 @@ describe("console start-up", () => {
       "the console listens on loopback only: 0.0.0.0 needs --allow-remote",
     );
     const noTls =
-      "--allow-remote needs --tls-cert and --tls-key (or --insecure-http, accepting that the token and the session cookie cross the network unencrypted)";
+      "--allow-remote needs --tls-cert and --tls-key (or --insecure-http, accepting that the token and the session cross the network unencrypted)";
     expect(consoleOptionsProblem({ ...base, host: "0.0.0.0", allowRemote: true })).toBe(noTls);
     await expect(startConsole({ ...base, host: "0.0.0.0", allowRemote: true })).rejects.toThrow(noTls);
     expect(
       consoleOptionsProblem({ ...base, host: "0.0.0.0", allowRemote: true, insecureHttp: true }),
     ).toBeUndefined();
     expect(consoleOptionsProblem({ ...base })).toBeUndefined();
-    await expect(startConsole({ ...base, token: "short" })).rejects.toThrow("at least 16 characters");
+    await expect(startConsole({ ...base, token: "short" })).rejects.toThrow("at least 32 characters");
   });
 
   it("says so and exits 2 when `toolgate console --allow-remote` has no TLS", async () => {

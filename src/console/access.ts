@@ -2,36 +2,32 @@
  * @module console/access
  * Who may use the console, checked before any route: the Host must be one the console serves (a page on
  * another site that re-points its DNS at 127.0.0.1 is refused), a state change must come from the console's
- * own Origin and carry the session's CSRF token, and everything but the login page needs the session cookie
- * got by presenting the token. Sessions live in this process's memory; restarting the console ends them.
+ * own Origin and carry the session's CSRF token, and the API needs the session secret in
+ * `Authorization: Bearer …` (console/session.ts: a header, never a cookie, which other loopback ports would
+ * receive), got by presenting the token — no more than console/signin-limit.ts allows.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Context, MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
+import type { MiddlewareHandler } from "hono";
+import { CSRF_HEADER, SESSION_HEADER, SessionTable } from "./session.js";
+import { SignInLimit, type SignInLimitOptions } from "./signin-limit.js";
 
-/** The session cookie's name (`__Host-` when served over TLS: Secure, Path=/, no Domain). */
-export const SESSION_COOKIE = "toolgate_console";
-/** The header a state change carries its CSRF token in. */
-export const CSRF_HEADER = "x-csrf-token";
-
-/** One signed-in browser. */
-export interface ConsoleSession {
-  /** Who answers from it (the login form's name). */
-  name: string;
-  csrf: string;
-  expiresAt: number;
-}
+/** Shortest sign-in token accepted: 32 characters (a generated one is 43, 256 bits). */
+export const MIN_TOKEN_CHARS = 32;
+/** Fewest different characters a token may use ("aaaa…", "abab…" and "0123…" repeated are refused). */
+const MIN_TOKEN_DISTINCT = 8;
 
 /** Options of {@link ConsoleAccess}. */
 export interface ConsoleAccessOptions {
-  /** The secret a person presents once to sign in. */
+  /** The secret a person presents once to sign in (see {@link consoleTokenProblem}). */
   token: string;
   /** `host:port` values the Host header may hold (more with `allowHost`). */
   hosts?: readonly string[];
-  /** Whether the console is served over TLS (the cookie is then Secure). */
+  /** Whether the console is served over TLS (its origin is then https). */
   tls: boolean;
   /** How long a session lasts (default 12 hours). */
   sessionMs?: number;
+  /** How many wrong tokens are taken before sign-in waits (defaults in console/signin-limit.ts). */
+  signInLimit?: SignInLimitOptions;
   now?: () => number;
 }
 
@@ -42,24 +38,36 @@ export function newConsoleToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
+/**
+ * Why `token` is too weak to guard the console, or undefined: fewer than 32 characters, or fewer than 8
+ * different ones.
+ * @example consoleTokenProblem("hunter2") // "the console token must be at least 32 characters (…)"
+ */
+export function consoleTokenProblem(token: string): string | undefined {
+  if (token.length < MIN_TOKEN_CHARS)
+    return `the console token must be at least ${MIN_TOKEN_CHARS} characters (it has ${token.length}); use a random one, e.g. \`openssl rand -base64 32\`, or leave it unset for a generated one`;
+  if (new Set(token).size < MIN_TOKEN_DISTINCT)
+    return `the console token must not repeat a few characters (it uses ${new Set(token).size} different ones); use a random one, e.g. \`openssl rand -base64 32\``;
+  return undefined;
+}
+
 /** The checks and the sessions of one console. */
 export class ConsoleAccess {
-  private readonly sessions = new Map<string, ConsoleSession>();
   private readonly tokenDigest: Buffer;
   private readonly hosts: Set<string>;
-  private readonly sessionMs: number;
-  private readonly now: () => number;
+  private readonly sessions: SessionTable;
+  readonly limit: SignInLimit;
   readonly tls: boolean;
-  readonly cookieName: string;
 
   constructor(options: ConsoleAccessOptions) {
-    if (options.token.length < 16) throw new Error("the console token must be at least 16 characters");
+    const problem = consoleTokenProblem(options.token);
+    if (problem) throw new Error(problem);
     this.tokenDigest = digest(options.token);
     this.hosts = new Set((options.hosts ?? []).map((h) => h.toLowerCase()));
     this.tls = options.tls;
-    this.sessionMs = options.sessionMs ?? 12 * 3_600_000;
-    this.now = options.now ?? Date.now;
-    this.cookieName = options.tls ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+    const now = options.now ?? Date.now;
+    this.sessions = new SessionTable(options.sessionMs ?? 12 * 3_600_000, now);
+    this.limit = new SignInLimit({ now, ...options.signInLimit });
   }
 
   /** Lets requests for `host` (`name:port`, as the Host header holds it) through. */
@@ -73,34 +81,14 @@ export class ConsoleAccess {
     return timingSafeEqual(digest(token), this.tokenDigest);
   }
 
-  /** Starts a session for `name`; returns its id (the cookie's value) and the session. */
-  startSession(name: string): { id: string; session: ConsoleSession } {
-    const id = randomBytes(32).toString("base64url");
-    const session = {
-      name,
-      csrf: randomBytes(32).toString("base64url"),
-      expiresAt: this.now() + this.sessionMs,
-    };
-    this.sessions.set(id, session);
-    return { id, session };
+  /** Starts a session for `name`: what the page keeps and sends back. */
+  startSession(name: string) {
+    return this.sessions.start(name);
   }
 
-  /** The request's live session, if its cookie names one. */
-  session(c: Context): ConsoleSession | undefined {
-    const id = getCookie(c, this.cookieName);
-    const session = id === undefined ? undefined : this.sessions.get(id);
-    if (!session) return undefined;
-    if (this.now() >= session.expiresAt) {
-      this.sessions.delete(id as string);
-      return undefined;
-    }
-    return session;
-  }
-
-  /** The Set-Cookie value that hands `id` to the browser. */
-  cookie(id: string): string {
-    const secure = this.tls ? "; Secure" : "";
-    return `${this.cookieName}=${id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(this.sessionMs / 1000)}${secure}`;
+  /** Ends the session the `Authorization` header names. */
+  endSession(header: string | undefined): boolean {
+    return this.sessions.end(header);
   }
 
   /** The origin the console's own pages send (`http://host:port`), for the Host the request came to. */
@@ -130,7 +118,8 @@ export class ConsoleAccess {
 
   /** Needs a session; for a state change also its CSRF token in the `x-csrf-token` header. */
   readonly signedIn: MiddlewareHandler = async (c, next) => {
-    const session = this.session(c);
+    // Only the header counts: a cookie (which any loopback port receives) is never looked at.
+    const session = this.sessions.find(c.req.header(SESSION_HEADER));
     if (!session) return c.json({ error: "not signed in: present the console's token at /login" }, 401);
     const method = c.req.method;
     if (method !== "GET" && method !== "HEAD") {

@@ -7,8 +7,10 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { type ApprovalStore, displaySafe } from "../core/index.js";
-import { type ConsoleAccess, type ConsoleSession, securityHeaders } from "./access.js";
-import { appPage, loginPage, STYLE } from "./pages.js";
+import { type ConsoleAccess, securityHeaders } from "./access.js";
+import { appPage, STYLE } from "./pages.js";
+import type { ConsoleSession } from "./session.js";
+import { mountSignIn } from "./signin.js";
 import { askView, readAudit } from "./views.js";
 
 /** Options of {@link createConsoleApp}. */
@@ -17,18 +19,13 @@ export interface ConsoleAppOptions {
   access: ConsoleAccess;
   /** The page's script (the built `dist/console/page/app.js`). */
   script: string;
+  /** The login page's script (the built `dist/console/page/login.js`). */
+  loginScript: string;
   /** The audit log shown by the audit view; none: the view says there is none. */
   auditFile?: string;
 }
 
-const MAX_NAME = 64;
 const MAX_REASON = 2_000;
-
-/** A signed-in person's name as recorded (`by`): display-safe, one line, at most 64 characters. */
-function deciderName(raw: unknown): string {
-  const name = typeof raw === "string" ? displaySafe(raw.trim(), false).slice(0, MAX_NAME) : "";
-  return name === "" ? "console" : name;
-}
 
 /**
  * The console as a hono app (serve it with @hono/node-server).
@@ -44,21 +41,9 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
     c.body(options.script, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
   );
 
-  app.get("/login", (c) => c.html(loginPage()));
-  app.post("/login", async (c) => {
-    const form = await c.req.parseBody();
-    const token = typeof form.token === "string" ? form.token : "";
-    if (!access.tokenMatches(token)) return c.html(loginPage("That is not the console's token."), 401);
-    const { id } = access.startSession(deciderName(form.name));
-    c.header("Set-Cookie", access.cookie(id));
-    return c.redirect("/", 303);
-  });
-
-  app.get("/", (c) => {
-    const session = access.session(c);
-    if (!session) return c.redirect("/login", 303);
-    return c.html(appPage(session));
-  });
+  mountSignIn(app, access, options.loginScript);
+  // The page is a shell without data: its script sends the session (from sessionStorage) with each request.
+  app.get("/", (c) => c.html(appPage()));
 
   const api = new Hono<{ Variables: { session: ConsoleSession } }>();
   api.use("*", access.signedIn);

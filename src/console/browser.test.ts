@@ -1,13 +1,15 @@
 /**
  * The console in a real browser: Debian's chromium driven by playwright-core (no browser download). Signs in
- * with the token; asks of real `toolgate call` processes (no terminal, `[approvals] route = "console"`)
- * appear; Approve lets the process run, Deny with a reason refuses it with that reason; two people racing on
+ * with the token, into a session no server on another loopback port receives; asks of real `toolgate call`
+ * processes (no terminal, `[approvals] route = "console"`) appear; Approve lets the process run, Deny with a reason refuses it with that reason; two people racing on
  * one ask: the loser reads who decided and when; hostile texts render inert; the audit view filters; axe-core
  * finds no serious or critical violation. Screenshots go to test-output/console/.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -118,6 +120,37 @@ describe("the console in chromium", () => {
     expect(denied.stderr).toContain("write_file was denied: it was not approved: not on a Friday");
     expect(existsSync(join(ws, "denied.txt"))).toBe(false);
     await page.context().close();
+  }, 240_000);
+
+  it("keeps the session from a server on another loopback port the same browser visits", async () => {
+    // Another local user's server: it records what the browser sends it, as the red team's did.
+    const seen: IncomingHttpHeaders[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers);
+      res.setHeader("Content-Type", "text/html");
+      res.end("<!doctype html><title>elsewhere</title><p>elsewhere</p>");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    try {
+      const page = await signIn("alice");
+      expect(await page.context().cookies()).toEqual([]);
+      const port = (other.address() as AddressInfo).port;
+      await page.goto(`http://127.0.0.1:${port}/`);
+      // A page of that origin cannot read ours: sessionStorage is per origin, port included.
+      expect(await page.evaluate("sessionStorage.length")).toBe(0);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const headers of seen) {
+        expect(headers.cookie).toBeUndefined();
+        expect(headers.authorization).toBeUndefined();
+      }
+      // Back on the console, this tab is still signed in, with no new sign-in.
+      await page.goto(running.url);
+      await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("live");
+      expect(await page.locator("#who").textContent()).toBe("alice");
+      await page.context().close();
+    } finally {
+      other.close();
+    }
   }, 240_000);
 
   it("tells the second of two people deciding one ask who decided and when", async () => {

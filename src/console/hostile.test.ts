@@ -21,7 +21,7 @@ describe("hostile content in the console's API", () => {
   const pending = async (): Promise<AskView[]> => {
     const res = await raw(fixture.running.port, {
       path: "/api/approvals",
-      headers: { host: fixture.host, cookie: session.cookie },
+      headers: { host: fixture.host, ...session.auth },
     });
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
     return JSON.parse(res.body).pending;

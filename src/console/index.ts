@@ -7,10 +7,9 @@
 export {
   ConsoleAccess,
   type ConsoleAccessOptions,
-  type ConsoleSession,
-  CSRF_HEADER,
+  consoleTokenProblem,
+  MIN_TOKEN_CHARS,
   newConsoleToken,
-  SESSION_COOKIE,
 } from "./access.js";
 export { type ConsoleAppOptions, createConsoleApp } from "./app.js";
 export {
@@ -19,4 +18,11 @@ export {
   type RunningConsole,
   startConsole,
 } from "./serve.js";
+export {
+  type ConsoleSession,
+  CSRF_HEADER,
+  SESSION_HEADER,
+  type SessionGrant,
+} from "./session.js";
+export type { SignInLimitOptions } from "./signin-limit.js";
 export { type AskView, askView, MAX_FIELD_CHARS, readAudit } from "./views.js";

@@ -3,8 +3,6 @@
  * The console's two HTML pages and its style sheet. No inline script or style (the CSP forbids both): the
  * page's behaviour is the static `/app.js`. The only values put into HTML are escaped.
  */
-import type { ConsoleSession } from "./access.js";
-
 /** `text` safe inside HTML text and double-quoted attributes. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -27,14 +25,17 @@ ${body}
 `;
 }
 
-/** The sign-in form: a labelled token field (and the name answers are recorded under). */
-export function loginPage(error?: string): string {
-  const problem = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>\n` : "";
+/**
+ * The sign-in form: a labelled token field (and the name answers are recorded under). `/login.js` posts it
+ * and keeps the session it returns in sessionStorage.
+ */
+export function loginPage(): string {
   return page(
     "Sign in — toolgate console",
     `<main>
 <h1>toolgate console</h1>
-${problem}<form method="post" action="/login">
+<p id="login-error" class="error" role="alert"></p>
+<form id="login" method="post" action="/login">
 <p><label for="token">Console token</label>
 <input id="token" name="token" type="password" autocomplete="off" required></p>
 <p><label for="name">Your name (recorded with each answer)</label>
@@ -42,16 +43,18 @@ ${problem}<form method="post" action="/login">
 <p><button type="submit">Sign in</button></p>
 </form>
 </main>`,
+    `<script type="module" src="/login.js"></script>
+`,
   );
 }
 
-/** The console: pending asks and the audit view; `/app.js` fills them. */
-export function appPage(session: ConsoleSession): string {
+/** The console: pending asks and the audit view; `/app.js` fills them (nothing of the session is in it). */
+export function appPage(): string {
   return page(
     "toolgate console",
     `<header>
 <h1>toolgate console</h1>
-<p>Signed in as <span id="who">${escapeHtml(session.name)}</span> · <span id="status" role="status">connecting…</span></p>
+<p>Signed in as <span id="who"></span> · <span id="status" role="status">connecting…</span></p>
 <nav aria-label="Views"><a href="#pending">Pending approvals</a> · <a href="#audit">Audit log</a></nav>
 </header>
 <main>
@@ -78,8 +81,7 @@ export function appPage(session: ConsoleSession): string {
 </table>
 </section>
 </main>`,
-    `<meta name="csrf-token" content="${escapeHtml(session.csrf)}">
-<script type="module" src="/app.js"></script>
+    `<script type="module" src="/app.js"></script>
 `,
   );
 }

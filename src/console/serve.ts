@@ -1,7 +1,7 @@
 /**
  * @module console/serve
  * Starts the console: on loopback unless `allowRemote`, which needs TLS files or an explicit acknowledgement
- * that the token and cookie will cross the network in clear. The Host names it answers to are the loopback
+ * that the token and session will cross the network in clear. The Host names it answers to are the loopback
  * names with its port, plus the listen address and `publicHosts` when remote.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -12,11 +12,12 @@ import { serve } from "@hono/node-server";
 import type { ApprovalStore } from "../core/index.js";
 import { ConsoleAccess } from "./access.js";
 import { createConsoleApp } from "./app.js";
+import type { SignInLimitOptions } from "./signin-limit.js";
 
 /** Options of {@link startConsole}. */
 export interface ConsoleOptions {
   store: ApprovalStore;
-  /** The sign-in token (at least 16 characters). */
+  /** The sign-in token (at least 32 characters: `consoleTokenProblem`). */
   token: string;
   /** Listen address (default 127.0.0.1; anything not loopback needs `allowRemote`). */
   host?: string;
@@ -30,6 +31,8 @@ export interface ConsoleOptions {
   /** Extra Host names (`name` or `name:port`) the console answers to when remote. */
   publicHosts?: readonly string[];
   auditFile?: string;
+  /** How many wrong tokens sign-in takes before it waits (defaults in console/signin-limit.ts). */
+  signInLimit?: SignInLimitOptions;
   /** How often overdue asks are expired, so open pages see them go (default 2 s). */
   expireEveryMs?: number;
 }
@@ -50,17 +53,17 @@ export function consoleOptionsProblem(options: ConsoleOptions): string | undefin
   if (!LOOPBACK.has(host) && !options.allowRemote)
     return `the console listens on loopback only: ${host} needs --allow-remote`;
   if (options.allowRemote && !options.tls && !options.insecureHttp)
-    return "--allow-remote needs --tls-cert and --tls-key (or --insecure-http, accepting that the token and the session cookie cross the network unencrypted)";
+    return "--allow-remote needs --tls-cert and --tls-key (or --insecure-http, accepting that the token and the session cross the network unencrypted)";
   return undefined;
 }
 
-/** The page's script, built by scripts/bundle.mjs next to this module's folder (or in dist/ when run from src/). */
-function pageScript(): string {
-  for (const relative of ["../console/page/app.js", "../../dist/console/page/app.js"]) {
+/** A page script (`app.js`, `login.js`), built by scripts/bundle.mjs next to this module's folder (or in dist/ when run from src/). */
+function pageScript(file: string): string {
+  for (const relative of [`../console/page/${file}`, `../../dist/console/page/${file}`]) {
     const path = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(path)) return readFileSync(path, "utf8");
   }
-  throw new Error("the console page's script is missing (dist/console/page/app.js): run npm run build");
+  throw new Error(`the console page's script is missing (dist/console/page/${file}): run npm run build`);
 }
 
 /**
@@ -74,13 +77,18 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const tls = options.tls
     ? { cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key) }
     : undefined;
-  const script = pageScript();
+  const script = pageScript("app.js");
   // The port is known only once listening: the Host names are allowed then.
-  const access = new ConsoleAccess({ token: options.token, tls: tls !== undefined });
+  const access = new ConsoleAccess({
+    token: options.token,
+    tls: tls !== undefined,
+    ...(options.signInLimit ? { signInLimit: options.signInLimit } : {}),
+  });
   const app = createConsoleApp({
     store: options.store,
     access,
     script,
+    loginScript: pageScript("login.js"),
     ...(options.auditFile ? { auditFile: options.auditFile } : {}),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

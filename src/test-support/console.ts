@@ -9,7 +9,12 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileApprovalStore } from "../approvals/index.js";
-import { type RunningConsole, startConsole } from "../console/index.js";
+import {
+  type ConsoleOptions,
+  type RunningConsole,
+  type SessionGrant,
+  startConsole,
+} from "../console/index.js";
 import type { ApprovalAsk, ConfirmationDetails } from "../core/index.js";
 
 export interface RawResponse {
@@ -21,7 +26,14 @@ export interface RawResponse {
 /** Sends one request to 127.0.0.1:`port` with exactly the headers given. */
 export function raw(
   port: number,
-  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+  options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /** The loopback address to send from (any of 127.0.0.0/8). */
+    localAddress?: string;
+  },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -32,6 +44,7 @@ export function raw(
         path: options.path,
         headers: options.headers ?? {},
         setHost: false,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
       },
       (res) => {
         let body = "";
@@ -47,10 +60,10 @@ export function raw(
   });
 }
 
-export const TOKEN = "test-token-0123456789abcdef";
+export const TOKEN = "test-token-0123456789abcdefghijklmnop";
 
 /** A console on a fresh approvals folder; `close` removes both. */
-export async function consoleFixture(options: { auditFile?: string } = {}) {
+export async function consoleFixture(options: Partial<ConsoleOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "tg-console-"));
   const store = new FileApprovalStore({ dir });
   const running: RunningConsole = await startConsole({ store, token: TOKEN, ...options });
@@ -61,7 +74,10 @@ export async function consoleFixture(options: { auditFile?: string } = {}) {
     running,
     host,
     origin: `http://${host}`,
-    /** Signs in as `name`; returns the cookie header value and the page's CSRF token. */
+    /**
+     * Signs in as `name` as the page does; returns the session secret and CSRF token the console handed
+     * back, and `auth`, the header that carries the session (spread it into a request's headers).
+     */
     async signIn(name = "alice") {
       const res = await raw(running.port, {
         method: "POST",
@@ -69,11 +85,14 @@ export async function consoleFixture(options: { auditFile?: string } = {}) {
         headers: { host, origin: `http://${host}`, "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ token: TOKEN, name }).toString(),
       });
-      const setCookie = String(res.headers["set-cookie"] ?? "");
-      const cookie = setCookie.split(";")[0] as string;
-      const page = await raw(running.port, { path: "/", headers: { host, cookie } });
-      const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.body)?.[1] ?? "";
-      return { cookie, csrf, setCookie, loginStatus: res.status };
+      const grant = (res.status === 200 ? JSON.parse(res.body) : {}) as Partial<SessionGrant>;
+      const session = grant.session ?? "";
+      return {
+        session,
+        csrf: grant.csrf ?? "",
+        auth: { authorization: `Bearer ${session}` },
+        response: res,
+      };
     },
     async close() {
       await running.close();

@@ -6,7 +6,12 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { approvalsDir, FileApprovalStore } from "../../approvals/index.js";
-import { consoleOptionsProblem, newConsoleToken, startConsole } from "../../console/index.js";
+import {
+  consoleOptionsProblem,
+  consoleTokenProblem,
+  newConsoleToken,
+  startConsole,
+} from "../../console/index.js";
 import { userStateDir } from "../../state/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
@@ -34,7 +39,7 @@ const OPTIONS = {
   "insecure-http": {
     type: "boolean",
     description:
-      "with --allow-remote and no TLS: accept that the token and cookie cross the network in clear",
+      "with --allow-remote and no TLS: accept that the token and session cross the network in clear",
   },
   "public-host": {
     type: "string",
@@ -66,8 +71,8 @@ export async function runConsole(argv: string[], ctx: CliContext): Promise<ExitC
     throw new UsageError("--tls-cert and --tls-key go together");
   const { io } = ctx;
   const fixed = io.env[CONSOLE_TOKEN_ENV];
-  if (fixed !== undefined && fixed.length < 16)
-    throw new UsageError(`${CONSOLE_TOKEN_ENV} must be at least 16 characters`);
+  const weak = fixed === undefined ? undefined : consoleTokenProblem(fixed);
+  if (weak) throw new UsageError(`${CONSOLE_TOKEN_ENV}: ${weak}`);
   const token = fixed ?? newConsoleToken();
   const store = new FileApprovalStore({ dir: approvalsDir(userStateDir({ env: io.env })) });
   const options = {

@@ -3,10 +3,10 @@
  * The console page's script (bundled for the browser by scripts/bundle.mjs into dist/console/page/app.js;
  * type-checked with the DOM library by src/console/page/tsconfig.json). Everything from the server is put
  * into the page as text (`textContent`), never as HTML. Pending asks come from /api/approvals, then live from
- * /api/events; every change carries the CSRF token from the page's meta tag.
+ * /api/events; every request carries the session (page/session.ts), a change also the CSRF token.
  */
 
-export {};
+import { authFetch, openStream, requireSession } from "./session.js";
 
 interface AskView {
   id: string;
@@ -30,7 +30,7 @@ interface AuditRow {
   agent?: string;
 }
 
-const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? "";
+(document.getElementById("who") as HTMLSpanElement).textContent = requireSession().name;
 const list = document.getElementById("asks") as HTMLOListElement;
 const none = document.getElementById("none") as HTMLParagraphElement;
 const statusLine = document.getElementById("status") as HTMLSpanElement;
@@ -57,9 +57,9 @@ async function send(
   decision: "approve" | "deny",
   reason: string,
 ): Promise<{ ok: boolean; message?: string }> {
-  const response = await fetch(`/api/approvals/${encodeURIComponent(id)}`, {
+  const response = await authFetch(`/api/approvals/${encodeURIComponent(id)}`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ decision, reason }),
   });
   return (await response.json()) as { ok: boolean; message?: string };
@@ -134,20 +134,20 @@ function show(ask: AskView): void {
 }
 
 async function loadPending(): Promise<void> {
-  const response = await fetch("/api/approvals");
+  const response = await authFetch("/api/approvals");
   const body = (await response.json()) as { pending: AskView[] };
   for (const ask of body.pending) show(ask);
 }
 
 function connect(): void {
-  const events = new EventSource("/api/events");
-  events.addEventListener("ready", () => {
-    statusLine.textContent = "live";
-    void loadPending();
-  });
-  events.addEventListener("ask", (event) => show(JSON.parse((event as MessageEvent).data) as AskView));
-  events.addEventListener("error", () => {
-    statusLine.textContent = "reconnecting…";
+  openStream("/api/events", {
+    events: {
+      ready: () => void loadPending(),
+      ask: (data) => show(JSON.parse(data) as AskView),
+    },
+    status: (state) => {
+      statusLine.textContent = state === "live" ? "live" : "reconnecting…";
+    },
   });
 }
 
@@ -155,7 +155,7 @@ async function loadAudit(form: HTMLFormElement): Promise<void> {
   const query = new URLSearchParams();
   for (const [key, value] of new FormData(form))
     if (typeof value === "string" && value) query.set(key, value);
-  const response = await fetch(`/api/audit?${query}`);
+  const response = await authFetch(`/api/audit?${query}`);
   const body = (await response.json()) as { file: string | null; records: AuditRow[] };
   const file = document.getElementById("audit-file") as HTMLParagraphElement;
   file.textContent = body.file
