@@ -58,6 +58,7 @@ export function pendingApprovalRecord(ask: ApprovalAsk, createdAt: number): Appr
     tool: ask.tool,
     details: structuredClone(ask.details),
     ...(ask.agent === undefined ? {} : { agent: ask.agent }),
+    ...(ask.always === undefined ? {} : { always: structuredClone(ask.always) }),
     createdAt,
     expiresAt: createdAt + Math.max(0, ask.timeoutMs),
     state: "pending",

@@ -391,6 +391,15 @@ export type ApprovalState = "pending" | "approved" | "denied" | "expired" | "can
 /** How far an approval reaches: this call only, or (the person said) calls like it from now on. */
 export type ApprovalScope = "once" | "always";
 
+/**
+ * What "approve always" would add for an ask, as the asking process made it (docs/console.md: the page shows
+ * it before anyone confirms): the exact `[[rules]]` table, where it is stored, one call it matches and one
+ * it does not — or why no rule can be added (a deny shadows it, no policy file, …). Display-safe text only.
+ */
+export type AlwaysOffered =
+  | { rule: string; file: string; matches: string; notMatches: string }
+  | { refused: string };
+
 /** One answer to an ask, as the approval store records it. */
 export interface ApprovalAnswer {
   approved: boolean;
@@ -422,6 +431,8 @@ export interface ApprovalRecord {
   tool: string;
   details: ConfirmationDetails;
   agent?: string;
+  /** What "always" would add, when the asking process offers it (only then can an answer be "always"). */
+  always?: AlwaysOffered;
   /** Which process published it, in a store many share (`[fleet] worker`). */
   worker?: string;
   createdAt: number;
@@ -437,6 +448,8 @@ export interface ApprovalAsk {
   tool: string;
   details: ConfirmationDetails;
   agent?: string;
+  /** What "always" would add (see {@link AlwaysOffered}). */
+  always?: AlwaysOffered;
   timeoutMs: number;
 }
 
