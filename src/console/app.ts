@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { type ApprovalStore, displaySafe } from "../core/index.js";
 import { type ConsoleAccess, type ConsoleSession, securityHeaders } from "./access.js";
+import { ConsoleDecisions, parseDecision } from "./decisions.js";
 import { appPage, loginPage, STYLE } from "./pages.js";
 import { askView, readAudit } from "./views.js";
 
@@ -29,6 +30,19 @@ function deciderName(raw: unknown): string {
   const name = typeof raw === "string" ? displaySafe(raw.trim(), false).slice(0, MAX_NAME) : "";
   return name === "" ? "console" : name;
 }
+
+async function jsonBody(req: { json(): Promise<unknown> }): Promise<Record<string, unknown> | undefined> {
+  try {
+    const body = await req.json();
+    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The refusal's reason the model sees: trimmed, at most 2,000 characters. */
+const reasonOf = (body: { reason?: unknown }) =>
+  typeof body.reason === "string" ? body.reason.trim().slice(0, MAX_REASON) : "";
 
 /**
  * The console as a hono app (serve it with @hono/node-server).
@@ -68,24 +82,28 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
     return c.json({ pending: pending.map(askView) });
   });
 
-  api.post("/approvals/:id", async (c) => {
-    const session = c.get("session");
-    let body: { decision?: unknown; reason?: unknown };
-    try {
-      body = await c.req.json();
-    } catch {
-      return c.json({ ok: false, message: "the body must be JSON" }, 400);
-    }
+  const decisions = new ConsoleDecisions(store);
+  // One batch: the asks of one agent turn, approved or denied together (console/decisions.ts).
+  api.post("/approvals/batch", async (c) => {
+    const body = await jsonBody(c.req);
+    if (!body) return c.json({ ok: false, message: "the body must be JSON" }, 400);
+    const { ids } = body;
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string"))
+      return c.json({ ok: false, message: "ids must be a list of approval ids" }, 400);
     if (body.decision !== "approve" && body.decision !== "deny")
-      return c.json({ ok: false, message: 'decision must be "approve" or "deny"' }, 400);
-    const reason = typeof body.reason === "string" ? body.reason.trim().slice(0, MAX_REASON) : "";
-    const result = await store.answer(c.req.param("id"), {
-      approved: body.decision === "approve",
-      by: session.name,
-      ...(reason === "" ? {} : { reason }),
-    });
-    if (result.ok) return c.json({ ok: true, ask: askView(result.record) });
-    return c.json({ ok: false, message: result.message }, result.record ? 409 : 404);
+      return c.json({ ok: false, message: 'a batch\'s decision must be "approve" or "deny"' }, 400);
+    const reply = await decisions.batch(ids, body.decision, c.get("session").name, reasonOf(body));
+    return c.json(reply.body, reply.status);
+  });
+
+  api.post("/approvals/:id", async (c) => {
+    const body = await jsonBody(c.req);
+    if (!body) return c.json({ ok: false, message: "the body must be JSON" }, 400);
+    const decision = parseDecision(body.decision);
+    if (!decision)
+      return c.json({ ok: false, message: 'decision must be "approve", "always" or "deny"' }, 400);
+    const reply = await decisions.one(c.req.param("id"), decision, c.get("session").name, reasonOf(body));
+    return c.json(reply.body, reply.status);
   });
 
   api.get("/events", (c) =>
