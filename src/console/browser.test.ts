@@ -5,22 +5,23 @@
  * one ask: the loser reads who decided and when; hostile texts render inert; the audit view filters; axe-core
  * finds no serious or critical violation. Screenshots go to test-output/console/.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalsDir, FileApprovalStore } from "../approvals/index.js";
 import { userStateDir } from "../state/index.js";
-import { BIN, REPO_ROOT, type RunResult, tempWorkspace } from "../test-support/cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
 import { ask, DETAILS, TOKEN, userHome } from "../test-support/console.js";
+import {
+  axeViolations,
+  callTool,
+  launchChromium,
+  SHOTS,
+  signIn as signInTo,
+} from "../test-support/console-browser.js";
 import { type RunningConsole, startConsole } from "./index.js";
 import hostile from "./testdata/hostile-content.json" with { type: "json" };
-
-const CHROMIUM = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => existsSync(p)) as string;
-const SHOTS = join(REPO_ROOT, "test-output", "console");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 let ws: string;
 let home: string;
@@ -28,49 +29,12 @@ let store: FileApprovalStore;
 let running: RunningConsole;
 let browser: Browser;
 
-function callWriteFile(path: string): Promise<RunResult> {
-  const args = [BIN, "call", "write_file", JSON.stringify({ path, content: "hi\n" }), "--workspace", ws];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ws, env: { ...process.env, XDG_CONFIG_HOME: home } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function signIn(name: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.on("dialog", (dialog) => {
-    throw new Error(`a dialog opened: ${dialog.message()}`);
-  });
-  await page.goto(running.url);
-  await page.getByLabel("Console token").fill(TOKEN);
-  await page.getByLabel("Your name").fill(name);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("live");
-  return page;
-}
+const callWriteFile = (path: string) => callTool(ws, home, "write_file", { path, content: "hi\n" });
+const signIn = (name: string) => signInTo(browser, running.url, name);
 
 /** The list item of the ask headed `heading` (the newest, if several). */
 const askItem = (page: Page, heading: string) =>
   page.getByRole("listitem").filter({ hasText: heading }).last();
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated over CDP, which the page's CSP does not govern; the page itself runs no inline script.
-  await page.evaluate(AXE);
-  const result = (await page.evaluate("axe.run({ resultTypes: ['violations'] })")) as {
-    violations: { id: string; impact: string }[];
-  };
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
-}
 
 describe("the console in chromium", () => {
   beforeAll(async () => {
@@ -81,10 +45,7 @@ describe("the console in chromium", () => {
     home = userHome(ws);
     store = new FileApprovalStore({ dir: approvalsDir(userStateDir({ env: { XDG_CONFIG_HOME: home } })) });
     running = await startConsole({ store, token: TOKEN, auditFile: join(ws, "audit.jsonl") });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: process.getuid?.() === 0 ? ["--no-sandbox"] : [],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -100,7 +61,7 @@ describe("the console in chromium", () => {
     await item.waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(SHOTS, "pending.png"), fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
-    await item.getByRole("button", { name: "Approve" }).click();
+    await item.getByRole("button", { name: "Approve", exact: true }).click();
     const approved = await calling;
     expect(approved.code).toBe(0);
     expect(readFileSync(join(ws, "approved.txt"), "utf8")).toBe("hi\n");
@@ -109,10 +70,10 @@ describe("the console in chromium", () => {
     const denying = callWriteFile("denied.txt");
     const next = page
       .getByRole("listitem")
-      .filter({ has: page.getByRole("button", { name: "Deny", disabled: false }) });
+      .filter({ has: page.getByRole("button", { name: "Deny", exact: true, disabled: false }) });
     await next.waitFor({ timeout: 60_000 });
     await next.getByLabel("Reason (the model sees it)").fill("not on a Friday");
-    await next.getByRole("button", { name: "Deny" }).click();
+    await next.getByRole("button", { name: "Deny", exact: true }).click();
     const denied = await denying;
     expect(denied.code).toBe(3);
     expect(denied.stderr).toContain("write_file was denied: it was not approved: not on a Friday");
@@ -127,9 +88,9 @@ describe("the console in chromium", () => {
     const [a, b] = [askItem(alice, heading), askItem(bob, heading)];
     await Promise.all([a.waitFor({ timeout: 60_000 }), b.waitFor({ timeout: 60_000 })]);
     // Bob's click may land before or after his page hears of Alice's answer: either way he is told.
-    await a.getByRole("button", { name: "Approve" }).click();
+    await a.getByRole("button", { name: "Approve", exact: true }).click();
     await b
-      .getByRole("button", { name: "Deny" })
+      .getByRole("button", { name: "Deny", exact: true })
       .click({ timeout: 2_000 })
       .catch(() => undefined);
     await expect
@@ -161,7 +122,19 @@ describe("the console in chromium", () => {
     const tags = await page
       .locator("#asks *")
       .evaluateAll((nodes) => [...new Set(nodes.map((n) => n.tagName))]);
-    expect(tags.sort()).toEqual(["BUTTON", "DIV", "H3", "INPUT", "LABEL", "LI", "P", "SPAN"]);
+    expect(tags.sort()).toEqual([
+      "BUTTON",
+      "DIV",
+      "H3",
+      "H4",
+      "INPUT",
+      "LABEL",
+      "LI",
+      "OL",
+      "P",
+      "SECTION",
+      "SPAN",
+    ]);
     await page.screenshot({ path: join(SHOTS, "hostile.png") });
     for (const record of records) await store.withdraw(record.id);
     await page.context().close();
