@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { type ApprovalStore, displaySafe } from "../core/index.js";
 import { type ConsoleAccess, type ConsoleSession, securityHeaders } from "./access.js";
+import { auditFilterFrom } from "./audit-query.js";
 import { ConsoleDecisions, parseDecision } from "./decisions.js";
 import { appPage, loginPage, STYLE } from "./pages.js";
 import { askView, readAudit } from "./views.js";
@@ -141,12 +142,9 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
   api.get("/audit", async (c) => {
     const { auditFile } = options;
     if (!auditFile) return c.json({ file: null, records: [] });
-    const tool = c.req.query("tool") || undefined;
-    const decision = c.req.query("decision") || undefined;
-    const records = await readAudit(auditFile, {
-      ...(tool ? { tool } : {}),
-      ...(decision ? { decision } : {}),
-    });
+    const filter = auditFilterFrom(c.req.query());
+    if ("problem" in filter) return c.json({ ok: false, message: filter.problem }, 400);
+    const records = await readAudit(auditFile, filter);
     return c.json({ file: displaySafe(auditFile, false), records });
   });
 

@@ -5,7 +5,7 @@
  * one ask: the loser reads who decided and when; hostile texts render inert; the audit view filters; axe-core
  * finds no serious or critical violation. Screenshots go to test-output/console/.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +22,18 @@ import {
 } from "../test-support/console-browser.js";
 import { type RunningConsole, startConsole } from "./index.js";
 import hostile from "./testdata/hostile-content.json" with { type: "json" };
+
+/** A record the live tail must show (as the audit writer writes one). */
+const TAILED = {
+  tool: "shell",
+  agent: "tailer",
+  argsDigest: "0".repeat(64),
+  decision: "deny",
+  rule: "policy.toml#7",
+  risk: "high",
+  outcome: "denied",
+  durationMs: 1,
+};
 
 let ws: string;
 let home: string;
@@ -140,7 +152,7 @@ describe("the console in chromium", () => {
     await page.context().close();
   }, 240_000);
 
-  it("shows the audit log, filtered by tool and decision", async () => {
+  it("shows the audit log, filtered by tool, decision, agent and time, with a live tail and each call's detail", async () => {
     const page = await signIn("alice");
     const rows = page.locator("#audit-table tbody tr");
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
@@ -158,6 +170,24 @@ describe("the console in chromium", () => {
     await page.getByLabel("Decision").selectOption("");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
+    await page.getByLabel("Agent").fill("nobody");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByLabel("Agent").fill("");
+    await page.getByLabel("From").fill("2999-01-01T00:00:00");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByLabel("From").fill("");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
+    // Live tail: a record appended to the log appears without pressing Filter.
+    await page.getByLabel("Live tail").check();
+    const tailed = { ...TAILED, time: new Date().toISOString() };
+    appendFileSync(join(ws, "audit.jsonl"), `${JSON.stringify(tailed)}\n`);
+    const row = rows.filter({ hasText: "tailer" });
+    await row.waitFor({ timeout: 30_000 });
+    await row.getByText("why").click();
+    expect(await row.textContent()).toContain("decided deny by rule policy.toml#7");
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, "audit.png"), fullPage: true });
     await page.context().close();

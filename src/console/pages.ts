@@ -83,12 +83,16 @@ export function appPage(session: ConsoleSession): string {
 <select id="audit-decision" name="decision">
 <option value="">any</option><option value="allow">allow</option><option value="ask">ask</option><option value="deny">deny</option>
 </select>
+<label for="audit-agent">Agent</label> <input id="audit-agent" name="agent" type="text">
+<label for="audit-since">From</label> <input id="audit-since" name="since" type="datetime-local" step="1">
+<label for="audit-until">To</label> <input id="audit-until" name="until" type="datetime-local" step="1">
 <button type="submit">Filter</button>
+<label for="audit-tail">Live tail</label> <input id="audit-tail" type="checkbox">
 </form>
 <p id="audit-file"></p>
 <table id="audit-table">
 <caption>Most recent calls first</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Decision</th><th scope="col">Rule</th><th scope="col">Outcome</th><th scope="col">Agent</th></tr></thead>
+<thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Decision</th><th scope="col">Rule</th><th scope="col">Outcome</th><th scope="col">Agent</th><th scope="col">Detail</th></tr></thead>
 <tbody></tbody>
 </table>
 </section>
@@ -128,6 +132,7 @@ input { max-width: 100%; box-sizing: border-box; }
 .keys { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 .keys dd { margin: 0; }
 kbd { font-family: ui-monospace, monospace; border: 1px solid var(--line); border-radius: 3px; padding: 0 .25rem; }
+#audit-filter { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .25rem .5rem; overflow-wrap: anywhere; }

@@ -14,6 +14,7 @@ import {
   displaySafe,
   settledMessage,
 } from "../core/index.js";
+import { type AuditFilter, auditMatches } from "./audit-query.js";
 
 /** Longest text of one field the page is sent; the rest is counted, not sent. */
 export const MAX_FIELD_CHARS = 20_000;
@@ -91,14 +92,6 @@ export function alwaysView(always: unknown): AlwaysOffered | null {
   };
 }
 
-/** Which audit records the page asks for. */
-export interface AuditFilter {
-  tool?: string;
-  decision?: string;
-  /** Most records returned, newest first (default 500). */
-  limit?: number;
-}
-
 /**
  * The audit log's records matching `filter`, newest first; a line that is not a record is skipped. A log
  * that does not exist (no call recorded yet) is empty.
@@ -125,8 +118,7 @@ export async function readAudit(file: string, filter: AuditFilter = {}): Promise
       continue;
     }
     if (typeof record?.tool !== "string") continue;
-    if (filter.tool && record.tool !== filter.tool) continue;
-    if (filter.decision && String(record.decision) !== filter.decision) continue;
+    if (!auditMatches(record, filter)) continue;
     out.push(auditView(record));
   }
   return out;

@@ -5,7 +5,7 @@
  * into the page as text (`textContent`), never as HTML. Pending asks come from /api/approvals, then live from
  * /api/events; every request goes through `request` (page/request.ts).
  */
-import { loadAudit } from "./audit.js";
+import { wireAudit } from "./audit.js";
 import type { AskView } from "./dom.js";
 import { listenForKeys } from "./keys.js";
 import { show, tick } from "./pending.js";
@@ -30,12 +30,7 @@ function connect(): void {
   });
 }
 
-const auditForm = document.getElementById("audit-filter") as HTMLFormElement;
-auditForm.addEventListener("submit", (event) => {
-  event.preventDefault();
-  void loadAudit(auditForm);
-});
 listenForKeys();
 setInterval(tick, 1000);
 connect();
-void loadAudit(auditForm);
+wireAudit(document.getElementById("audit-filter") as HTMLFormElement);
