@@ -8,6 +8,8 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { type ApprovalStore, displaySafe } from "../core/index.js";
 import { type ConsoleAccess, securityHeaders } from "./access.js";
+import { auditFilterFrom } from "./audit-query.js";
+import { ConsoleDecisions, parseDecision } from "./decisions.js";
 import { appPage, STYLE } from "./pages.js";
 import type { ConsoleSession } from "./session.js";
 import { mountSignIn } from "./signin.js";
@@ -26,6 +28,19 @@ export interface ConsoleAppOptions {
 }
 
 const MAX_REASON = 2_000;
+
+async function jsonBody(req: { json(): Promise<unknown> }): Promise<Record<string, unknown> | undefined> {
+  try {
+    const body = await req.json();
+    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The refusal's reason the model sees: trimmed, at most 2,000 characters. */
+const reasonOf = (body: { reason?: unknown }) =>
+  typeof body.reason === "string" ? body.reason.trim().slice(0, MAX_REASON) : "";
 
 /**
  * The console as a hono app (serve it with @hono/node-server).
@@ -53,24 +68,28 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
     return c.json({ pending: pending.map(askView) });
   });
 
-  api.post("/approvals/:id", async (c) => {
-    const session = c.get("session");
-    let body: { decision?: unknown; reason?: unknown };
-    try {
-      body = await c.req.json();
-    } catch {
-      return c.json({ ok: false, message: "the body must be JSON" }, 400);
-    }
+  const decisions = new ConsoleDecisions(store);
+  // One batch: the asks of one agent turn, approved or denied together (console/decisions.ts).
+  api.post("/approvals/batch", async (c) => {
+    const body = await jsonBody(c.req);
+    if (!body) return c.json({ ok: false, message: "the body must be JSON" }, 400);
+    const { ids } = body;
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string"))
+      return c.json({ ok: false, message: "ids must be a list of approval ids" }, 400);
     if (body.decision !== "approve" && body.decision !== "deny")
-      return c.json({ ok: false, message: 'decision must be "approve" or "deny"' }, 400);
-    const reason = typeof body.reason === "string" ? body.reason.trim().slice(0, MAX_REASON) : "";
-    const result = await store.answer(c.req.param("id"), {
-      approved: body.decision === "approve",
-      by: session.name,
-      ...(reason === "" ? {} : { reason }),
-    });
-    if (result.ok) return c.json({ ok: true, ask: askView(result.record) });
-    return c.json({ ok: false, message: result.message }, result.record ? 409 : 404);
+      return c.json({ ok: false, message: 'a batch\'s decision must be "approve" or "deny"' }, 400);
+    const reply = await decisions.batch(ids, body.decision, c.get("session").name, reasonOf(body));
+    return c.json(reply.body, reply.status);
+  });
+
+  api.post("/approvals/:id", async (c) => {
+    const body = await jsonBody(c.req);
+    if (!body) return c.json({ ok: false, message: "the body must be JSON" }, 400);
+    const decision = parseDecision(body.decision);
+    if (!decision)
+      return c.json({ ok: false, message: 'decision must be "approve", "always" or "deny"' }, 400);
+    const reply = await decisions.one(c.req.param("id"), decision, c.get("session").name, reasonOf(body));
+    return c.json(reply.body, reply.status);
   });
 
   api.get("/events", (c) =>
@@ -108,12 +127,9 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
   api.get("/audit", async (c) => {
     const { auditFile } = options;
     if (!auditFile) return c.json({ file: null, records: [] });
-    const tool = c.req.query("tool") || undefined;
-    const decision = c.req.query("decision") || undefined;
-    const records = await readAudit(auditFile, {
-      ...(tool ? { tool } : {}),
-      ...(decision ? { decision } : {}),
-    });
+    const filter = auditFilterFrom(c.req.query());
+    if ("problem" in filter) return c.json({ ok: false, message: filter.problem }, 400);
+    const records = await readAudit(auditFile, filter);
     return c.json({ file: displaySafe(auditFile, false), records });
   });
 

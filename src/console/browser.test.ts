@@ -1,28 +1,41 @@
 /**
  * The console in a real browser: Debian's chromium driven by playwright-core (no browser download). Signs in
- * with the token, into a session no server on another loopback port receives; asks of real `toolgate call`
- * processes (no terminal, `[approvals] route = "console"`) appear; Approve lets the process run, Deny with a reason refuses it with that reason; two people racing on
+ * with the token, into a session no server on another loopback port receives; asks of real `toolgate call` processes (no terminal, `[approvals] route = "console"`)
+ * appear; Approve lets the process run, Deny with a reason refuses it with that reason; two people racing on
  * one ask: the loser reads who decided and when; hostile texts render inert; the audit view filters; axe-core
  * finds no serious or critical violation. Screenshots go to test-output/console/.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalsDir, FileApprovalStore } from "../approvals/index.js";
 import { userStateDir } from "../state/index.js";
-import { BIN, REPO_ROOT, type RunResult, tempWorkspace } from "../test-support/cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
 import { ask, DETAILS, TOKEN, userHome } from "../test-support/console.js";
+import {
+  axeViolations,
+  callTool,
+  launchChromium,
+  SHOTS,
+  signIn as signInTo,
+} from "../test-support/console-browser.js";
 import { type RunningConsole, startConsole } from "./index.js";
 import hostile from "./testdata/hostile-content.json" with { type: "json" };
 
-const CHROMIUM = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"].find((p) => existsSync(p)) as string;
-const SHOTS = join(REPO_ROOT, "test-output", "console");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+/** A record the live tail must show (as the audit writer writes one). */
+const TAILED = {
+  tool: "shell",
+  agent: "tailer",
+  argsDigest: "0".repeat(64),
+  decision: "deny",
+  rule: "policy.toml#7",
+  risk: "high",
+  outcome: "denied",
+  durationMs: 1,
+};
 
 let ws: string;
 let home: string;
@@ -30,49 +43,12 @@ let store: FileApprovalStore;
 let running: RunningConsole;
 let browser: Browser;
 
-function callWriteFile(path: string): Promise<RunResult> {
-  const args = [BIN, "call", "write_file", JSON.stringify({ path, content: "hi\n" }), "--workspace", ws];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ws, env: { ...process.env, XDG_CONFIG_HOME: home } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function signIn(name: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.on("dialog", (dialog) => {
-    throw new Error(`a dialog opened: ${dialog.message()}`);
-  });
-  await page.goto(running.url);
-  await page.getByLabel("Console token").fill(TOKEN);
-  await page.getByLabel("Your name").fill(name);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("live");
-  return page;
-}
+const callWriteFile = (path: string) => callTool(ws, home, "write_file", { path, content: "hi\n" });
+const signIn = (name: string) => signInTo(browser, running.url, name);
 
 /** The list item of the ask headed `heading` (the newest, if several). */
 const askItem = (page: Page, heading: string) =>
   page.getByRole("listitem").filter({ hasText: heading }).last();
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated over CDP, which the page's CSP does not govern; the page itself runs no inline script.
-  await page.evaluate(AXE);
-  const result = (await page.evaluate("axe.run({ resultTypes: ['violations'] })")) as {
-    violations: { id: string; impact: string }[];
-  };
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
-}
 
 describe("the console in chromium", () => {
   beforeAll(async () => {
@@ -83,10 +59,7 @@ describe("the console in chromium", () => {
     home = userHome(ws);
     store = new FileApprovalStore({ dir: approvalsDir(userStateDir({ env: { XDG_CONFIG_HOME: home } })) });
     running = await startConsole({ store, token: TOKEN, auditFile: join(ws, "audit.jsonl") });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: process.getuid?.() === 0 ? ["--no-sandbox"] : [],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -102,7 +75,7 @@ describe("the console in chromium", () => {
     await item.waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(SHOTS, "pending.png"), fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
-    await item.getByRole("button", { name: "Approve" }).click();
+    await item.getByRole("button", { name: "Approve", exact: true }).click();
     const approved = await calling;
     expect(approved.code).toBe(0);
     expect(readFileSync(join(ws, "approved.txt"), "utf8")).toBe("hi\n");
@@ -111,10 +84,10 @@ describe("the console in chromium", () => {
     const denying = callWriteFile("denied.txt");
     const next = page
       .getByRole("listitem")
-      .filter({ has: page.getByRole("button", { name: "Deny", disabled: false }) });
+      .filter({ has: page.getByRole("button", { name: "Deny", exact: true, disabled: false }) });
     await next.waitFor({ timeout: 60_000 });
     await next.getByLabel("Reason (the model sees it)").fill("not on a Friday");
-    await next.getByRole("button", { name: "Deny" }).click();
+    await next.getByRole("button", { name: "Deny", exact: true }).click();
     const denied = await denying;
     expect(denied.code).toBe(3);
     expect(denied.stderr).toContain("write_file was denied: it was not approved: not on a Friday");
@@ -160,9 +133,9 @@ describe("the console in chromium", () => {
     const [a, b] = [askItem(alice, heading), askItem(bob, heading)];
     await Promise.all([a.waitFor({ timeout: 60_000 }), b.waitFor({ timeout: 60_000 })]);
     // Bob's click may land before or after his page hears of Alice's answer: either way he is told.
-    await a.getByRole("button", { name: "Approve" }).click();
+    await a.getByRole("button", { name: "Approve", exact: true }).click();
     await b
-      .getByRole("button", { name: "Deny" })
+      .getByRole("button", { name: "Deny", exact: true })
       .click({ timeout: 2_000 })
       .catch(() => undefined);
     await expect
@@ -194,13 +167,25 @@ describe("the console in chromium", () => {
     const tags = await page
       .locator("#asks *")
       .evaluateAll((nodes) => [...new Set(nodes.map((n) => n.tagName))]);
-    expect(tags.sort()).toEqual(["BUTTON", "DIV", "H3", "INPUT", "LABEL", "LI", "P", "SPAN"]);
+    expect(tags.sort()).toEqual([
+      "BUTTON",
+      "DIV",
+      "H3",
+      "H4",
+      "INPUT",
+      "LABEL",
+      "LI",
+      "OL",
+      "P",
+      "SECTION",
+      "SPAN",
+    ]);
     await page.screenshot({ path: join(SHOTS, "hostile.png") });
     for (const record of records) await store.withdraw(record.id);
     await page.context().close();
   }, 240_000);
 
-  it("shows the audit log, filtered by tool and decision", async () => {
+  it("shows the audit log, filtered by tool, decision, agent and time, with a live tail and each call's detail", async () => {
     const page = await signIn("alice");
     const rows = page.locator("#audit-table tbody tr");
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
@@ -218,6 +203,24 @@ describe("the console in chromium", () => {
     await page.getByLabel("Decision").selectOption("");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
+    await page.getByLabel("Agent").fill("nobody");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByLabel("Agent").fill("");
+    await page.getByLabel("From").fill("2999-01-01T00:00:00");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByLabel("From").fill("");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(2);
+    // Live tail: a record appended to the log appears without pressing Filter.
+    await page.getByLabel("Live tail").check();
+    const tailed = { ...TAILED, time: new Date().toISOString() };
+    appendFileSync(join(ws, "audit.jsonl"), `${JSON.stringify(tailed)}\n`);
+    const row = rows.filter({ hasText: "tailer" });
+    await row.waitFor({ timeout: 30_000 });
+    await row.getByText("why").click();
+    expect(await row.textContent()).toContain("decided deny by rule policy.toml#7");
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, "audit.png"), fullPage: true });
     await page.context().close();

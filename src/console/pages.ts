@@ -60,8 +60,23 @@ export function appPage(): string {
 <main>
 <section id="pending" aria-labelledby="pending-title">
 <h2 id="pending-title">Pending approvals</h2>
+<p class="meta">Grouped by agent and worker, oldest first. A group's asks are its agent's current turn: <em>Approve all</em> and <em>Deny all</em> answer them together, or none of them when one was decided meanwhile.</p>
 <p id="none">Nothing is waiting for approval.</p>
-<ol id="asks"></ol>
+<div id="asks"></div>
+<h3 id="expired-title">Expired</h3>
+<ul id="expired" aria-labelledby="expired-title"></ul>
+<div id="announce" class="visually-hidden" role="status" aria-live="polite"></div>
+</section>
+<section id="keyboard" aria-labelledby="keyboard-title">
+<h2 id="keyboard-title">Keyboard</h2>
+<dl class="keys">
+<dt><kbd>j</kbd> or <kbd>↓</kbd></dt><dd>next ask</dd>
+<dt><kbd>k</kbd> or <kbd>↑</kbd></dt><dd>previous ask</dd>
+<dt><kbd>a</kbd></dt><dd>approve the ask in focus, once</dd>
+<dt><kbd>d</kbd></dt><dd>deny: to its reason field; <kbd>Enter</kbd> there denies, <kbd>Escape</kbd> goes back</dd>
+<dt><kbd>Shift</kbd>+<kbd>a</kbd></dt><dd>approve always: shows the rule first; <kbd>Enter</kbd> on <em>Add the rule and approve</em> adds it</dd>
+<dt><kbd>Tab</kbd></dt><dd>every button and field, in order</dd>
+</dl>
 </section>
 <section id="audit" aria-labelledby="audit-title">
 <h2 id="audit-title">Audit log</h2>
@@ -71,12 +86,16 @@ export function appPage(): string {
 <select id="audit-decision" name="decision">
 <option value="">any</option><option value="allow">allow</option><option value="ask">ask</option><option value="deny">deny</option>
 </select>
+<label for="audit-agent">Agent</label> <input id="audit-agent" name="agent" type="text">
+<label for="audit-since">From</label> <input id="audit-since" name="since" type="datetime-local" step="1">
+<label for="audit-until">To</label> <input id="audit-until" name="until" type="datetime-local" step="1">
 <button type="submit">Filter</button>
+<label for="audit-tail">Live tail</label> <input id="audit-tail" type="checkbox">
 </form>
 <p id="audit-file"></p>
 <table id="audit-table">
 <caption>Most recent calls first</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Decision</th><th scope="col">Rule</th><th scope="col">Outcome</th><th scope="col">Agent</th></tr></thead>
+<thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Decision</th><th scope="col">Rule</th><th scope="col">Outcome</th><th scope="col">Agent</th><th scope="col">Detail</th></tr></thead>
 <tbody></tbody>
 </table>
 </section>
@@ -96,7 +115,6 @@ input, select, button, textarea { font: inherit; color: inherit; background: var
 button { cursor: pointer; border-color: var(--accent); }
 button:focus-visible, input:focus-visible, a:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .error, .lost { color: var(--bad); }
-#asks { list-style: none; padding: 0; }
 .ask { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; margin-bottom: 1rem; }
 .ask h3 { font-size: 1rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
 .field { margin: .25rem 0; }
@@ -104,6 +122,20 @@ button:focus-visible, input:focus-visible, a:focus-visible, textarea:focus-visib
 .quoted { white-space: pre-wrap; overflow-wrap: anywhere; border-left: 3px solid var(--line); padding-left: .5rem; margin: .1rem 0 .1rem 1rem; font-family: ui-monospace, monospace; max-height: 30rem; overflow: auto; }
 .meta { color: var(--muted); font-size: .9rem; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-top: .5rem; }
+input { max-width: 100%; box-sizing: border-box; }
+.group { border: 2px solid var(--line); border-radius: 8px; padding: .75rem; margin-bottom: 1.25rem; }
+.group h3 { margin: 0; font-size: 1.1rem; overflow-wrap: anywhere; }
+.group-asks { list-style: none; padding: 0; margin-top: .75rem; }
+.ask h4 { font-size: 1rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
+.ask:focus-visible, .ask:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
+.countdown { font-weight: 600; }
+.countdown.expiring { color: var(--bad); border: 2px solid var(--bad); border-radius: 4px; padding: .2rem .4rem; }
+.always { border: 2px dashed var(--accent); border-radius: 6px; padding: .5rem; margin-top: .5rem; }
+.keys { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+.keys dd { margin: 0; }
+kbd { font-family: ui-monospace, monospace; border: 1px solid var(--line); border-radius: 3px; padding: 0 .25rem; }
+#audit-filter { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .25rem .5rem; overflow-wrap: anywhere; }
 `;

@@ -7,12 +7,14 @@
  */
 import { readFile } from "node:fs/promises";
 import {
+  type AlwaysOffered,
   type ApprovalRecord,
   type AuditRecord,
   confirmationFields,
   displaySafe,
   settledMessage,
 } from "../core/index.js";
+import { type AuditFilter, auditMatches } from "./audit-query.js";
 
 /** Longest text of one field the page is sent; the rest is counted, not sent. */
 export const MAX_FIELD_CHARS = 20_000;
@@ -22,6 +24,8 @@ export interface AskView {
   id: string;
   tool: string;
   agent: string | null;
+  /** Which process published it, in a fleet's store (`[fleet] worker`). */
+  worker: string | null;
   state: ApprovalRecord["state"];
   createdAt: number;
   expiresAt: number;
@@ -32,6 +36,8 @@ export interface AskView {
   sandbox: string;
   /** For a settled ask: who, when, and why, in the store's words. */
   settled: string | null;
+  /** What "approve always" would add, or why it cannot; null when the asking process offers nothing. */
+  always: AlwaysOffered | null;
 }
 
 function cut(text: string): string {
@@ -51,6 +57,7 @@ export function askView(record: ApprovalRecord): AskView {
     id: record.id,
     tool: safe(record.tool),
     agent: record.agent === undefined ? null : safe(record.agent),
+    worker: record.worker === undefined ? null : safe(record.worker),
     state: record.state,
     createdAt: record.createdAt,
     expiresAt: record.expiresAt,
@@ -62,15 +69,27 @@ export function askView(record: ApprovalRecord): AskView {
     })),
     sandbox: safe(`sandbox: ${details.sandbox ?? "none"}`),
     settled: settledMessage(record) ?? null,
+    always: alwaysView(record.always),
   };
 }
 
-/** Which audit records the page asks for. */
-export interface AuditFilter {
-  tool?: string;
-  decision?: string;
-  /** Most records returned, newest first (default 500). */
-  limit?: number;
+/**
+ * The offer as the page shows it: every text display-safe (the rule keeps its lines). An offer that is not
+ * well formed (another process wrote the folder) is a refusal: "always" is then not possible.
+ */
+export function alwaysView(always: unknown): AlwaysOffered | null {
+  if (always === undefined) return null;
+  const o = (typeof always === "object" && always !== null ? always : {}) as Record<string, unknown>;
+  if (typeof o.refused === "string") return { refused: safe(o.refused) };
+  const { rule, file, matches, notMatches } = o;
+  if ([rule, file, matches, notMatches].some((t) => typeof t !== "string"))
+    return { refused: "the asking process's offer of a rule is not readable" };
+  return {
+    rule: safe(rule as string, true),
+    file: safe(file as string),
+    matches: safe(matches as string),
+    notMatches: safe(notMatches as string),
+  };
 }
 
 /**
@@ -99,8 +118,7 @@ export async function readAudit(file: string, filter: AuditFilter = {}): Promise
       continue;
     }
     if (typeof record?.tool !== "string") continue;
-    if (filter.tool && record.tool !== filter.tool) continue;
-    if (filter.decision && String(record.decision) !== filter.decision) continue;
+    if (!auditMatches(record, filter)) continue;
     out.push(auditView(record));
   }
   return out;

@@ -59,6 +59,7 @@ export function pendingApprovalRecord(ask: ApprovalAsk, createdAt: number): Appr
     details: structuredClone(ask.details),
     ...(ask.agent === undefined ? {} : { agent: ask.agent }),
     ...(ask.argsDigest === undefined ? {} : { argsDigest: ask.argsDigest }),
+    ...(ask.always === undefined ? {} : { always: structuredClone(ask.always) }),
     createdAt,
     expiresAt: createdAt + Math.max(0, ask.timeoutMs),
     state: "pending",

@@ -11,7 +11,7 @@ import type { FlowSession } from "./flow-session.js";
 import { type Label, type Labeler, labelOf, ownLabel } from "./labels.js";
 import type { ToolRegistry } from "./registry.js";
 import { asChecked, buildInvocation, withCheckedNote } from "./steps/build.js";
-import { confirmCall } from "./steps/confirm.js";
+import { confirmCall, type OfferAlwaysRule } from "./steps/confirm.js";
 import { decideCall, precheckCall, sandboxFor } from "./steps/decide.js";
 import { resolveTool } from "./steps/resolve.js";
 import { runInvocation } from "./steps/run.js";
@@ -73,6 +73,11 @@ export interface ExecuteOptions {
    * can be withdrawn. Its answer is recorded in the approval store; the first answer wins.
    */
   confirm?: Confirm;
+  /**
+   * What "approve always" would add for this call's `ask`: published with it for a shared store's console,
+   * and written when the ask is answered "always" there.
+   */
+  offerAlways?: OfferAlwaysRule;
   /**
    * The conversation's context label (docs/injection.md): the policy decides with it, and the call's result
    * label joins it — pass the same session for every call whose result reaches the same model context.
@@ -189,6 +194,7 @@ export async function executeCall(
         ...(deps.approvals ? { approvals: deps.approvals } : {}),
         ...(confirm ? { confirm } : {}),
         by: options.confirm ? "caller" : "confirmer",
+        ...(options.offerAlways ? { offerAlways: options.offerAlways } : {}),
         ...(deps.confirmTimeoutMs === undefined ? {} : { timeoutMs: deps.confirmTimeoutMs }),
         argsDigest: argsDigest(args),
       },

@@ -77,11 +77,17 @@ export {
   type ProviderToolMap,
   SchemaCache,
 } from "./schemas/index.js";
-export { type AskOptions, askApproval } from "./steps/confirm.js";
+export {
+  type AlwaysRuleOffer,
+  type AskOptions,
+  askApproval,
+  type OfferAlwaysRule,
+} from "./steps/confirm.js";
 export { sandboxFor } from "./steps/decide.js";
 export { compileToolPattern, matchSorted, type ToolPattern } from "./tool-pattern.js";
 export { DEFAULT_LIMITS, truncateOutput } from "./truncate.js";
 export type {
+  AlwaysOffered,
   ApprovalAnswer,
   ApprovalAsk,
   ApprovalFilter,

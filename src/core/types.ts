@@ -396,6 +396,15 @@ export type ApprovalState = "pending" | "approved" | "denied" | "expired" | "can
 /** How far an approval reaches: this call only, or (the person said) calls like it from now on. */
 export type ApprovalScope = "once" | "always";
 
+/**
+ * What "approve always" would add for an ask, as the asking process made it (docs/console.md: the page shows
+ * it before anyone confirms): the exact `[[rules]]` table, where it is stored, one call it matches and one
+ * it does not — or why no rule can be added (a deny shadows it, no policy file, …). Display-safe text only.
+ */
+export type AlwaysOffered =
+  | { rule: string; file: string; matches: string; notMatches: string }
+  | { refused: string };
+
 /** One answer to an ask, as the approval store records it. */
 export interface ApprovalAnswer {
   approved: boolean;
@@ -427,6 +436,8 @@ export interface ApprovalRecord {
   tool: string;
   details: ConfirmationDetails;
   agent?: string;
+  /** What "always" would add, when the asking process offers it (only then can an answer be "always"). */
+  always?: AlwaysOffered;
   /** Which process published it, in a store many share (`[fleet] worker`). */
   worker?: string;
   /** sha256 of the call's canonical arguments: what an "always" rule names (never the arguments). */
@@ -458,6 +469,8 @@ export interface ApprovalAsk {
   agent?: string;
   /** sha256 of the call's canonical arguments (`argsDigest`), for an "always" rule. */
   argsDigest?: string;
+  /** What "always" would add (see {@link AlwaysOffered}). */
+  always?: AlwaysOffered;
   timeoutMs: number;
 }
 

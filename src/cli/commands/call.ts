@@ -12,9 +12,11 @@ import {
   type Confirm,
   displaySafe,
   displaySafeJson,
+  type OfferAlwaysRule,
   ownLabel,
   type ToolCall,
 } from "../../core/index.js";
+import { consoleOffer } from "../always-console.js";
 import { gateOffer } from "../always-rule.js";
 import { approverFor, type CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
@@ -60,6 +62,16 @@ export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode
     gateOffer(() => ctx.gate(), ctx.root),
   );
   const askable = values.yes === true || ctx.io.isTTY;
+  // No one to ask here: an ask routed to the console carries the rule its "approve always" would add.
+  const offerAlways = confirm
+    ? undefined
+    : consoleOffer(
+        gateOffer(() => ctx.gate(), ctx.root),
+        () => ctx.gate(),
+        ctx.root,
+        (line) => ctx.io.stderr(line),
+      );
+  const answering = { ...(confirm ? { confirm } : {}), ...(offerAlways ? { offerAlways } : {}) };
   const controller = new AbortController();
   // Ctrl-C, a kill or a closed terminal cancels the call; the gate is then closed, stopping its processes.
   const onSignal = () => controller.abort();
@@ -67,21 +79,13 @@ export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode
   try {
     if (values.batch !== undefined) {
       if (positionals.length > 0) throw new UsageError(`--batch takes no other arguments; usage: ${usage}`);
-      return await runBatch(
-        values.batch,
-        ctx,
-        { signal: controller.signal, ...(confirm ? { confirm } : {}) },
-        askable,
-      );
+      return await runBatch(values.batch, ctx, { signal: controller.signal, ...answering }, askable);
     }
     const [name, argsText, ...extra] = positionals;
     if (!name || extra.length > 0) throw new UsageError(`usage: ${usage}`);
     const args =
       argsText === undefined ? {} : parseArgsJson(argsText === "-" ? await readAll(ctx.io.stdin) : argsText);
-    const result = await gate.execute(
-      { name, args },
-      { signal: controller.signal, ...(confirm ? { confirm } : {}) },
-    );
+    const result = await gate.execute({ name, args }, { signal: controller.signal, ...answering });
     printResult(result, ctx);
     await printHint({ name, args }, result, ctx, askable, new Set());
     return exitCodeForError(result.error?.type);
@@ -101,7 +105,7 @@ function parseArgsJson(text: string): unknown {
 async function runBatch(
   file: string,
   ctx: CliContext,
-  options: { signal: AbortSignal; confirm?: Confirm },
+  options: { signal: AbortSignal; confirm?: Confirm; offerAlways?: OfferAlwaysRule },
   askable: boolean,
 ): Promise<ExitCode> {
   const hinted = new Set<string>();

@@ -8,6 +8,7 @@
 import { InProcessApprovalStore, SETTLED_BY_TOOLGATE } from "../approval-store.js";
 import { DEFAULT_CONFIRM_TIMEOUT_MS } from "../confirmation.js";
 import type {
+  AlwaysOffered,
   ApprovalRecord,
   ApprovalStore,
   Confirm,
@@ -22,6 +23,20 @@ export type ConfirmOutcome =
   | { approved: true; ask?: ApprovalRecord }
   | { approved: false; reason: string; cancelled?: boolean };
 
+/**
+ * What the asking process offers for "approve always" to answerers elsewhere (the console's seam): the rule
+ * as shown, published with the ask, and the writer that adds exactly that rule once the ask is settled
+ * "always" by someone else (an answer given here never writes through it). The writer reports its own
+ * outcome (it never throws for a failed write).
+ */
+export interface AlwaysRuleOffer {
+  shown: AlwaysOffered;
+  write?: () => Promise<void>;
+}
+
+/** Makes the {@link AlwaysRuleOffer} for one asked call. */
+export type OfferAlwaysRule = (request: ConfirmationRequest) => Promise<AlwaysRuleOffer>;
+
 /** What one ask is put through. */
 export interface AskOptions {
   /** Where the ask is kept. Default: a store of its own (then only `confirm` can answer it). */
@@ -34,6 +49,8 @@ export interface AskOptions {
   timeoutMs?: number;
   /** The digest of the call's validated arguments, kept with the ask (what an "always" rule names). */
   argsDigest?: string;
+  /** What "always" adds: published with the ask, written when it is answered so elsewhere. */
+  offerAlways?: OfferAlwaysRule;
 }
 
 /**
@@ -49,12 +66,14 @@ export async function askApproval(
   const approvals = options.approvals ?? new InProcessApprovalStore();
   const { signal } = request;
   signal.throwIfAborted();
+  const offer = await alwaysOfferFor(options.offerAlways, request);
   const ask = await approvals.publish({
     callId: request.callId,
     tool: request.details.toolName,
     details: request.details,
     ...(request.agent === undefined ? {} : { agent: request.agent }),
     ...(options.argsDigest === undefined ? {} : { argsDigest: options.argsDigest }),
+    ...(offer ? { always: offer.shown } : {}),
     timeoutMs: options.timeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS,
   });
   const settled = new AbortController();
@@ -65,6 +84,8 @@ export async function askApproval(
   });
   const record = (answer: Parameters<ApprovalStore["answer"]>[1]) =>
     approvals.answer(ask.id, answer).then(() => undefined, failWrite);
+  // An answer given here (a terminal's "always" writes its own rule) never makes the offer write as well.
+  let answeredHere = false;
   const { confirm } = options;
   if (confirm) {
     const asked = { ...request, signal: AbortSignal.any([signal, settled.signal]) };
@@ -74,6 +95,7 @@ export async function askApproval(
         (response) => {
           // Withdrawn (the call was cancelled) or settled meanwhile: that answer came too late to count.
           if (asked.signal.aborted) return;
+          answeredHere = true;
           return record(answerOf(response, options.by ?? "caller"));
         },
         (error: unknown) => {
@@ -87,12 +109,29 @@ export async function askApproval(
     void record({ approved: false, by: SETTLED_BY_TOOLGATE, reason: NOBODY });
   }
   try {
-    return await Promise.race([approvals.wait(ask.id, { signal }), writeFailed]);
+    const settledAsk = await Promise.race([approvals.wait(ask.id, { signal }), writeFailed]);
+    const { shown, write } = offer ?? {};
+    if (write && shown && "rule" in shown && !answeredHere && settledAsk.state === "approved")
+      if (settledAsk.settled?.scope === "always") await write();
+    return settledAsk;
   } catch (error) {
     if (signal.aborted) await approvals.withdraw(ask.id).catch(() => undefined);
     throw error;
   } finally {
     settled.abort();
+  }
+}
+
+/** The offer for one request; a failing offer is a refusal, said with the ask. */
+async function alwaysOfferFor(
+  offerAlways: OfferAlwaysRule | undefined,
+  request: ConfirmationRequest,
+): Promise<AlwaysRuleOffer | undefined> {
+  if (!offerAlways) return undefined;
+  try {
+    return await offerAlways(request);
+  } catch (error) {
+    return { shown: { refused: `the rule could not be made (${(error as Error).message})` } };
   }
 }
 

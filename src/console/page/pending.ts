@@ -1,0 +1,161 @@
+/**
+ * @module console/page/pending
+ * The pending view: asks grouped by agent and worker, groups and asks oldest first. A group's pending asks
+ * are its agent's current turn (an agent waits for every call of a turn before the next), so a group is
+ * answered together — Approve all / Deny all, all or nothing: when any was decided meanwhile, none changes
+ * and the group says which and by whom. Countdowns tick once a second; an expired ask leaves the list and a
+ * note says so.
+ */
+import { askItem, countdownText, settleItem, WARN_MS } from "./ask-item.js";
+import { type AskView, announce, button, type DecisionReply, el } from "./dom.js";
+import { request } from "./request.js";
+
+interface Group {
+  section: HTMLElement;
+  list: HTMLOListElement;
+  oldest: number;
+}
+
+const root = document.getElementById("asks") as HTMLDivElement;
+const none = document.getElementById("none") as HTMLParagraphElement;
+const notes = document.getElementById("expired") as HTMLUListElement;
+const items = new Map<string, HTMLLIElement>();
+const groups = new Map<string, Group>();
+let made = 0;
+
+const groupTitle = (ask: AskView) =>
+  `${ask.agent ? `Agent ${ask.agent}` : "Main agent"} · ${ask.worker ? `worker ${ask.worker}` : "this machine"}`;
+
+/** The ids of a group's asks still pending (answered ones stay shown, settled). */
+const pendingIds = (group: Group) =>
+  [...group.list.querySelectorAll<HTMLLIElement>("li.ask:not([data-state])")].map((li) => li.dataset.id!);
+
+function refresh(): void {
+  let pending = 0;
+  for (const group of groups.values()) {
+    const n = pendingIds(group).length;
+    pending += n;
+    const count = group.section.querySelector(".count") as HTMLElement;
+    count.textContent = `${n} pending`;
+    for (const b of group.section.querySelectorAll<HTMLButtonElement>(".batch button")) b.disabled = n === 0;
+  }
+  none.hidden = pending > 0;
+}
+
+async function batch(group: Group, decision: "approve" | "deny", reason: string, outcome: HTMLElement) {
+  const ids = pendingIds(group);
+  let reply: DecisionReply;
+  try {
+    reply = await request<DecisionReply>("/api/approvals/batch", { ids, decision, reason });
+  } catch (error) {
+    reply = { ok: false, message: `The answer could not be sent: ${(error as Error).message}` };
+  }
+  outcome.replaceChildren();
+  if (reply.ok) {
+    outcome.textContent = `${decision === "approve" ? "Approved" : "Denied"} all ${reply.asks.length}.`;
+    outcome.className = "outcome";
+    for (const ask of reply.asks) {
+      const item = items.get(ask.id);
+      const said = item?.querySelector(".outcome");
+      if (said) said.textContent = decision === "approve" ? "Approved (batch)." : "Denied (batch).";
+      show(ask);
+    }
+    return;
+  }
+  outcome.className = "outcome lost";
+  outcome.append(el("span", reply.message));
+  if (reply.decided?.length) {
+    const list = el("ul");
+    for (const line of reply.decided) list.append(el("li", line));
+    outcome.append(list);
+  }
+}
+
+const groupKey = (ask: AskView) => `${ask.worker ?? ""}\u0000${ask.agent ?? ""}`;
+
+function groupFor(ask: AskView): Group {
+  const key = groupKey(ask);
+  const found = groups.get(key);
+  if (found) return found;
+  const section = el("section", undefined, "group");
+  const title = el("h3", groupTitle(ask));
+  title.id = `group-${++made}`;
+  section.setAttribute("aria-labelledby", title.id);
+  const list = el("ol", undefined, "group-asks");
+  const group: Group = { section, list, oldest: ask.createdAt };
+  const controls = el("div", undefined, "actions batch");
+  const reasonId = `${title.id}-reason`;
+  const label = el("label", "Reason for all (the model sees it)");
+  label.htmlFor = reasonId;
+  const reason = el("input");
+  reason.id = reasonId;
+  reason.type = "text";
+  reason.maxLength = 2000;
+  const approveAll = button("Approve all");
+  const denyAll = button("Deny all");
+  const outcome = el("div", undefined, "outcome");
+  outcome.setAttribute("role", "status");
+  approveAll.addEventListener("click", () => void batch(group, "approve", reason.value, outcome));
+  denyAll.addEventListener("click", () => void batch(group, "deny", reason.value, outcome));
+  controls.append(approveAll, label, reason, denyAll);
+  section.append(title, el("p", "", "count meta"), el("p", "This turn's asks, together:", "meta"));
+  section.append(controls, outcome, list);
+  // Groups by their oldest ask: the one waiting longest comes first.
+  const after = [...groups.values()].find((g) => g.oldest > group.oldest);
+  root.insertBefore(section, after?.section ?? null);
+  groups.set(key, group);
+  return group;
+}
+
+/** A group left with no ask goes. */
+function dropIfEmpty(ask: AskView): void {
+  const key = groupKey(ask);
+  const group = groups.get(key);
+  if (group && group.list.children.length === 0) {
+    group.section.remove();
+    groups.delete(key);
+  }
+}
+
+/** An ask arrived (listed, published or settled): show it, mark it settled, or take an expired one away. */
+export function show(ask: AskView): void {
+  const existing = items.get(ask.id);
+  if (ask.state === "pending") {
+    if (existing) return;
+    const item = askItem(ask);
+    items.set(ask.id, item);
+    const { list } = groupFor(ask);
+    item.dataset.createdAt = String(ask.createdAt);
+    const later = [...list.children].find(
+      (li) => Number((li as HTMLElement).dataset.createdAt) > ask.createdAt,
+    );
+    list.insertBefore(item, later ?? null);
+  } else if (existing) {
+    if (ask.state === "expired") {
+      existing.remove();
+      items.delete(ask.id);
+      dropIfEmpty(ask);
+      notes.append(
+        el("li", `${ask.heading}: expired with no answer, so it was denied (${ask.settled ?? ""})`),
+      );
+    } else settleItem(existing, ask);
+  }
+  refresh();
+}
+
+/** Ticks every countdown; announces an ask entering its last 30 seconds once. */
+export function tick(): void {
+  const now = Date.now();
+  for (const item of items.values()) {
+    const countdown = item.querySelector<HTMLElement>(".countdown");
+    if (!countdown) continue;
+    const left = Number(item.dataset.expiresAt) - now;
+    countdown.textContent = countdownText(left);
+    if (left <= WARN_MS && !countdown.classList.contains("expiring")) {
+      countdown.classList.add("expiring");
+      announce(`${item.querySelector("h4")?.textContent ?? "An ask"} ${countdownText(left)}`);
+    }
+  }
+}
+
+refresh();
