@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readInsideSync } from "./descriptors.js";
-import { indexRefusal, trackedUnchanged } from "./git-index.js";
+import { indexGitlinks, indexRefusal, trackedUnchanged } from "./git-index.js";
 
 let base: string;
 beforeEach(async () => {
@@ -54,5 +54,31 @@ describe("indexRefusal", () => {
     writeFileSync(join(repo, ".git", "index"), header(2, 1));
     truncateSync(join(repo, ".git", "index"), 1000 * 1024 * 1024);
     expect(trackedUnchanged(repo, join(repo, ".git"), [".env"]).size).toBe(0);
+  });
+});
+
+describe("indexGitlinks", () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@e", ...args], { cwd, stdio: "pipe" });
+
+  it("lists the embedded repositories and submodules an index records, wherever they sit", () => {
+    const repo = join(base, "r");
+    mkdirSync(join(repo, "node_modules"), { recursive: true });
+    git(base, "init", "-q", repo);
+    writeFileSync(join(repo, "a.txt"), "a\n");
+    for (const sub of ["node_modules/lib", "vendor/x"]) {
+      git(base, "init", "-q", join(repo, sub));
+      git(join(repo, sub), "commit", "-q", "--allow-empty", "-m", "x");
+    }
+    git(repo, "add", "-f", "a.txt", "node_modules/lib", "vendor/x");
+    expect(indexGitlinks(join(repo, ".git"))?.sort()).toEqual(["node_modules/lib", "vendor/x"]);
+  });
+
+  it("says none for a repository without an index, and cannot tell for a refused one", () => {
+    const repo = join(base, "r");
+    git(base, "init", "-q", repo);
+    expect(indexGitlinks(join(repo, ".git"))).toEqual([]);
+    writeFileSync(join(repo, ".git", "index"), "garbage-garbage-garbage");
+    expect(indexGitlinks(join(repo, ".git"))).toBeUndefined();
   });
 });

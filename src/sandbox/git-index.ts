@@ -24,8 +24,16 @@ interface IndexStat {
 const MAX_INDEX_BYTES = 256 * 1024 * 1024;
 /** The smallest index entry (SHA-1, a one-byte name and its NUL), to check an index's size against its count. */
 const MIN_ENTRY_BYTES = 64;
+/** The mode git records for a gitlink: a submodule or an embedded repository. */
+const GITLINK = 0o160000;
 
-const cache = new Map<string, { key: string; entries: Map<string, IndexStat> }>();
+/** What an index says: its unchanged-looking entries with their stat data, and its gitlinks (mode 160000). */
+interface IndexRead {
+  entries: Map<string, IndexStat>;
+  gitlinks: string[];
+}
+
+const cache = new Map<string, { key: string; read: IndexRead }>();
 
 /**
  * Why an index is not read, from its stat and its first 12 bytes (undefined: read it): not `DIRC` version 2–4,
@@ -48,7 +56,7 @@ export function indexRefusal(size: number, blocks: number, head: Buffer): string
  * following a link; only the header is read before the size and kind are judged.
  * Entries git would re-read anyway (their time not before the index's own) are left out.
  */
-function readIndex(indexPath: string, hashBytes: number): Map<string, IndexStat> | undefined {
+function readIndex(indexPath: string, hashBytes: number): IndexRead | undefined {
   let stat: BigIntStats;
   let head: Buffer;
   try {
@@ -61,7 +69,7 @@ function readIndex(indexPath: string, hashBytes: number): Map<string, IndexStat>
   const key = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${hashBytes}`;
   const indexTime = Number(stat.mtimeNs / 1_000_000_000n);
   const known = cache.get(indexPath);
-  if (known?.key === key) return known.entries;
+  if (known?.key === key) return known.read;
   if (indexRefusal(Number(stat.size), Number(stat.blocks), head) !== undefined) return undefined;
   let data: Buffer;
   try {
@@ -69,17 +77,18 @@ function readIndex(indexPath: string, hashBytes: number): Map<string, IndexStat>
   } catch {
     return undefined;
   }
-  const entries = parse(data, hashBytes, indexTime);
-  if (entries) cache.set(indexPath, { key, entries });
-  return entries;
+  const read = parse(data, hashBytes, indexTime);
+  if (read) cache.set(indexPath, { key, read });
+  return read;
 }
 
-function parse(data: Buffer, hashBytes: number, indexTime: number): Map<string, IndexStat> | undefined {
+function parse(data: Buffer, hashBytes: number, indexTime: number): IndexRead | undefined {
   if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return undefined;
   const version = data.readUInt32BE(4);
   if (version < 2 || version > 4) return undefined;
   const count = data.readUInt32BE(8);
   const entries = new Map<string, IndexStat>();
+  const gitlinks: string[] = [];
   let at = 12;
   let previous = "";
   for (let i = 0; i < count; i++) {
@@ -91,6 +100,7 @@ function parse(data: Buffer, hashBytes: number, indexTime: number): Map<string, 
       ino: data.readUInt32BE(at + 20),
       size: data.readUInt32BE(at + 36),
     };
+    const mode = data.readUInt32BE(at + 24);
     at += 40 + hashBytes;
     const flags = data.readUInt16BE(at);
     at += 2;
@@ -118,9 +128,10 @@ function parse(data: Buffer, hashBytes: number, indexTime: number): Map<string, 
     }
     previous = name;
     const stage = (flags >> 12) & 3;
-    if (stage === 0 && stat.mtimeS < indexTime) entries.set(name, stat);
+    if ((mode & 0o170000) === GITLINK) gitlinks.push(name);
+    else if (stage === 0 && stat.mtimeS < indexTime) entries.set(name, stat);
   }
-  return entries;
+  return { entries, gitlinks };
 }
 
 /**
@@ -131,14 +142,7 @@ function parse(data: Buffer, hashBytes: number, indexTime: number): Map<string, 
 export function trackedUnchanged(worktree: string, gitDir: string, paths: readonly string[]): Set<string> {
   const out = new Set<string>();
   if (paths.length === 0) return out;
-  let hashBytes = 20;
-  try {
-    if (/objectformat\s*=\s*sha256/i.test(readInsideSync(`${gitDir}/config`, 1024 * 1024).toString("latin1")))
-      hashBytes = 32;
-  } catch {
-    // No config: SHA-1.
-  }
-  const entries = readIndex(`${gitDir}/index`, hashBytes);
+  const entries = readIndex(`${gitDir}/index`, hashBytesOf(gitDir))?.entries;
   if (!entries) return out;
   for (const path of paths) {
     const recorded = entries.get(path);
@@ -156,4 +160,25 @@ export function trackedUnchanged(worktree: string, gitDir: string, paths: readon
     }
   }
   return out;
+}
+
+/**
+ * The raw paths (relative to the worktree) the index records as gitlinks — submodules and embedded
+ * repositories, whose own config git on the host reads on `status` — or undefined when the index exists and
+ * is not read ({@link indexRefusal}, an unknown format, a link): the caller cannot tell which there are.
+ */
+export function indexGitlinks(gitDir: string): string[] | undefined {
+  const path = `${gitDir}/index`;
+  if (lstatSync(bytesOf(path), { throwIfNoEntry: false }) === undefined) return [];
+  return readIndex(path, hashBytesOf(gitDir))?.gitlinks;
+}
+
+/** 32 for a SHA-256 repository (its config says so), else 20. */
+function hashBytesOf(gitDir: string): number {
+  try {
+    const config = readInsideSync(`${gitDir}/config`, 1024 * 1024).toString("latin1");
+    return /objectformat\s*=\s*sha256/i.test(config) ? 32 : 20;
+  } catch {
+    return 20; // No config: SHA-1.
+  }
 }

@@ -17,6 +17,7 @@ import safe from "./git-new-repo.json" with { type: "json" };
 import { heldPlaceholders } from "./placeholders.js";
 import { type ScanRules, scanRoot } from "./scan.js";
 import { identity, type Layout, SCAN_WIDE_MAX_DIRS } from "./survey.js";
+import { unsafeGitlinks } from "./sweep-gitlinks.js";
 import { gitFolderLinks, outsideLinkWhy, sharedSecretWhy } from "./sweep-links.js";
 
 /** Where quarantined paths go, below each root. */
@@ -141,6 +142,15 @@ export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport 
         relative: path.slice(root.length + 1),
         why: "a link inside a git folder (git makes none there; git on the host would write through it)",
       });
+    }
+  }
+  for (const gitDir of gitFolders) {
+    const root = [...layout.baseline.keys()].find((r) => gitDir.startsWith(`${r}/`));
+    if (!root || hidden(gitDir)) continue;
+    for (const item of unsafeGitlinks(gitDir, since, unsafeRepository, report.problems)) {
+      const relative = item.path.slice(root.length + 1);
+      if (hidden(item.path) || found.some((f) => f.root === root && f.relative === relative)) continue;
+      found.push({ root, relative, why: item.why });
     }
   }
   // Outermost first, and nothing inside something already moved.
