@@ -29,7 +29,7 @@ const FIXED_INPUTS = [
 function isBuildInput(path) {
   const parts = path.split(sep);
   if (parts.includes("testdata") || parts.includes("test-support")) return false;
-  return !path.endsWith(".test.ts");
+  return !path.endsWith(".test.ts") && !path.endsWith(".soak.ts");
 }
 
 /** Data files the code reads at run time, which tsc does not emit (it emits the JSON it imports). */

@@ -2,7 +2,7 @@
  * The folder map in docs/architecture.md ("Folders and which may import which") is the rule the code keeps:
  * every import between folders of `src/` must be one the map allows, and every folder must have a row. When a
  * folder needs a new neighbour, or a new folder appears, change the map in the same commit (the failure says
- * which file imports what). Test helpers, benchmarks and end-to-end tests are outside the map, as are tests.
+ * which file imports what). Test helpers, benchmarks and end-to-end tests are outside the map, as are tests (`*.test.ts`, `*.soak.ts`).
  * A folder reaches another through its front door (`index.ts`), but for the imports the page lists under
  * "Imports past a front door", each with its reason.
  */
@@ -51,7 +51,11 @@ async function sourceFiles(dir: string): Promise<string[]> {
     if (entry.isDirectory()) {
       if (dir === SRC && OUTSIDE_THE_MAP.has(entry.name)) continue;
       out.push(...(await sourceFiles(path)));
-    } else if (/\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
+    } else if (
+      /\.ts$/.test(entry.name) &&
+      !/\.(test|soak)\.ts$/.test(entry.name) &&
+      !entry.name.endsWith(".d.ts")
+    ) {
       out.push(path);
     }
   }

@@ -179,14 +179,19 @@ describe("scopes through the pipeline", () => {
       },
     });
     expect(r.ok).toBe(true);
+    // This runner's children report no label of their own: each that ran counts as untrusted and private (fail
+    // closed); one that never started read nothing.
+    const label = { integrity: "untrusted", confidentiality: "private", sources: [] };
+    const nothingRead = { integrity: "trusted", confidentiality: "public", sources: [] };
     expect(r.data).toEqual([
       {
         agent: "researcher",
         ok: true,
         output: 'entities_get({"q":"a"}) | Error (tool_not_found): tool not found: "entities_create"',
+        label,
       },
-      { agent: "failing", ok: false, output: "partial", error: "gave up" },
-      { agent: "nobody", ok: false, output: "", error: 'unknown agent "nobody"' },
+      { agent: "failing", ok: false, output: "partial", error: "gave up", label },
+      { agent: "nobody", ok: false, output: "", error: 'unknown agent "nobody"', label: nothingRead },
     ]);
     expect(r.llmContent.split("\n")[0]).toBe("1 of 3 sub-agent(s) succeeded");
     expect(seen.map((s) => [s.agent.name, s.depth, [...s.scope.tools]])).toEqual([

@@ -17,6 +17,7 @@ import type {
   ApprovalStore,
   SettleResult,
 } from "../core/index.js";
+import { httpRequest } from "../net/index.js";
 
 /** The header the signature travels in. */
 export const WEBHOOK_SIGNATURE_HEADER = "x-toolgate-signature";
@@ -97,18 +98,20 @@ export class WebhookNotifier {
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) await sleep(firstDelayMs * 2 ** (attempt - 1));
       try {
-        const response = await fetch(url, {
+        // A configured endpoint (loopback bridges allowed); no redirect is followed.
+        const response = await httpRequest(url, {
+          mode: "configured",
           method: "POST",
           headers: {
             "content-type": "application/json",
             [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, Math.floor(this.now() / 1000), body),
           },
           body,
-          redirect: "error",
-          signal: AbortSignal.timeout(timeoutMs),
+          maxRedirects: 0,
+          timeoutMs,
         });
-        await response.body?.cancel();
-        if (response.ok) return;
+        response.close();
+        if (response.status >= 200 && response.status < 300) return;
         error = new Error(`the webhook answered ${response.status}`);
       } catch (cause) {
         error = cause as Error;

@@ -4,9 +4,9 @@
  * environment sanitization — and background processes with `shell_processes` and `gate.close()`.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Toolgate } from "../index.js";
 import { tempWorkspace } from "../test-support/cli.js";
 import { ALLOW_ALL, openGate } from "./fixtures.js";
@@ -19,6 +19,10 @@ beforeAll(async () => {
   root = await tempWorkspace({ "sub/inner.txt": "inner\n" });
   await mkdir(join(root, "..", `${root.split("/").pop()}-out`));
   await symlink(join(root, "..", `${root.split("/").pop()}-out`), join(root, "out-link"));
+  // The person's own link, older than any command: the check after a command moves away only links made
+  // since a second before it started (src/sandbox/prepare.ts, for file systems that keep whole seconds).
+  const made = (await lstat(join(root, "out-link"))).ctimeMs;
+  await vi.waitUntil(() => Date.now() - made > 1_100, { timeout: 10_000, interval: 50 });
   process.env[PLANTED] = "planted-in-the-parent";
   gate = await openGate(root, {
     policyText: ALLOW_ALL,

@@ -90,6 +90,13 @@ beforeAll(async () => {
   for (const [name, c] of Object.entries(configs))
     direct.set(name, await connect(c.command, c.args, "env" in c ? c.env : {}));
   await mkdir(join(xdg, "toolgate"), { recursive: true });
+  // The servers' results count as trusted (the user's own config, given with --config, says so): this file
+  // tests that results pass through unchanged; after an untrusted result the injection guard would ask before
+  // the next open-world call (docs/injection.md, tested there), and this client cannot be asked.
+  await writeFile(
+    join(xdg, "labels.toml"),
+    '[labels]\ntrusted_servers = ["everything", "filesystem", "memory"]\n',
+  );
   const trusted = await toolgate(["trust", ws], { env: { XDG_CONFIG_HOME: xdg } });
   expect(trusted.code).toBe(0);
 }, 120_000);
@@ -149,7 +156,8 @@ describe("through the gate's pool", () => {
 describe("through `toolgate mcp --pool` (an SDK client connected to the toolgate process)", () => {
   let client: Client;
   beforeAll(async () => {
-    client = await connect(process.execPath, [BIN, "mcp", "--pool", "--workspace", ws], {
+    const config = join(xdg, "labels.toml");
+    client = await connect(process.execPath, [BIN, "mcp", "--pool", "--workspace", ws, "--config", config], {
       XDG_CONFIG_HOME: xdg,
     });
   }, 120_000);

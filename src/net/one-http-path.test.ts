@@ -10,8 +10,9 @@ import { REPO_ROOT } from "../test-support/cli.js";
 
 /** The files that may call `fetch` themselves, and why. */
 const ALLOWED: Record<string, string> = {
-  "src/console/page/app.ts":
+  "src/console/page/session.ts":
     "the console's page runs in the browser: same-origin requests to its own console server, no Node HTTP stack",
+  "src/console/page/login.ts": "the console's sign-in page, in the browser: one same-origin request",
   "src/bench/web.bench.ts": "a benchmark's anchor: the plain client the web tools are measured against",
   "src/bench/loop.bench.ts": "a benchmark's anchor: a plain request to the same model server",
 };

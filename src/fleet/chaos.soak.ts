@@ -76,12 +76,11 @@ function start(args: string[], env: Record<string, string> = {}): Proc {
   return proc;
 }
 
-// Opt-in (TOOLGATE_CHAOS=1 or TOOLGATE_CHAOS_FULL=1) until a hang seen in one run of three is found: the
+// A soak test (`npm run soak`, vitest.soak.config.ts), not in the suite, until a hang seen in one run of three is found: the
 // test passed at 3 × 20 in 35 s alone, then once failed an approver start-up race (fixed: workers now wait
 // for the approvers' "ready") and once timed out at 120 s with the cause not yet known.
-const ENABLED = FULL || process.env.TOOLGATE_CHAOS === "1";
 
-describe.runIf(ENABLED)("fleet chaos", { timeout: FULL ? 3_600_000 : 120_000 }, () => {
+describe("fleet chaos", { timeout: FULL ? 3_600_000 : 120_000 }, () => {
   it(`${WORKERS} workers × ${LIFECYCLES} asks, random approvers, kills and a Redis restart: every invariant holds`, async () => {
     const { url } = server();
     const project = "chaos";
