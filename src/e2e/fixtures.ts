@@ -5,7 +5,18 @@
  * reader for `toolgate ... --json` output.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { link, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  link,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { CallResult } from "../core/index.js";
@@ -61,6 +72,10 @@ export async function adversarialLayout(files: Record<string, string> = {}): Pro
   await symlink(join(root, "c2"), join(root, "c1"));
   await symlink(join(base, "created-by-attack.txt"), join(root, "dangle"));
   await link(join(base, "outside.txt"), join(root, "hard.txt"));
+  // The person's own links, older than any command: the check after a shell command moves away the links
+  // made since a second before it started (src/sandbox/prepare.ts, for file systems that keep whole seconds).
+  const made = (await lstat(join(root, "dangle"))).ctimeMs;
+  while (Date.now() - made <= 1_100) await new Promise((done) => setTimeout(done, 50));
   return {
     base,
     root,
