@@ -3,10 +3,13 @@
  * Git's own files that decide what runs, per repository found in the workspace: the config and the files it
  * includes, the hooks folder and the folder `core.hooksPath` names, `config.worktree`, `commondir`, the
  * rebase and sequencer state (their todo lists hold `exec` lines), and the same inside each submodule's and
- * linked worktree's git folder. What exists is kept read-only; what is missing is either blocked (hooks,
- * config: a placeholder git tolerates) or watched by the check after the command (git refuses to work with a
- * placeholder at `commondir` or at a `config.worktree` it reads). The rest of a git folder (objects, refs, the
- * index, logs, HEAD) stays writable, so `git add`, `commit`, `checkout`, `rebase` work.
+ * linked worktree's git folder. What exists is kept read-only; what is missing is either blocked with a
+ * placeholder git reads as nothing — an empty folder at `hooks` and `config`, a file naming the folder itself
+ * (`.`) at `commondir`, an empty file at a `config.worktree` git reads — or watched by the check after the
+ * command (an empty rebase or sequencer folder would tell git a rebase is under way). Blocking matters while
+ * the command runs: the person's editor and prompt run `git status` meanwhile, before any check after it.
+ * The rest of a git folder (objects, refs, the index, logs, HEAD) stays writable, so `git add`, `commit`,
+ * `checkout`, `rebase` work.
  */
 import { lstatSync, readdirSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -26,7 +29,14 @@ const READ_ONLY = [
 ];
 /** Missing entries blocked with a placeholder (git reads a missing and an empty one alike). */
 const BLOCKED = ["config", "hooks"];
-/** Missing entries the check after the command looks for (a placeholder would break git). */
+/**
+ * Missing entries blocked with a file git reads as if it were not there: a `commondir` of `.` names the git
+ * folder itself (git takes config and hooks from where it would anyway).
+ */
+const BLOCKED_FILES: Readonly<Record<string, string>> = { commondir: ".\n" };
+/** What a missing `config.worktree` is blocked with where git reads one (an empty config). */
+const EMPTY_CONFIG = "";
+/** Entries the check after the command looks for when they appear (a placeholder was not made for them). */
 export const WATCHED = ["config.worktree", "commondir", "rebase-merge", "rebase-apply", "sequencer"];
 /** A linked worktree's administrative entries (in `<git folder>/worktrees/<name>/`) kept read-only. */
 const WORKTREE_ADMIN = ["commondir", "gitdir", "config.worktree"];
@@ -37,8 +47,10 @@ const MAX_NESTING = 8;
 export interface GitProtection {
   /** Existing files and folders to mount read-only. */
   readOnly: Set<string>;
-  /** Missing paths to block with a placeholder (inside a root only). */
+  /** Missing paths to block with a placeholder folder (inside a root only). */
   blocked: Set<string>;
+  /** Missing paths to block with a placeholder file, and what it holds (inside a root only). */
+  blockedFiles: Map<string, string>;
   /** Git folders whose missing {@link WATCHED} entries the check after the command looks for. */
   watched: Set<string>;
 }
@@ -54,7 +66,7 @@ export interface GitContext {
 
 /** An empty protection to add repositories to. */
 export function newGitProtection(): GitProtection {
-  return { readOnly: new Set(), blocked: new Set(), watched: new Set() };
+  return { readOnly: new Set(), blocked: new Set(), blockedFiles: new Map(), watched: new Set() };
 }
 
 /**
@@ -74,8 +86,17 @@ export function protectGitDir(
     const path = `${gitDir}/${name}`;
     if (exists(path)) into.readOnly.add(path);
     else if (BLOCKED.includes(name) && context.writableAt(path)) into.blocked.add(path);
+    else if (name in BLOCKED_FILES && context.writableAt(path))
+      into.blockedFiles.set(path, BLOCKED_FILES[name]!);
   }
   const config = readGitConfig(bytesOf(`${gitDir}/config`)) ?? [];
+  // git reads config.worktree only where extensions.worktreeConfig is on: there a missing one is blocked too.
+  const worktreeConfig = configValues(config, "extensions", "worktreeconfig").some(isTrue);
+  const blockWorktreeConfig = (path: string) => {
+    if (worktreeConfig && !exists(path) && context.writableAt(path))
+      into.blockedFiles.set(path, EMPTY_CONFIG);
+  };
+  blockWorktreeConfig(`${gitDir}/config.worktree`);
   const base = worktree ?? gitDir;
   const hooksPaths = [...context.globalHooksPaths, ...configValues(config, "core", "hookspath")];
   for (const configPath of includedConfigs(`${gitDir}/config`, context.home)) {
@@ -94,6 +115,7 @@ export function protectGitDir(
     for (const entry of WORKTREE_ADMIN) {
       const path = `${gitDir}/worktrees/${name}/${entry}`;
       if (exists(path)) into.readOnly.add(path);
+      else if (entry === "config.worktree") blockWorktreeConfig(path);
     }
   }
 }
@@ -172,6 +194,11 @@ function includedConfigs(file: string, home: string, seen = new Set<string>()): 
 function expand(value: string, base: string, home: string): string {
   if (value.startsWith("~/")) return resolve(home, value.slice(2));
   return isAbsolute(value) ? resolve(value) : resolve(base, value);
+}
+
+/** Anything but git's spellings of false (a key with no value is true; blocking where git would not read is harmless). */
+function isTrue(value: string): boolean {
+  return !["", "false", "no", "off", "0"].includes(value.trim().toLowerCase());
 }
 
 function exists(path: string): boolean {

@@ -5,6 +5,9 @@
  * folder. Folders, not files: git, npm and editors ignore an empty folder (`git add -A`, `git status` stay
  * clean), while nothing can be written into it.
  *
+ * A few git files are blocked with a placeholder file instead, holding what git reads as "nothing there"
+ * (git-dirs.ts: a `commondir` of `.`); they are removed only while they still hold exactly that.
+ *
  * This module counts who relies on each placeholder in this process and removes it — only while still empty —
  * when the last sandbox using it ends. Deleting a folder unmounts whatever another sandbox mounted on it, so a
  * placeholder another process still lists in its journal is left for that process. Every process keeps a
@@ -14,8 +17,10 @@
  */
 import {
   closeSync,
+  constants,
   lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -23,11 +28,14 @@ import {
   rmSync,
   unlinkSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { bytesOf, inside, openFolder, openInside, rawOf } from "./descriptors.js";
+import { bytesOf, inside, openFolder, openInside, rawOf, readInsideSync } from "./descriptors.js";
 
 const holders = new Map<string, number>();
+/** The placeholder files among {@link holders}: raw path → what it holds. */
+const fileContents = new Map<string, string>();
 /** The journal file of this process, once a state folder is known. */
 let journal: string | undefined;
 
@@ -69,19 +77,31 @@ export class PlaceholderRace extends Error {
 
 /**
  * Makes the placeholders `paths` (raw, missing, each inside the raw writable place `places` holds) and their
- * missing parents, counts them, and returns the function that releases them.
+ * missing parents, and the placeholder `files` (raw path → content; their folders exist), counts them, and
+ * returns the function that releases them.
  * @throws PlaceholderRace when a folder on the way is not a real folder, or a placeholder's place is taken
  * (the workspace changed since the survey): survey again.
  */
-export function holdPlaceholders(paths: readonly string[], places: readonly string[]): () => void {
+export function holdPlaceholders(
+  paths: readonly string[],
+  places: readonly string[],
+  files: ReadonlyMap<string, string> = new Map(),
+): () => void {
   const made: string[] = [];
   const placeFds = new Map<string, number>();
   // Journaled before anything is made: a process killed midway leaves nothing the next one does not know of.
   const elsewhere = heldElsewhere();
   // Another live process's placeholder is shared (journaled here first, so that process leaves it in place).
   const toMake = paths.filter((p) => !holders.has(p)).flatMap((p) => foldersToHold(p, places, elsewhere));
-  if (toMake.length > 0) writeJournal(toMake);
+  const filesToMake = [...files].filter(([path]) => !holders.has(path));
+  for (const [path, content] of filesToMake) fileContents.set(path, content);
+  if (toMake.length > 0 || filesToMake.length > 0) writeJournal(toMake);
   try {
+    for (const [path, content] of files) {
+      holdFile(path, content);
+      made.push(path);
+      count([path], 1);
+    }
     for (const path of paths) {
       // Already there (held, or lingering after a command that ended): one more hold.
       if (holders.has(path)) {
@@ -128,6 +148,7 @@ export function holdPlaceholders(paths: readonly string[], places: readonly stri
     }
   } catch (error) {
     release(made);
+    for (const [path] of filesToMake) if (!holders.has(path)) fileContents.delete(path);
     throw error;
   } finally {
     for (const fd of placeFds.values()) closeSync(fd);
@@ -139,6 +160,48 @@ export function holdPlaceholders(paths: readonly string[], places: readonly stri
     released = true;
     release(made);
   };
+}
+
+/**
+ * Makes the placeholder file at raw `path` holding `content`, through its folder opened without following
+ * links; one already there holding exactly `content` (another command's) is shared.
+ * @throws PlaceholderRace when something else is there, or a folder on the way is not a real folder.
+ */
+function holdFile(path: string, content: string): void {
+  if (holders.has(path)) return;
+  const folder = openFolder(dirname(path));
+  if (folder === undefined) fail(dirname(path));
+  try {
+    const name = inside(folder, path.slice(dirname(path).length + 1));
+    let fd: number;
+    try {
+      fd = openSync(
+        name,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      );
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (holdsExactly(path, content)) return;
+      throw new PlaceholderRace(`${bytesOf(path).toString("utf8")} appeared meanwhile`);
+    }
+    try {
+      writeSync(fd, content);
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    closeSync(folder);
+  }
+}
+
+/** Whether raw `path` is a regular file (reached without following links) holding exactly `content`. */
+function holdsExactly(path: string, content: string): boolean {
+  try {
+    return readInsideSync(path, content.length + 1).equals(Buffer.from(content, "latin1"));
+  } catch {
+    return false;
+  }
 }
 
 function fail(path: string): never {
@@ -189,9 +252,28 @@ export function flushPlaceholders(): void {
   const elsewhere = heldElsewhere();
   for (const path of free.sort((a, b) => b.length - a.length)) {
     // Kept on the list when it cannot go yet (another process holds it, or something is inside): tried again.
-    if (!elsewhere.has(path) && removeEmptyFolder(path)) holders.delete(path);
+    if (!elsewhere.has(path) && removePlaceholder(path, fileContents.get(path))) {
+      holders.delete(path);
+      fileContents.delete(path);
+    }
   }
   writeJournal();
+}
+
+/** Removes a placeholder: a file only while it holds exactly `content`, a folder only while empty. */
+function removePlaceholder(path: string, content: string | undefined): boolean {
+  if (content === undefined) return removeEmptyFolder(path);
+  if (!holdsExactly(path, content)) return true; // Gone, or someone else's now: left.
+  const parent = openFolder(dirname(path));
+  if (parent === undefined) return true;
+  try {
+    unlinkSync(inside(parent, path.slice(dirname(path).length + 1)));
+  } catch {
+    // Already gone.
+  } finally {
+    closeSync(parent);
+  }
+  return true;
 }
 
 /**
@@ -219,6 +301,8 @@ interface JournalFile {
   started: string;
   /** Raw paths, base64 (any bytes). */
   paths: string[];
+  /** The placeholder files among `paths`: base64 path → what it holds. */
+  files?: Record<string, string>;
 }
 
 /**
@@ -250,7 +334,12 @@ function writeJournal(pending: readonly string[] = []): void {
     const data: JournalFile = {
       pid: process.pid,
       started: startTimeOf(process.pid) ?? "",
-      paths: [...new Set([...holders.keys(), ...pending])].map((p) => bytesOf(p).toString("base64")),
+      paths: [...new Set([...holders.keys(), ...pending, ...fileContents.keys()])].map((p) =>
+        bytesOf(p).toString("base64"),
+      ),
+      files: Object.fromEntries(
+        [...fileContents].map(([path, content]) => [bytesOf(path).toString("base64"), content]),
+      ),
     };
     const temp = `${journal}.tmp`;
     writeFileSync(temp, JSON.stringify(data));
@@ -294,6 +383,21 @@ function heldElsewhere(): Set<string> {
 }
 
 /**
+ * The placeholder files this process or another live one holds (or keeps lingering): raw path → content. A
+ * survey treats one as a placeholder to hold, never as the person's file; the check after a command does not
+ * count one as state a command left.
+ */
+export function heldPlaceholderFiles(): Map<string, string> {
+  const files = new Map(fileContents);
+  for (const data of journals().live) {
+    for (const [path, content] of Object.entries(data.files ?? {})) {
+      files.set(Buffer.from(path, "base64").toString("latin1"), content);
+    }
+  }
+  return files;
+}
+
+/**
  * Removes the placeholders that processes killed before they could clean up left behind (from their journals
  * in `stateDir`), while still empty and not held by a live process. Returns how many were removed.
  */
@@ -309,7 +413,7 @@ export function cleanLeftPlaceholders(stateDir: string | undefined): number {
       const paths = data.paths.map((p) => Buffer.from(p, "base64").toString("latin1"));
       for (const path of paths.sort((a, b) => b.length - a.length)) {
         if (held.has(path)) continue;
-        removeEmptyFolder(path);
+        removePlaceholder(path, data.files?.[bytesOf(path).toString("base64")]);
         if (lstatSync(bytesOf(path), { throwIfNoEntry: false }) === undefined) removed++;
       }
       unlinkSync(file);

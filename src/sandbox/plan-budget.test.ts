@@ -15,6 +15,7 @@ function layout(covers: [string, CoverKind][], placeholders: string[] = []): Lay
     readOnlyRoots: [],
     covers: new Map(covers),
     placeholders,
+    placeholderFiles: new Map(),
     pins: [],
     gitDirs: [],
     baseline: new Map(),

@@ -34,6 +34,8 @@ export function fitPlan(layout: Layout, roots: readonly string[]): void {
     for (const path of [...layout.covers.keys()])
       if (isInsideOrEqual(folder, path)) layout.covers.delete(path);
     layout.placeholders = layout.placeholders.filter((path) => !isInsideOrEqual(folder, path));
+    for (const path of [...layout.placeholderFiles.keys()])
+      if (isInsideOrEqual(folder, path)) layout.placeholderFiles.delete(path);
     layout.covers.set(folder, "empty");
     if (!layout.unsurveyed.includes(folder)) layout.unsurveyed.push(folder);
   };

@@ -11,6 +11,7 @@ import type { SandboxGrant } from "../core/index.js";
 import { bwrapArgs, expectedMounts, type SandboxMode, type SandboxPlan } from "./bwrap-args.js";
 import { closeAll, textOf } from "./descriptors.js";
 import { sandboxSupport } from "./detect.js";
+import { describeIncomplete, incompleteMark, markIncomplete } from "./incomplete.js";
 import { type PendingNetwork, pendingNetwork } from "./network/connect.js";
 import { LayoutMoved, type OpenedLayout, openLayout } from "./open-layout.js";
 import { cleanLeftPlaceholders, holdPlaceholders, PlaceholderRace } from "./placeholders.js";
@@ -131,6 +132,8 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
   }
   const support = sandboxSupport(settings.bwrap);
   const bash = findBash(context.shell);
+  const mark = incompleteMark(settings.stateDir, context.roots);
+  if (mark) throw new SandboxSetupError(describeIncomplete(mark));
   if (!cleaned) {
     cleaned = true;
     cleanLeftPlaceholders(settings.stateDir);
@@ -177,11 +180,15 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
       released = true;
       closeAll(opened.fds);
       releasePlaceholders();
-      const notes = [
-        ...layout.notes,
-        unsurveyedNote(layout),
-        describeSweep(sweep(layout, rules, since)),
-      ].filter(Boolean);
+      const report = sweep(layout, rules, since);
+      if (report.incomplete.length > 0) {
+        const roots = [...layout.baseline.keys()].map(textOf);
+        markIncomplete(settings.stateDir, roots, report.incomplete);
+        // The person hears it from toolgate, not only through the command's result (which the command shapes).
+        const mark = incompleteMark(settings.stateDir, roots);
+        if (mark) process.stderr.write(`toolgate: ${describeIncomplete(mark)}\n`);
+      }
+      const notes = [...layout.notes, unsurveyedNote(layout), describeSweep(report)].filter(Boolean);
       return notes.length > 0 ? notes.join("\n") : undefined;
     },
     ...(plan.network
@@ -219,7 +226,7 @@ function setUp(
     });
     let releasePlaceholders: () => void;
     try {
-      releasePlaceholders = holdPlaceholders(layout.placeholders, layout.writable);
+      releasePlaceholders = holdPlaceholders(layout.placeholders, layout.writable, layout.placeholderFiles);
     } catch (error) {
       if (!(error instanceof PlaceholderRace)) throw error;
       why = error.message;

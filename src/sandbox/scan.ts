@@ -18,7 +18,8 @@ export const SCAN_MAX_DIRS = 10_000;
  * caches — code that runs as code anyway, and large. A folder holding a hidden secret cannot be renamed to one
  * of these names (every folder above a covered path is pinned in place), so the list opens no way to a secret.
  */
-const SKIP = new Set(survey.skip.map((e) => e.name));
+/** Folder names the walk does not look into (survey.json). */
+export const SKIPPED: ReadonlySet<string> = new Set(survey.skip.map((e) => e.name));
 /** The entries that make a folder a git folder (bare repositories, `.bare`, submodules' git folders). */
 const GIT_SHAPE = ["HEAD", "objects", "refs"];
 
@@ -129,7 +130,7 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
         if (found.kind === "link") out.links.push(found);
         const isProtected = !inProtected && rules.protectedSet.matches(text, textOf(found.path));
         if (isProtected) out.protected.push(found);
-        if (found.kind === "dir" && !SKIP.has(name)) {
+        if (found.kind === "dir" && !SKIPPED.has(name)) {
           next.push({ relative: rel, inProtected: inProtected || isProtected });
         }
       }

@@ -29,7 +29,7 @@ import {
 import { trackedUnchanged } from "./git-index.js";
 import { gitConfigCopyFile, userGitConfigPaths } from "./git-user-config.js";
 import { visibleInHome } from "./home.js";
-import { heldPlaceholders } from "./placeholders.js";
+import { heldPlaceholderFiles, heldPlaceholders } from "./placeholders.js";
 import { fitPlan, PlanBudgetError } from "./plan-budget.js";
 import { SCAN_MAX_DIRS, type ScanResult, type ScanRules, scanRoot } from "./scan.js";
 
@@ -94,6 +94,8 @@ export interface Layout {
   covers: Map<string, CoverKind>;
   /** Missing protected paths to make (empty folders) so they can be covered; inside a writable place. */
   placeholders: string[];
+  /** Missing git files to make so they can be covered (raw path → what git reads there as nothing). */
+  placeholderFiles: Map<string, string>;
   /** Folders between a writable place and a covered path: bound onto themselves (cannot be renamed away). */
   pins: string[];
   /** Git folders whose missing state (commondir, rebase/sequencer, config.worktree) the check after looks for. */
@@ -172,6 +174,7 @@ export function surveySandbox(input: SurveyInput): Layout {
     readOnlyRoots: writing ? [] : roots,
     covers: new Map(),
     placeholders: [],
+    placeholderFiles: new Map(),
     pins: [],
     gitDirs: [],
     baseline: new Map(),
@@ -228,6 +231,10 @@ export function surveySandbox(input: SurveyInput): Layout {
   }
   for (const path of gitProtection.readOnly) layout.covers.set(path, "self");
   for (const path of gitProtection.blocked) block(layout, path);
+  for (const [path, content] of gitProtection.blockedFiles) {
+    layout.covers.set(path, "self");
+    layout.placeholderFiles.set(path, content);
+  }
   layout.gitDirs = [...gitProtection.watched];
   if (writing) blockMissingAtRoots(layout, roots, home);
   hideListed(layout, input, home, readableAt);
@@ -240,8 +247,11 @@ export function surveySandbox(input: SurveyInput): Layout {
   // A placeholder another command made (still held, or lingering for the next command) looks like an existing
   // folder: this command holds it too, or it could be removed (which unmounts whatever covers it) meanwhile.
   const held = heldPlaceholders();
+  const heldFiles = heldPlaceholderFiles();
   for (const path of [...layout.covers.keys(), ...layout.pins]) {
-    if (held.has(path) && !layout.placeholders.includes(path)) layout.placeholders.push(path);
+    const content = heldFiles.get(path);
+    if (content !== undefined) layout.placeholderFiles.set(path, content);
+    else if (held.has(path) && !layout.placeholders.includes(path)) layout.placeholders.push(path);
   }
   return layout;
 }
@@ -437,10 +447,7 @@ function finish(layout: Layout): void {
     .map(([path]) => path)
     .sort((a, b) => a.length - b.length);
   for (const path of [...layout.covers.keys()]) {
-    if (emptied.some((e) => e !== path && isInsideOrEqual(e, path))) {
-      layout.covers.delete(path);
-      layout.placeholders = layout.placeholders.filter((p) => p !== path);
-    }
+    if (emptied.some((e) => e !== path && isInsideOrEqual(e, path))) dropCover(layout, path);
   }
   const coveredAt = (path: string) =>
     [...layout.covers].some(([covered, kind]) => isInsideOrEqual(covered, path) && kind !== "null");
@@ -453,6 +460,13 @@ function finish(layout: Layout): void {
     }
   }
   layout.pins = [...pins];
+}
+
+/** Drops a cover, and the placeholder it would have needed. */
+function dropCover(layout: Layout, path: string): void {
+  layout.covers.delete(path);
+  layout.placeholders = layout.placeholders.filter((p) => p !== path);
+  layout.placeholderFiles.delete(path);
 }
 
 /**
@@ -482,8 +496,7 @@ function closeUnreachable(layout: Layout): void {
       if (at === "/") {
         const closed = chain.find((c) => !folder(c).enter);
         if (closed === undefined) break;
-        layout.covers.delete(path);
-        layout.placeholders = layout.placeholders.filter((p) => p !== path);
+        dropCover(layout, path);
         if (folder(closed).own && closed !== "/") {
           layout.covers.set(closed, "empty");
           if (!layout.unsurveyed.includes(closed)) layout.unsurveyed.push(closed);
@@ -503,6 +516,8 @@ function baselineOf(scan: ScanResult): Map<string, string> {
   for (const found of [...scan.protected, ...scan.gitFiles, ...scan.secrets])
     out.set(found.relative, identity(found.path));
   for (const found of scan.gitDirs) out.set(found.relative, identity(found.path));
+  // Links by path: the check after the command judges a link new at its path, whatever its age.
+  for (const found of scan.links) out.set(found.relative, identity(found.path));
   return out;
 }
 

@@ -10,6 +10,7 @@ import { lstatSync } from "node:fs";
 import { bytesOf, textOf } from "./descriptors.js";
 import { gitDirOfFile } from "./git-dirs.js";
 import { indexGitlinks } from "./git-index.js";
+import { reopenWay } from "./reopen.js";
 
 /** A repository to move away: its `.git` (raw, absolute) and why. */
 export interface GitlinkFinding {
@@ -19,25 +20,25 @@ export interface GitlinkFinding {
 
 /**
  * The gitlinked repositories of the worktree whose git folder is `gitDir` that `judge` refuses, among those
- * made or changed since `since` (ms). When the index cannot be read, a problem says so.
+ * made or changed since `since` (ms). When the index cannot be read, `incomplete` says so (fail closed).
  */
 export function unsafeGitlinks(
   gitDir: string,
   since: number,
   judge: (gitDir: string) => string | undefined,
-  problems: string[],
+  incomplete: string[],
 ): GitlinkFinding[] {
   if (!gitDir.endsWith("/.git")) return [];
   const top = gitDir.slice(0, -"/.git".length);
   const links = indexGitlinks(gitDir);
   if (links === undefined) {
-    problems.push(`the index of ${textOf(top)} could not be read: repositories it records were not judged`);
+    incomplete.push(`the index of ${textOf(top)} could not be read: repositories it records were not judged`);
     return [];
   }
   const found: GitlinkFinding[] = [];
   for (const relative of links) {
     const dotGit = `${top}/${relative}/.git`;
-    const stat = lstatSync(bytesOf(dotGit), { throwIfNoEntry: false });
+    const stat = lstatReopened(top, dotGit);
     if (!stat) continue;
     const repository = stat.isDirectory() ? dotGit : stat.isFile() ? gitDirOfFile(dotGit) : undefined;
     if (!repository) continue;
@@ -50,6 +51,23 @@ export function unsafeGitlinks(
       found.push({ path: dotGit, why: `a repository the index records at ${textOf(relative)} ${why}` });
   }
   return found;
+}
+
+/**
+ * The status of `path`, after giving the owner's permissions back on the folders from `top` down when one
+ * refused the lookup; undefined when nothing is there, or the path is too long to name (git on the host cannot
+ * reach it either).
+ */
+function lstatReopened(top: string, path: string) {
+  const look = () => lstatSync(bytesOf(path), { throwIfNoEntry: false });
+  try {
+    return look();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENAMETOOLONG") return undefined;
+    if (code !== "EACCES" || !reopenWay(top, path)) throw error;
+    return look();
+  }
 }
 
 /** Whether the path's status changed (ctime, which no command can set back) since `since`, in ms. */

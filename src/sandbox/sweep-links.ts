@@ -5,24 +5,29 @@
  * `~/.bashrc` gets a reflog line (the commit subject) appended on the next commit; `package-lock.json` linked
  * to a file outside is overwritten by the next `npm install`. A hard link under a secret's name to an innocent
  * name lets the command read, next time, the secret the person later writes in place.
- * What a command made (changed since it started) and is one of these is named here for the check after it.
+ * What a command left at a path (new there since the survey) and is one of these is named here for the check
+ * after it.
  */
 import type { Dirent } from "node:fs";
 import { accessSync, constants, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { bytesOf, textOf } from "./descriptors.js";
-import { readFolder } from "./scan.js";
+import { readFolderReopened } from "./reopen.js";
+import { type ScanRules, SKIPPED } from "./scan.js";
 
-/** How many folders of one git folder are looked through for links; past it the check says so. */
-const MAX_GIT_FOLDERS = 5_000;
+/** How many folders of one git folder are looked through for links; past it the check cannot finish. */
+const MAX_GIT_FOLDERS = 100_000;
 
 /**
- * Why a link is no link a command may leave: absolute, or leading outside every root (by its text or by
- * where it really ends), unless what it reaches is nothing the person could write (a system file).
+ * Why a link a command made must not stay. Programs on the host (git, npm, pytest, an editor) write and read
+ * through a link as if its path were the target, so a link may lead neither outside every root (absolute, or
+ * by its text or where it really ends) — unless what it reaches is nothing the person could write, such as a
+ * virtual environment's `python -> /usr/bin/python3` — nor, inside the roots, into what the sandbox keeps
+ * from commands: a git folder, a protected or secret path (the person's `npm install` writing
+ * `package-lock.json -> .git/hooks/post-checkout`), or a folder the survey does not look into (a person's key
+ * saved through `certs -> node_modules/.cache/c` would never be hidden).
  */
-export function outsideLinkWhy(path: string, roots: readonly string[], since: number): string | undefined {
-  const stat = changedSince(path, since);
-  if (!stat?.isSymbolicLink()) return undefined;
+export function linkWhy(path: string, roots: readonly string[], rules: ScanRules): string | undefined {
   let target: string;
   try {
     target = readlinkSync(bytesOf(path), { encoding: "buffer" }).toString("latin1");
@@ -30,21 +35,42 @@ export function outsideLinkWhy(path: string, roots: readonly string[], since: nu
     return undefined;
   }
   const why = "programs on the host (git, npm, an editor) would write or read through it";
-  const within = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}/`));
+  const rootOf = (p: string) => roots.find((r) => p === r || p.startsWith(`${r}/`));
   let real: string | undefined;
   try {
     real = realpathSync(bytesOf(path), { encoding: "buffer" }).toString("latin1");
   } catch {
     // Dangling or a loop: judged by its text alone.
   }
-  const outside =
-    isAbsolute(target) || !within(resolve(dirname(path), target)) || (real !== undefined && !within(real));
-  // A virtual environment's `python -> /usr/bin/python3`: nothing the person may change is reached through it.
-  if (!outside || (real !== undefined && !within(real) && !writable(real) && !writable(dirname(real))))
-    return undefined;
-  return isAbsolute(target)
-    ? `a link with an absolute target: ${why}`
-    : `a link leading outside the workspace: ${why}`;
+  const textual = resolve(dirname(path), target);
+  const outside = isAbsolute(target) || !rootOf(textual) || (real !== undefined && !rootOf(real));
+  if (outside) {
+    if (real !== undefined && !rootOf(real) && !writable(real) && !writable(dirname(real))) return undefined;
+    return isAbsolute(target)
+      ? `a link with an absolute target: ${why}`
+      : `a link leading outside the workspace: ${why}`;
+  }
+  for (const end of new Set([textual, ...(real === undefined ? [] : [real])])) {
+    const kept = keptPlace(end, rootOf(end)!, rules, real === end);
+    if (kept) return `a link into ${kept}: ${why}`;
+  }
+  return undefined;
+}
+
+/** What the sandbox keeps from commands at `path` (inside `root`), in words; undefined for an ordinary place. */
+function keptPlace(path: string, root: string, rules: ScanRules, exists: boolean): string | undefined {
+  if (path === root) return undefined;
+  const relative = path.slice(root.length + 1);
+  const names = relative.split("/");
+  if (names.includes(".git")) return "a git folder";
+  const text = textOf(relative);
+  if (rules.protectedSet.matches(text, textOf(path))) return "a protected path";
+  if (rules.secretSet.matches(text)) return "a secret's path";
+  // Into a skipped folder: a folder linked there is where files then land unsurveyed (a file link, such as
+  // `python -> .venv/bin/python`, is not).
+  const isFolder = exists && lstatSync(bytesOf(path), { throwIfNoEntry: false })?.isDirectory();
+  if (isFolder && names.some((name) => SKIPPED.has(name))) return "a folder the survey does not look into";
+  return undefined;
 }
 
 function writable(path: string): boolean {
@@ -56,9 +82,13 @@ function writable(path: string): boolean {
   }
 }
 
-/** Why a secret-named file must not stay: a regular file with more than one name (hard links). */
-export function sharedSecretWhy(path: string, since: number): string | undefined {
-  const stat = changedSince(path, since);
+/**
+ * Why a secret-named file new at its path must not stay: a regular file with more than one name (hard links).
+ * Judged by path, not by age: a hard link made earlier where the check does not look and moved here since
+ * keeps its old change time.
+ */
+export function sharedSecretWhy(path: string): string | undefined {
+  const stat = lstatSync(bytesOf(path), { throwIfNoEntry: false });
   if (!stat?.isFile() || stat.nlink < 2) return undefined;
   return (
     `a secret-named file with ${stat.nlink} hard links: a secret written there later would be readable ` +
@@ -67,46 +97,40 @@ export function sharedSecretWhy(path: string, since: number): string | undefined
 }
 
 /**
- * The links (raw absolute paths) made or changed since `since` anywhere inside git folder `gitDir`: git makes
- * none there, and git on the host writes through them (reflogs, COMMIT_EDITMSG, FETCH_HEAD). The object
- * store is not walked: git writes an object by making a new file and renaming it into place, never through
- * an existing name. `problems` gets a line when the folder is too large to look through whole.
+ * The links (raw absolute paths) anywhere inside git folder `gitDir`, whatever their age: git makes none
+ * there, and git on the host writes through them (reflogs, COMMIT_EDITMSG, FETCH_HEAD); a link made earlier in
+ * a folder the check does not walk and moved since keeps its old change time. git-annex's object store is
+ * left alone, and so is the object store (git writes an object by making a new file and renaming it into
+ * place, never through an existing name; a link planted there and moved into `logs/` later is caught there).
+ * `incomplete` gets a line for each folder that could not be looked through (the check then fails closed).
  */
-export function gitFolderLinks(gitDir: string, since: number, problems: string[]): string[] {
+export function gitFolderLinks(gitDir: string, incomplete: string[]): string[] {
   const links: string[] = [];
   const queue = [gitDir];
   for (let done = 0; queue.length > 0; done++) {
     const folder = queue.shift()!;
     if (done >= MAX_GIT_FOLDERS) {
-      problems.push(
+      incomplete.push(
         `${textOf(folder)} and ${queue.length} more folders of a git folder were not looked through for links`,
       );
       break;
     }
     let entries: Dirent<Buffer>[];
     try {
-      entries = readFolder(folder);
-    } catch {
+      entries = readFolderReopened(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      incomplete.push(`${textOf(folder)} could not be looked through for links: ${(error as Error).message}`);
       continue;
     }
     const isGitShaped = entries.some((e) => e.name.toString("latin1") === "HEAD");
     for (const entry of entries) {
       const name = entry.name.toString("latin1");
       const path = `${folder}/${name}`;
-      if (entry.isSymbolicLink()) {
-        if (changedSince(path, since)) links.push(path);
-      } else if (entry.isDirectory() && !(isGitShaped && name === "objects")) queue.push(path);
+      if (entry.isSymbolicLink()) links.push(path);
+      else if (entry.isDirectory() && !(isGitShaped && (name === "objects" || name === "annex")))
+        queue.push(path);
     }
   }
   return links;
-}
-
-/** The path's own stat when it changed (ctime, which no command can set back) since `since`, in ms. */
-function changedSince(path: string, since: number) {
-  try {
-    const stat = lstatSync(bytesOf(path), { throwIfNoEntry: false });
-    return stat && stat.ctimeMs >= since ? stat : undefined;
-  } catch {
-    return undefined;
-  }
 }

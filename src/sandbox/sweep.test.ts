@@ -88,14 +88,17 @@ describe("sweep", () => {
     expect(existsSync(join(ws, "fine/.git/config"))).toBe(true);
   });
 
-  it("moves unfinished rebase state and a commondir out of an existing repository, reading none of it", () => {
+  it("moves unfinished rebase state and a config.worktree out of an existing repository, reading none of it", () => {
     git("init", "-q");
     const layout = surveyFirst();
+    // commondir is blocked before the command instead (a placeholder file naming the git folder itself).
+    expect(layout.placeholderFiles.get(join(ws, ".git/commondir"))).toBe(".\n");
+    expect(layout.placeholderFiles.has(join(ws, ".git/config.worktree"))).toBe(false);
     write(".git/rebase-merge/git-rebase-todo", "exec touch /tmp/pwned\n");
     write(".git/rebase-merge/head-name", "refs/heads/feature\n");
-    write(".git/commondir", "/elsewhere\n");
+    write(".git/config.worktree", "[core]\n\tfsmonitor = x\n");
     const report = checkAfter(layout);
-    expect(report.moved.map((m) => m.path).sort()).toEqual([".git/commondir", ".git/rebase-merge"]);
+    expect(report.moved.map((m) => m.path).sort()).toEqual([".git/config.worktree", ".git/rebase-merge"]);
     const rebase = report.moved.find((m) => m.path === ".git/rebase-merge")!;
     // What the state says is the command's text (head-name may be a link to a key): the result never shows it.
     expect(rebase.why).toContain("head-name in the moved folder");

@@ -14,11 +14,12 @@ import { bytesOf, inside, openFolder, openInside, readInsideSync, textOf } from 
 import { readWorkspaceGitConfig } from "./git-config.js";
 import { childFolders, gitDirOfFile, WATCHED } from "./git-dirs.js";
 import safe from "./git-new-repo.json" with { type: "json" };
-import { heldPlaceholders } from "./placeholders.js";
-import { type ScanRules, scanRoot } from "./scan.js";
+import { heldPlaceholderFiles, heldPlaceholders } from "./placeholders.js";
+import { reopenFolder, reopenWay } from "./reopen.js";
+import { type ScanResult, type ScanRules, scanRoot } from "./scan.js";
 import { identity, type Layout, SCAN_WIDE_MAX_DIRS } from "./survey.js";
 import { unsafeGitlinks } from "./sweep-gitlinks.js";
-import { gitFolderLinks, outsideLinkWhy, sharedSecretWhy } from "./sweep-links.js";
+import { gitFolderLinks, linkWhy, sharedSecretWhy } from "./sweep-links.js";
 
 /** Where quarantined paths go, below each root. */
 export const QUARANTINE = ".toolgate/quarantine";
@@ -39,7 +40,13 @@ export interface Quarantined {
 /** What the check did: moved paths, what it could not do, and secrets the command could read. */
 export interface SweepReport {
   moved: Quarantined[];
+  /** What the check noticed and could not act on, without leaving anything unchecked. */
   problems: string[];
+  /**
+   * What the check could not look at or move: it did not finish, and nothing it would have caught there is
+   * known safe. Later commands in the workspace are refused until a check finishes (see sandbox/incomplete.ts).
+   */
+  incomplete: string[];
   /**
    * Secret-named paths (text, absolute) new or replaced since the command started: the mounts were decided at
    * the start, so the command could read them (written by it, by the person, or by another program meanwhile).
@@ -47,66 +54,141 @@ export interface SweepReport {
   appeared: string[];
 }
 
+/** One thing to move: where, and why. */
+interface Finding {
+  root: string;
+  relative: string;
+  why: string;
+}
+
 /**
  * Walks the layout's roots again and quarantines what the command left. Call once the command (and everything
- * it started) has ended. `since` (ms, before the command started): links and hard links changed since are
- * the command's; older ones are the person's own and stay.
+ * it started) has ended. What is judged is what is new at its path since the survey (the survey's baseline),
+ * whatever its age; `since` (ms, before the command started) is kept for gitlinked repositories, whose change
+ * the root's index records. Never throws: what it could not do is in `incomplete` (fail closed).
  */
 export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport {
-  const report: SweepReport = { moved: [], problems: [], appeared: [] };
+  const report: SweepReport = { moved: [], problems: [], incomplete: [], appeared: [] };
   if (layout.mode !== "workspace-write") return report;
-  const held = heldPlaceholders();
   const stamp = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`;
-  const found: { root: string; relative: string; why: string }[] = [];
-  // What the survey hid because it could not look there was hidden from the command too: it made nothing there.
-  const hidden = (path: string) => layout.unsurveyed.some((u) => path === u || path.startsWith(`${u}/`));
-  // What an earlier check moved away stays where it was put.
-  const quarantined = (relative: string) => relative.startsWith(`${QUARANTINE}/`);
+  const found: Finding[] = [];
+  const step = (what: string, run: () => void) => {
+    try {
+      run();
+    } catch (error) {
+      report.incomplete.push(`${what}: ${(error as Error).message}`);
+    }
+  };
   const gitFolders = new Set(layout.gitDirs);
   for (const [root, baseline] of layout.baseline) {
-    let now = scanRoot(root, rules);
-    // Past the limit, read on as the survey does: what the command made there is looked at too.
-    if (now.unscanned.length > 0) now = scanRoot(root, { ...rules, maxDirs: SCAN_WIDE_MAX_DIRS });
-    if (now.unscanned.length > 0) {
-      report.problems.push(
-        `${now.unscanned.length} folders below ${textOf(root)} were past the survey's limit and were not looked through`,
-      );
-    }
-    for (const item of [...now.protected, ...now.gitFiles]) {
-      if (held.has(item.path) || hidden(item.path) || baseline.get(item.relative) === identity(item.path))
-        continue;
-      found.push({
-        root,
-        relative: item.relative,
-        why: "decides what runs next; commands may not create it",
-      });
-    }
-    for (const item of now.secrets) {
-      // A placeholder (a missing .env or .npmrc blocked for the command) is toolgate's own, not a new secret.
-      if (held.has(item.path) || layout.placeholders.includes(item.path)) continue;
-      if (hidden(item.path) || insideEmptied(layout, item.path)) continue;
-      if (baseline.get(item.relative) !== identity(item.path)) report.appeared.push(textOf(item.path));
-    }
-    const roots = [...layout.baseline.keys()];
-    for (const link of now.links) {
-      if (hidden(link.path) || quarantined(link.relative)) continue;
-      const why = outsideLinkWhy(link.path, roots, since);
-      if (why) found.push({ root, relative: link.relative, why });
-    }
-    for (const item of now.secrets) {
-      if (hidden(item.path) || held.has(item.path) || quarantined(item.relative)) continue;
-      const why = sharedSecretWhy(item.path, since);
-      if (why) found.push({ root, relative: item.relative, why });
-    }
-    for (const dir of now.gitDirs) gitFolders.add(dir.path);
-    for (const dir of now.gitDirs) {
-      if (hidden(dir.path) || baseline.get(dir.relative) === identity(dir.path)) continue;
-      const why = unsafeRepository(dir.path);
-      if (why) found.push({ root, relative: dir.relative, why: `a repository the command made ${why}` });
-    }
+    step(`looking through ${textOf(root)}`, () =>
+      sweepRoot(layout, rules, root, baseline, { report, found, gitFolders }),
+    );
   }
+  step("looking through the git folders", () => sweepGitFolders(layout, found));
+  const roots = [...layout.baseline.keys()];
+  for (const gitDir of gitFolders) {
+    const root = roots.find((r) => gitDir.startsWith(`${r}/`));
+    if (!root || hiddenFromCommand(layout, gitDir)) continue;
+    step(`looking through ${textOf(gitDir)}`, () => {
+      for (const path of gitFolderLinks(gitDir, report.incomplete)) {
+        found.push({
+          root,
+          relative: path.slice(root.length + 1),
+          why: "a link inside a git folder (git makes none there; git on the host would write through it)",
+        });
+      }
+      for (const item of unsafeGitlinks(gitDir, since, unsafeRepository, report.incomplete)) {
+        const relative = item.path.slice(root.length + 1);
+        if (hiddenFromCommand(layout, item.path)) continue;
+        if (found.some((f) => f.root === root && f.relative === relative)) continue;
+        found.push({ root, relative, why: item.why });
+      }
+    });
+  }
+  moveAll(found, stamp, report);
+  return report;
+}
+
+/** What the survey hid because it could not look there was hidden from the command too: it made nothing there. */
+function hiddenFromCommand(layout: Layout, path: string): boolean {
+  return layout.unsurveyed.some((u) => path === u || path.startsWith(`${u}/`));
+}
+
+/** One root's walk: new protected names, secrets seen, new links and hard-linked secrets, new repositories. */
+function sweepRoot(
+  layout: Layout,
+  rules: ScanRules,
+  root: string,
+  baseline: ReadonlyMap<string, string>,
+  into: { report: SweepReport; found: Finding[]; gitFolders: Set<string> },
+): void {
+  const { report, found, gitFolders } = into;
+  const held = heldPlaceholders();
+  const hidden = (path: string) => hiddenFromCommand(layout, path);
+  // What an earlier check moved away stays where it was put.
+  const quarantined = (relative: string) => relative.startsWith(`${QUARANTINE}/`);
+  const isNew = (item: { path: string; relative: string }) =>
+    baseline.get(item.relative) !== identity(item.path);
+  const now = walkRoot(root, rules, hidden);
+  if (now.unscanned.length > 0) {
+    report.incomplete.push(
+      `${now.unscanned.length} folders below ${textOf(root)} were past the survey's limit and were not looked through`,
+    );
+  }
+  for (const folder of now.unreadable) {
+    if (!hidden(folder.path)) report.incomplete.push(`${textOf(folder.path)} could not be looked through`);
+  }
+  for (const item of [...now.protected, ...now.gitFiles]) {
+    if (held.has(item.path) || hidden(item.path) || !isNew(item)) continue;
+    found.push({ root, relative: item.relative, why: "decides what runs next; commands may not create it" });
+  }
+  const roots = [...layout.baseline.keys()];
+  for (const item of now.secrets) {
+    // A placeholder (a missing .env or .npmrc blocked for the command) is toolgate's own, not a new secret.
+    if (held.has(item.path) || layout.placeholders.includes(item.path) || hidden(item.path)) continue;
+    if (!isNew(item)) continue;
+    if (!insideEmptied(layout, item.path)) report.appeared.push(textOf(item.path));
+    const why = quarantined(item.relative) ? undefined : sharedSecretWhy(item.path);
+    if (why) found.push({ root, relative: item.relative, why });
+  }
+  for (const link of now.links) {
+    if (hidden(link.path) || quarantined(link.relative) || !isNew(link)) continue;
+    const why = linkWhy(link.path, roots, rules);
+    if (why) found.push({ root, relative: link.relative, why });
+  }
+  for (const dir of now.gitDirs) gitFolders.add(dir.path);
+  for (const dir of now.gitDirs) {
+    if (hidden(dir.path) || !isNew(dir)) continue;
+    const why = unsafeRepository(dir.path);
+    if (why) found.push({ root, relative: dir.relative, why: `a repository the command made ${why}` });
+  }
+}
+
+/**
+ * A walk of `root` that gives the owner's permissions back where the command took them away (and walks
+ * again), reading on past the survey's limit as the survey does: what the command made there is looked at too.
+ */
+function walkRoot(root: string, rules: ScanRules, hidden: (path: string) => boolean): ScanResult {
+  const walk = () => {
+    try {
+      return scanRoot(root, rules);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EACCES" || !reopenFolder(root)) throw error;
+      return scanRoot(root, rules);
+    }
+  };
+  let now = walk();
+  if (now.unreadable.some((f) => !hidden(f.path) && reopenFolder(f.path))) now = walk();
+  if (now.unscanned.length > 0) now = scanRoot(root, { ...rules, maxDirs: SCAN_WIDE_MAX_DIRS });
+  return now;
+}
+
+/** Submodules' and linked worktrees' folders added to a known repository, and git state that appeared. */
+function sweepGitFolders(layout: Layout, found: Finding[]): void {
+  const roots = [...layout.baseline.keys()];
   for (const gitDir of layout.gitDirs) {
-    const root = [...layout.baseline.keys()].find((r) => gitDir.startsWith(`${r}/`));
+    const root = roots.find((r) => gitDir.startsWith(`${r}/`));
     // Submodules' git folders and linked worktrees' folders the command added to an existing repository.
     for (const [sub, judge] of [
       ["modules", unsafeRepository],
@@ -128,53 +210,48 @@ export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport 
     for (const name of WATCHED) {
       const path = `${gitDir}/${name}`;
       if (layout.covers.has(path) || identity(path) === "missing") continue;
-      const root = [...layout.baseline.keys()].find((r) => path.startsWith(`${r}/`));
       if (!root) continue;
       found.push({ root, relative: path.slice(root.length + 1), why: watchedWhy(name) });
     }
   }
-  for (const gitDir of gitFolders) {
-    const root = [...layout.baseline.keys()].find((r) => gitDir.startsWith(`${r}/`));
-    if (!root || hidden(gitDir)) continue;
-    for (const path of gitFolderLinks(gitDir, since, report.problems)) {
-      found.push({
-        root,
-        relative: path.slice(root.length + 1),
-        why: "a link inside a git folder (git makes none there; git on the host would write through it)",
-      });
-    }
-  }
-  for (const gitDir of gitFolders) {
-    const root = [...layout.baseline.keys()].find((r) => gitDir.startsWith(`${r}/`));
-    if (!root || hidden(gitDir)) continue;
-    for (const item of unsafeGitlinks(gitDir, since, unsafeRepository, report.problems)) {
-      const relative = item.path.slice(root.length + 1);
-      if (hidden(item.path) || found.some((f) => f.root === root && f.relative === relative)) continue;
-      found.push({ root, relative, why: item.why });
-    }
-  }
-  // Outermost first, and nothing inside something already moved.
+}
+
+/**
+ * Moves what was found, outermost first and nothing inside something already moved. A move the command made
+ * impossible (a folder without write permission) is tried again after giving the owner's permissions back;
+ * one that still fails leaves the check incomplete.
+ */
+function moveAll(found: Finding[], stamp: string, report: SweepReport): void {
   found.sort((a, b) => a.relative.length - b.relative.length);
-  const moved: typeof found = [];
+  const moved: Finding[] = [];
   for (const item of found) {
     if (moved.some((m) => m.root === item.root && item.relative.startsWith(`${m.relative}/`))) continue;
+    const path = `${item.root}/${item.relative}`;
+    let to: string;
     try {
-      const to = quarantine(item.root, item.relative, stamp);
-      report.moved.push({
-        root: textOf(item.root),
-        path: textOf(item.relative),
-        to: textOf(to),
-        why: item.why,
-      });
-      moved.push(item);
+      to = quarantine(item.root, item.relative, stamp);
     } catch (error) {
-      report.problems.push(
-        `could not move ${textOf(`${item.root}/${item.relative}`)} (${item.why}): ${(error as Error).message}; ` +
-          "remove it before anything reads it",
-      );
+      // A folder moved to another parent needs write permission on itself too (its `..` changes).
+      const reopened = reopenWay(item.root, path) || reopenFolder(path);
+      try {
+        if (!reopened) throw error;
+        to = quarantine(item.root, item.relative, stamp);
+      } catch (again) {
+        report.incomplete.push(
+          `could not move ${textOf(path)} (${item.why}): ${(again as Error).message}; remove it before anything ` +
+            "reads it",
+        );
+        continue;
+      }
     }
+    report.moved.push({
+      root: textOf(item.root),
+      path: textOf(item.relative),
+      to: textOf(to),
+      why: item.why,
+    });
+    moved.push(item);
   }
-  return report;
 }
 
 /** The report as the lines a result shows (empty when the check found nothing). */
@@ -184,6 +261,8 @@ export function describeSweep(report: SweepReport): string | undefined {
     lines.push(`[sandbox: moved ${m.path} to ${m.to}: ${m.why}]`);
   }
   for (const problem of report.problems) lines.push(`[sandbox: ${problem}]`);
+  for (const problem of report.incomplete)
+    lines.push(`[sandbox: the check after the command could not finish: ${problem}]`);
   if (report.appeared.length > 0) {
     const shown = report.appeared.slice(0, 5).join(", ");
     const more = report.appeared.length > 5 ? ` and ${report.appeared.length - 5} more` : "";
@@ -247,8 +326,10 @@ export function unsafeRepository(gitDir: string): string | undefined {
   } catch {
     // No hooks folder.
   }
+  const ours = heldPlaceholderFiles();
   for (const name of WATCHED) {
-    if (identity(`${gitDir}/${name}`) !== "missing") return `has ${name}`;
+    const path = `${gitDir}/${name}`;
+    if (identity(path) !== "missing" && !ours.has(path)) return `has ${name}`;
   }
   for (const name of childFolders(`${gitDir}/modules`)) {
     const why = unsafeRepository(`${gitDir}/modules/${name}`);

@@ -1,0 +1,89 @@
+/**
+ * @module sandbox/incomplete
+ * When the check after a command cannot finish (something it could not look at or move), what it would have
+ * caught there is not known safe, and the command's own output is no place to say so (the command writes it
+ * and can bury the line). So the check fails closed: the person is told on toolgate's own error output, and
+ * every later command in that workspace is refused, naming what to look at and how to go on. The mark is a
+ * file in the user's state folder (one per workspace root), so every toolgate process refuses; kept in memory
+ * when there is no state folder.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** Why commands in a workspace are refused, and the file to delete once the person has looked. */
+export interface IncompleteMark {
+  root: string;
+  at: string;
+  problems: string[];
+  /** The mark's file; undefined when kept in memory (no state folder). */
+  file?: string;
+}
+
+const inMemory = new Map<string, IncompleteMark>();
+
+function markFile(stateDir: string, root: string): string {
+  const id = createHash("sha256").update(root).digest("hex").slice(0, 16);
+  return join(stateDir, "sandbox", `incomplete-${id}.json`);
+}
+
+/** Marks `roots` (text paths) as checked incompletely, for every later command (written whole, or not at all). */
+export function markIncomplete(
+  stateDir: string | undefined,
+  roots: readonly string[],
+  problems: string[],
+): void {
+  const at = new Date().toISOString();
+  for (const root of roots) {
+    const mark: IncompleteMark = { root, at, problems };
+    inMemory.set(root, mark);
+    if (!stateDir) continue;
+    const file = markFile(stateDir, root);
+    try {
+      mkdirSync(join(stateDir, "sandbox"), { recursive: true, mode: 0o700 });
+      writeFileSync(`${file}.tmp`, `${JSON.stringify(mark, null, 2)}\n`, { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // No state folder to write: this process still refuses (in memory).
+    }
+  }
+}
+
+/** The mark of the first of `roots` (text paths) whose check did not finish, if any. */
+export function incompleteMark(
+  stateDir: string | undefined,
+  roots: readonly string[],
+): IncompleteMark | undefined {
+  for (const root of roots) {
+    if (stateDir) {
+      const file = markFile(stateDir, root);
+      try {
+        const mark = JSON.parse(readFileSync(file, "utf8")) as IncompleteMark;
+        return { ...mark, file };
+      } catch (error) {
+        // Deleted by the person: the workspace is theirs again.
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+          inMemory.delete(root);
+          continue;
+        }
+        return { root, at: "", problems: [`the mark ${file} cannot be read`], file };
+      }
+    }
+    const mark = inMemory.get(root);
+    if (mark) return mark;
+  }
+  return undefined;
+}
+
+/** Why a command is refused, in words: what the check could not do, what to look at, how to go on. */
+export function describeIncomplete(mark: IncompleteMark): string {
+  const shown = mark.problems.slice(0, 3).join("; ");
+  const more = mark.problems.length > 3 ? ` (and ${mark.problems.length - 3} more)` : "";
+  const goOn = mark.file
+    ? `then delete ${mark.file} to run commands there again`
+    : "then start toolgate again to run commands there";
+  return (
+    `commands in ${mark.root} are refused: the check after an earlier command could not finish (${shown}${more}), ` +
+    `so something that command left may run later. Look at those paths and remove what you did not make, ${goOn}`
+  );
+}
