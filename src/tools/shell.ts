@@ -289,6 +289,8 @@ function shellResult(
   const error = outcomeError(o, timeoutMs, idleMs);
   const parts: string[] = [];
   if (!confinement.sandboxed && confinement.notice) parts.push(`[sandbox: ${confinement.notice}]`);
+  // The check's report first: truncation keeps the start, and the command's output cannot push it out.
+  if (o.notes) parts.push(o.notes);
   if (o.stdout) parts.push(o.stdout.replace(/\n$/, ""));
   if (o.stderr) parts.push(`[stderr]\n${o.stderr.replace(/\n$/, "")}`);
   if (o.leftovers) parts.push("[processes left running in the background were stopped]");
@@ -301,6 +303,7 @@ function shellResult(
     signal: o.exit.signal,
     stdout: o.stdout,
     stderr: o.stderr,
+    ...(o.notes ? { notes: o.notes } : {}),
     elapsedMs: o.elapsedMs,
     sandbox: confinement.profile,
     ...(o.stopped ? { stopped: o.stopped } : {}),

@@ -22,6 +22,8 @@ export interface BackgroundInfo {
 export interface BackgroundOutput extends BackgroundInfo {
   stdout: string;
   stderr: string;
+  /** What the sandbox's check after the command reported, once it has ended (apart from the output). */
+  notes?: string;
 }
 
 /** Manager options. */
@@ -85,7 +87,13 @@ export class BackgroundProcesses {
   read(id: string): BackgroundOutput | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    return { ...this.info(entry), stdout: entry.group.stdout.text(), stderr: entry.group.stderr.text() };
+    const { stdout, stderr, afterNote } = entry.group;
+    return {
+      ...this.info(entry),
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      ...(afterNote ? { notes: afterNote } : {}),
+    };
   }
 
   /** Stops process `id` (its whole group); resolves with its final state, or undefined if unknown. */

@@ -25,7 +25,7 @@ export interface GroupOptions {
   onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
   /**
    * Runs the shell through this prefix (the sandbox: `bwrap … --`); `release` is called once when it has exited
-   * (a text it returns is added to stderr: what the launcher did after the command, e.g. the sandbox's check).
+   * (a text it returns is kept in `afterNote`: what the launcher did after the command, e.g. the sandbox's check).
    * `fds` become the child's descriptors 3, 4, … in order, which `argv` refers to by those numbers.
    */
   launcher?: { argv: readonly string[]; release?: () => unknown; fds?: readonly LauncherFd[] };
@@ -74,6 +74,11 @@ export class ProcessGroup {
   exit: GroupExit | undefined;
   /** When output last arrived (ms since epoch). */
   lastOutputAt = Date.now();
+  /**
+   * What the launcher reported after the command (the sandbox's check), kept apart from the command's own
+   * output: a command can neither bury it under output that gets truncated nor imitate its place.
+   */
+  afterNote: string | undefined;
   private stopping: Promise<void> | undefined;
   private readonly closed: Promise<void>;
 
@@ -117,7 +122,7 @@ export class ProcessGroup {
         } catch (error) {
           note = `[after the command: ${(error as Error).message}]`;
         }
-        if (typeof note === "string" && note) this.stderr.write(Buffer.from(`${note}\n`));
+        if (typeof note === "string" && note) this.afterNote = note;
       });
     }
     const closeOf = (s: NodeJS.ReadableStream | null) =>

@@ -29,6 +29,8 @@ export interface RunOutcome {
   stopped?: "timeout" | "idle" | "cancelled";
   /** Processes the command left running in its group (they are stopped). */
   leftovers: boolean;
+  /** What the launcher reported after the command (the sandbox's check), apart from the command's output. */
+  notes?: string;
 }
 
 /**
@@ -89,6 +91,7 @@ export async function runCommand(options: RunOptions): Promise<RunOutcome> {
       exit,
       stdout: group.stdout.text(),
       stderr: group.stderr.text(),
+      ...(group.afterNote ? { notes: group.afterNote } : {}),
       elapsedMs,
       ...(stopped ? { stopped } : {}),
       leftovers,

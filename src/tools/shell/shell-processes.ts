@@ -26,6 +26,8 @@ function statusOf(p: BackgroundInfo): string {
 
 function formatOutput(p: BackgroundOutput): string {
   const parts = [`${p.id} (pid ${p.pid ?? "?"}, ${statusOf(p)}): ${p.command}`];
+  // The check's report before the output: truncation keeps the start.
+  if (p.notes) parts.push(p.notes);
   parts.push(p.stdout ? p.stdout.replace(/\n$/, "") : "(no output yet)");
   if (p.stderr) parts.push(`[stderr]\n${p.stderr.replace(/\n$/, "")}`);
   return parts.join("\n");
