@@ -8,7 +8,7 @@
  * repository, and a repository the command made whose config or hooks would run something.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { bytesOf, inside, openFolder, openInside, readInsideSync, textOf } from "./descriptors.js";
 import { readWorkspaceGitConfig } from "./git-config.js";
@@ -98,7 +98,11 @@ export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport 
           why: "a link inside a git folder (git makes none there; git on the host would write through it)",
         });
       }
-      for (const item of unsafeGitlinks(gitDir, since, unsafeRepository, report.incomplete)) {
+      const unread: string[] = [];
+      const gitlinks = unsafeGitlinks(gitDir, since, unsafeRepository, unread);
+      // An index that is no regular file (a FIFO, a folder) is read by git on the host no more than here.
+      (indexIsFile(gitDir) ? report.incomplete : report.problems).push(...unread);
+      for (const item of gitlinks) {
         const relative = item.path.slice(root.length + 1);
         if (hiddenFromCommand(layout, item.path)) continue;
         if (found.some((f) => f.root === root && f.relative === relative)) continue;
@@ -108,6 +112,14 @@ export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport 
   }
   moveAll(found, stamp, report);
   return report;
+}
+
+function indexIsFile(gitDir: string): boolean {
+  try {
+    return lstatSync(bytesOf(`${gitDir}/index`), { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return true;
+  }
 }
 
 /** What the survey hid because it could not look there was hidden from the command too: it made nothing there. */
@@ -137,7 +149,10 @@ function sweepRoot(
     );
   }
   for (const folder of now.unreadable) {
-    if (!hidden(folder.path)) report.incomplete.push(`${textOf(folder.path)} could not be looked through`);
+    // Still a real folder the walk could not list (a link swapped in is listed, and judged, as a link).
+    const still = lstatSync(bytesOf(folder.path), { throwIfNoEntry: false })?.isDirectory();
+    if (still && !hidden(folder.path))
+      report.incomplete.push(`${textOf(folder.path)} could not be looked through`);
   }
   for (const item of [...now.protected, ...now.gitFiles]) {
     if (held.has(item.path) || hidden(item.path) || !isNew(item)) continue;
@@ -179,7 +194,13 @@ function walkRoot(root: string, rules: ScanRules, hidden: (path: string) => bool
     }
   };
   let now = walk();
-  if (now.unreadable.some((f) => !hidden(f.path) && reopenFolder(f.path))) now = walk();
+  const unread = now.unreadable.filter((f) => !hidden(f.path));
+  // Given back their owner's permissions, or swapped for a link or gone mid-walk: walked again (a link is then
+  // judged as one).
+  if (unread.length > 0) {
+    for (const folder of unread) reopenFolder(folder.path);
+    now = walk();
+  }
   if (now.unscanned.length > 0) now = scanRoot(root, { ...rules, maxDirs: SCAN_WIDE_MAX_DIRS });
   return now;
 }
