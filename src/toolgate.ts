@@ -406,7 +406,7 @@ async function openFleetFor(
   roots: readonly string[],
   logger: Logger,
 ): Promise<Fleet | undefined> {
-  if (!settings.fleet.redis && !process.env.TOOLGATE_REDIS_URL) return undefined;
+  if (!settings.fleet.redis && !settings.fleet.cluster && !process.env.TOOLGATE_REDIS_URL) return undefined;
   const { openFleet, resolveFleet } = await import("./fleet/index.js");
   let resolved: ReturnType<typeof resolveFleet>;
   try {

@@ -39,8 +39,9 @@ function roundTrip(store: ApprovalStore): () => Promise<void> {
 
 /**
  * Decision written → waiter resumes: an ask is published and its waiter armed (its first read answered)
- * untimed; the clock runs from the approver's answer to the waiter's resumption. Anchor: the same wake-up
- * bare — a client blocked in BLPOP, another LPUSHes (both write the AOF with fsync, as the answer does).
+ * untimed; the clock runs from the approver's answer to the waiter's resumption, which takes the settled
+ * record from the wake-up itself (no read after it). Anchor: the same wake-up bare — a client blocked in
+ * BLPOP, another LPUSHes (both write the AOF with fsync, as the answer does).
  */
 async function decisionToResume(waiter: RedisApprovalStore, approver: RedisApprovalStore, raw: FleetClient) {
   const ask = await waiter.publish({ callId: "c", tool: "write_file", details, timeoutMs: 60_000 });

@@ -230,6 +230,15 @@ export const CONFIG_SCHEMA = z.strictObject({
         // biome-ignore lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the file's syntax, not a template
         "The Redis server of the fleet (`redis://`, `rediss://`, `unix:///path`; `${env:VAR}` reads a variable; `TOOLGATE_REDIS_URL` when unset). When set, every ask is published there and may be answered from any machine (`toolgate approvals`), a call with no local way to ask waits for that answer, and memory and todos live there too. Unreachable: calls that need an approval are refused with the reason.",
       ).optional(),
+      cluster: strings(
+        "Redis Cluster instead of one server: URLs of some of its nodes (`redis://` or `rediss://`; the rest are discovered). A project's keys share one hash tag, so they live in one slot.",
+      ).optional(),
+      username_env: text(
+        "The environment variable holding the Redis ACL user name (default `TOOLGATE_REDIS_USERNAME`).",
+      ).optional(),
+      password_env: text(
+        "The environment variable holding the Redis password (default `TOOLGATE_REDIS_PASSWORD`). A password is never read from the config file: one written into `redis` or `cluster` is refused.",
+      ).optional(),
       project: text(
         "The key namespace, `toolgate:{PROJECT}:…` (default: the name of the first root).",
       ).optional(),

@@ -1,8 +1,10 @@
 /**
  * @module core/approval-wait
  * Waiting for an ask over any store whose `get` expires an overdue ask itself: subscribe first, then read,
- * so an answer given before the wait began is never missed; wake-ups only prompt a fresh read, and a timer
- * set for the ask's expiry makes the waiter write the expiry when no one else does.
+ * so an answer given before the wait began is never missed. A wake-up carrying the settled record ends the
+ * wait with that record (an ask leaves `pending` once, so a settled record is final; re-reading it would only
+ * cost a round trip), and a timer set for the ask's expiry makes the waiter write the expiry when no one else
+ * does.
  */
 import { unknownApprovalMessage } from "./approval-store.js";
 import type { ApprovalRecord, ApprovalStore } from "./types.js";
@@ -55,7 +57,7 @@ export function waitForSettlement(
       );
     };
     const unwatch = store.watch((record) => {
-      if (record.id === id && record.state !== "pending") check();
+      if (record.id === id && record.state !== "pending") finish(() => resolve(record));
     });
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });

@@ -24,7 +24,7 @@ import { PUBLISH_SCRIPT, SETTLE_SCRIPT } from "./approval-scripts.js";
 import { type FleetClient, runScript } from "./connect.js";
 import { type FleetKeys, fleetKeys } from "./keys.js";
 import { PolicyOverlay } from "./overlay.js";
-import { beginRun, claimInterrupted, DEFAULT_CLAIM_IDLE_MS, DEFAULT_WORKER } from "./runs.js";
+import { beginRun, claimGraceMs, claimInterrupted, DEFAULT_CLAIM_IDLE_MS, DEFAULT_WORKER } from "./runs.js";
 
 /** Options of {@link RedisApprovalStore}. */
 export interface RedisApprovalStoreOptions {
@@ -79,6 +79,7 @@ export class RedisApprovalStore implements ApprovalStore {
   private readonly worker: string | undefined;
   private readonly claimIdleMs: number;
   private claiming: NodeJS.Timeout | undefined;
+  private stopClaiming: () => void = () => undefined;
   private readonly listeners = new Set<Listener>();
   private subscriber: Promise<FleetClient> | undefined;
   private subscriberClient: FleetClient | undefined;
@@ -150,16 +151,28 @@ export class RedisApprovalStore implements ApprovalStore {
   }
 
   /**
-   * Claims every `min(1 s, idle / 2)` until closed, so a dead worker's run is marked within the claim idle
-   * time + 1 s. A failed claim (the server away) is tried again at the next tick.
+   * Claims every `min(1 s, idle / 4)` until closed, so a dead worker's run is marked within the claim idle
+   * time + 1 s (a quarter of the idle time leaves room for a busy machine's delays when the idle time is short). A failed claim (the server away) is tried again at the next tick; after the connection comes
+   * back, claims wait out the grace of fleet/runs.ts `claimGraceMs` (live workers refresh their runs first).
    */
   startClaiming(): void {
     if (this.claiming) return;
-    this.claiming = setInterval(
-      () => void this.claimInterrupted().catch(() => undefined),
-      Math.min(1_000, Math.max(10, Math.floor(this.claimIdleMs / 2))),
-    );
-    this.claiming.unref();
+    let back = 0;
+    const onReady = () => {
+      back = Date.now();
+    };
+    this.client.on("ready", onReady);
+    const tick = () => {
+      if (!this.client.isReady || Date.now() - back < claimGraceMs(this.claimIdleMs)) return;
+      void this.claimInterrupted().catch(() => undefined);
+    };
+    const timer = setInterval(tick, Math.min(1_000, Math.max(10, Math.floor(this.claimIdleMs / 4))));
+    timer.unref();
+    this.claiming = timer;
+    this.stopClaiming = () => {
+      clearInterval(timer);
+      this.client.off("ready", onReady);
+    };
   }
 
   async withdraw(id: string): Promise<SettleResult> {
@@ -197,7 +210,7 @@ export class RedisApprovalStore implements ApprovalStore {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.claiming);
+    this.stopClaiming();
     this.listeners.clear();
     const subscriber = this.subscriber;
     const connection = this.subscriberClient;

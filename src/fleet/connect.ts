@@ -17,6 +17,11 @@ export type FleetClient = RedisClientType<
 /** How to reach the server: `redis://`, `rediss://` (TLS), or `unix:///path/to/redis.sock`. */
 export interface FleetConnectOptions {
   url: string;
+  /** Redis Cluster: URLs of some of its nodes; the client discovers the rest and routes by key. */
+  cluster?: readonly string[];
+  /** The ACL user and its password (from the environment, never the config file: fleet/settings.ts). */
+  username?: string;
+  password?: string;
   /** Milliseconds to wait for the connection before failing (default 5,000). */
   connectTimeoutMs?: number;
 }
@@ -54,16 +59,22 @@ export async function startFleetClient(
   options: FleetConnectOptions,
   onError: (error: Error) => void = () => undefined,
 ): Promise<StartedClient> {
-  const { createClient } = await loadRedis();
+  const redis = await loadRedis();
+  if (options.cluster) return startCluster(redis, options, onError);
   const timeout = options.connectTimeoutMs ?? 5_000;
-  const reconnectStrategy = (retries: number) => Math.min(50 * 2 ** retries, 2_000);
+  const credentials = {
+    ...(options.username === undefined ? {} : { username: options.username }),
+    ...(options.password === undefined ? {} : { password: options.password }),
+  };
   // While the server is away commands fail at once (no offline queue): an approval fails closed, now.
   const client = (options.url.startsWith("unix://")
-    ? createClient({
+    ? redis.createClient({
+        ...credentials,
         disableOfflineQueue: true,
         socket: { path: options.url.slice("unix://".length), connectTimeout: timeout, reconnectStrategy },
       })
-    : createClient({
+    : redis.createClient({
+        ...credentials,
         url: options.url,
         disableOfflineQueue: true,
         socket: { connectTimeout: timeout, reconnectStrategy },
@@ -83,6 +94,14 @@ export async function startFleetClient(
   return error ? { client, error } : { client };
 }
 
+/** The longest wait between two reconnection attempts: a live client is back this long after its server. */
+export const RECONNECT_CAP_MS = 2_000;
+
+/** Backoff between reconnection attempts: 50 ms doubling, at most {@link RECONNECT_CAP_MS}. */
+function reconnectStrategy(retries: number): number {
+  return Math.min(50 * 2 ** retries, RECONNECT_CAP_MS);
+}
+
 /**
  * Connects a new client, or fails at the first attempt with a message naming the server (password hidden).
  * @example const client = await connectFleet({ url: "redis://127.0.0.1:6379" });
@@ -95,6 +114,76 @@ export async function connectFleet(
   if (!error) return client;
   client.destroy();
   throw new Error(`cannot reach Redis at ${redactUrl(options.url)}: ${error.message}`);
+}
+
+/**
+ * A cluster client behind the one-server client's face: commands go to the node owning their key (every key
+ * of a project is in one slot, so every script's keys are too). Discovery failing is the first attempt's
+ * error; the client then keeps retrying at the next command.
+ */
+async function startCluster(
+  redis: typeof import("redis"),
+  options: FleetConnectOptions,
+  onError: (error: Error) => void,
+): Promise<StartedClient> {
+  const timeout = options.connectTimeoutMs ?? 5_000;
+  const cluster = redis.createCluster({
+    rootNodes: (options.cluster ?? []).map((url) => ({ url })),
+    defaults: {
+      ...(options.username === undefined ? {} : { username: options.username }),
+      ...(options.password === undefined ? {} : { password: options.password }),
+      disableOfflineQueue: true,
+      socket: { connectTimeout: timeout, reconnectStrategy },
+    },
+  });
+  cluster.on("error", (error: Error) => onError(error));
+  const client = clusterClient(cluster);
+  try {
+    await cluster.connect();
+    return { client };
+  } catch (error) {
+    return { client, error: error as Error };
+  }
+}
+
+/**
+ * The cluster client answering what fleet mode asks of a client: typed commands route by their key already;
+ * a raw command's key is found here (a script's first key, or the word after the command), `duplicate()`
+ * gives another wrapped cluster (pub/sub there reaches every node's PUBLISH), and `ready` is the connected
+ * cluster.
+ */
+function clusterClient(cluster: RawCluster): FleetClient {
+  return new Proxy(cluster, {
+    get(target, name) {
+      if (name === "sendCommand")
+        return (args: string[]) => target.sendCommand(commandKey(args), false, args);
+      if (name === "duplicate") return () => clusterClient(target.duplicate());
+      if (name === "connect")
+        return async () => {
+          await target.connect();
+          target.emit("ready");
+          return clusterClient(target);
+        };
+      const value = Reflect.get(target, name, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as unknown as FleetClient;
+}
+
+/** What {@link clusterClient} uses of node-redis's cluster client. */
+interface RawCluster {
+  sendCommand(firstKey: string | undefined, isReadonly: boolean, args: string[]): Promise<unknown>;
+  duplicate(): RawCluster;
+  connect(): Promise<unknown>;
+  emit(event: string): boolean;
+}
+
+/** The key a raw command touches first (routes it in a cluster), or `undefined` for a command with none. */
+export function commandKey(args: readonly string[]): string | undefined {
+  const command = args[0]?.toUpperCase();
+  if (command === "EVAL" || command === "EVALSHA") return Number(args[2]) > 0 ? args[3] : undefined;
+  if (command === "INFO" || command === "PING" || command === "CONFIG") return undefined;
+  return args[1];
 }
 
 const shas = new Map<string, string>();

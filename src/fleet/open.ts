@@ -40,10 +40,7 @@ export interface OpenFleetOptions {
 export async function openFleet(settings: FleetSettings, options: OpenFleetOptions = {}): Promise<Fleet> {
   let last: Error | undefined;
   const { client, error } = await startFleetClient(
-    {
-      url: settings.url,
-      ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
-    },
+    { ...settings, ...(options.connectTimeoutMs ? { connectTimeoutMs: options.connectTimeoutMs } : {}) },
     (e) => {
       last = e;
     },

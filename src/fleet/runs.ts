@@ -9,18 +9,32 @@
  */
 import { hostname } from "node:os";
 import { END_RUN_SCRIPT, START_SCRIPT } from "./approval-scripts.js";
-import { type FleetClient, runScript } from "./connect.js";
+import { type FleetClient, RECONNECT_CAP_MS, runScript } from "./connect.js";
 import { type FleetKeys, RUNS_GROUP } from "./keys.js";
 
 /** A worker's name when none is configured. */
 export const DEFAULT_WORKER = `${hostname()}:${process.pid}`;
 
+/** How long a worker keeps trying to write the end of a run while the server is away (10 minutes). */
+export const END_RETRY_MS = 600_000;
+
 /** How long a run's entry may sit unrefreshed before a claim calls its worker dead (default 30 s). */
 export const DEFAULT_CLAIM_IDLE_MS = 30_000;
 
 /**
+ * How long after its own connection (re)opens a claimer leaves idle runs alone. A server that was away has
+ * kept counting every entry's idle time, refreshes included: the entries of live workers look dead until those
+ * workers are back (within a reconnection's longest wait) and have refreshed (within a third of the idle
+ * time). Without this, a restart longer than the claim idle time would mark running calls interrupted.
+ */
+export function claimGraceMs(claimIdleMs: number): number {
+  return claimIdleMs + RECONNECT_CAP_MS;
+}
+
+/**
  * Marks approval `id`'s call as started by `worker`; rejects unless it is approved and not started yet. The
- * returned function marks it finished (and stops the refreshing).
+ * returned function marks it finished (and stops the refreshing); while the server is away it resolves at
+ * once and keeps trying in the background.
  * @example const end = await beginRun(client, keys, id, "w1", Date.now, 30_000); try { run() } finally { await end() }
  */
 export async function beginRun(
@@ -52,28 +66,39 @@ export async function beginRun(
     Math.max(10, Math.floor(claimIdleMs / 3)),
   );
   refresh.unref();
-  // The server away when the call ends: keep refreshing and try again, until the claim idle time has passed
-  // (a claim may have marked the run interrupted by then; the script then leaves that as it is).
+  // The server away when the call ends: the result is not held for it. The end is tried again in the
+  // background, with the refreshing kept up meanwhile (so no claim mistakes the live run for a dead one),
+  // until it is written or END_RETRY_MS have passed (then a claim marks the run interrupted: its end is
+  // unknown to the fleet). A run left started by a worker that exits meanwhile is claimed the same way.
   return async () => {
-    const giveUp = Date.now() + claimIdleMs;
+    const write = () =>
+      runScript(
+        client,
+        END_RUN_SCRIPT,
+        [keys.approval(id), keys.runs],
+        ["finished", now(), RUNS_GROUP, entry, worker],
+      );
     try {
-      for (;;) {
-        try {
-          await runScript(
-            client,
-            END_RUN_SCRIPT,
-            [keys.approval(id), keys.runs],
-            ["finished", now(), RUNS_GROUP, entry, worker],
-          );
-          return;
-        } catch (error) {
-          if (Date.now() >= giveUp) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      }
-    } finally {
+      await write();
       clearInterval(refresh);
+      return;
+    } catch {
+      // tried again below
     }
+    const giveUp = Date.now() + Math.max(END_RETRY_MS, claimGraceMs(claimIdleMs));
+    void (async () => {
+      for (let wait = 100; Date.now() < giveUp; wait = Math.min(wait * 2, 1_000)) {
+        await new Promise((resolve) => setTimeout(resolve, wait).unref());
+        if (
+          await write().then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
+      }
+      clearInterval(refresh);
+    })();
   };
 }
 

@@ -44,6 +44,33 @@ describe("resolveFleet", () => {
     );
   });
 
+  it("takes a cluster's nodes instead of one server, and the credentials from the environment", () => {
+    expect(
+      resolveFleet({ cluster: ["redis://n1:7000", "rediss://${env:N2}"], project: "p", worker: "w" }, [], {
+        N2: "n2:7001",
+        TOOLGATE_REDIS_USERNAME: "agent",
+        TOOLGATE_REDIS_PASSWORD: "pw",
+      }),
+    ).toEqual({
+      url: "redis://n1:7000",
+      cluster: ["redis://n1:7000", "rediss://n2:7001"],
+      username: "agent",
+      password: "pw",
+      project: "p",
+      worker: "w",
+    });
+    expect(() => resolveFleet({ redis: "redis://h", cluster: ["redis://n1:7000"] }, ["/w"], {})).toThrow(
+      "[fleet] takes redis (one server) or cluster (its nodes), not both",
+    );
+    expect(() => resolveFleet({ cluster: [] }, ["/w"], {})).toThrow("[fleet] cluster names no node");
+    expect(() => resolveFleet({ cluster: ["unix:///r.sock"] }, ["/w"], {})).toThrow(
+      "[fleet] cluster nodes are redis:// or rediss:// URLs",
+    );
+    expect(() => resolveFleet({ redis: "redis://h", username_env: "not a name" }, ["/w"], {})).toThrow(
+      "[fleet] username_env must name an environment variable",
+    );
+  });
+
   it("hides a password in messages", () => {
     expect(redactUrl("rediss://agent:s3cret@h:6380")).toBe("rediss://agent:***@h:6380");
     expect(redactUrl("redis://h:6379")).toBe("redis://h:6379");

@@ -1,8 +1,9 @@
 /**
  * @module fleet/settings
  * What `[fleet]` resolves to: the server URL (with `${env:VAR}` read from the environment, or
- * `TOOLGATE_REDIS_URL` when the key is unset), the project namespace and this worker's name. `undefined` when fleet mode is off,
- * so nothing Redis-related is loaded.
+ * `TOOLGATE_REDIS_URL` when the key is unset) or a Redis Cluster's nodes, the user name and password (from
+ * environment variables only, never the config file), the project namespace and this worker's name.
+ * `undefined` when fleet mode is off, so nothing Redis-related is loaded.
  */
 import { hostname } from "node:os";
 import { basename } from "node:path";
@@ -11,43 +12,108 @@ import { projectNameProblem } from "./keys.js";
 /** `[fleet]` as the config file gives it. */
 export interface FleetConfig {
   redis?: string;
+  /** Redis Cluster: URLs of some of its nodes (the rest are discovered). Instead of `redis`. */
+  cluster?: string[];
+  /** The variable holding the ACL user name (default `TOOLGATE_REDIS_USERNAME`). */
+  username_env?: string;
+  /** The variable holding the password (default `TOOLGATE_REDIS_PASSWORD`). */
+  password_env?: string;
   project?: string;
   worker?: string;
 }
 
 /** Fleet mode, resolved. */
 export interface FleetSettings {
+  /** The server, or the cluster's first node (the one messages name). */
   url: string;
+  /** Redis Cluster: the nodes to discover it from; absent for one server. */
+  cluster?: string[];
+  username?: string;
+  password?: string;
   project: string;
   /** This process's name in the approvals it publishes. */
   worker: string;
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `scheme://user:password@`: the password part, as written. */
+const USERINFO_PASSWORD = /^\w+:\/\/[^:/@]*:([^@]*)@/;
 
 /**
- * Resolves `[fleet]`; throws a clear error for a variable that is not set or a bad project name.
+ * Resolves `[fleet]`; throws a clear error for a variable that is not set, a password written into the
+ * config file, or a bad project name.
  * @example resolveFleet({ redis: "${env:REDIS_URL}" }, ["/src/shop"], process.env) // { url: "redis://…", project: "shop" }
  */
 export function resolveFleet(
   config: FleetConfig | undefined,
   roots: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
 ): FleetSettings | undefined {
-  const raw = config?.redis ?? env.TOOLGATE_REDIS_URL;
-  if (raw === undefined || raw === "") return undefined;
-  const url = raw.replace(ENV_REF, (_, name: string) => {
-    const value = env[name];
-    if (value === undefined || value === "")
-      throw new Error(`[fleet] redis names the variable ${name}, which is not set`);
-    return value;
+  if (config?.redis !== undefined && config.cluster !== undefined)
+    throw new Error("[fleet] takes redis (one server) or cluster (its nodes), not both");
+  const fromConfig = config?.cluster ?? (config?.redis === undefined ? [] : [config.redis]);
+  const written = fromConfig.length > 0 ? fromConfig : [env.TOOLGATE_REDIS_URL ?? ""];
+  if (written.length === 0 || written[0] === "") {
+    if (config?.cluster) throw new Error("[fleet] cluster names no node");
+    return undefined;
+  }
+  // A password belongs in the environment: a config file is read by others, copied and committed.
+  for (const raw of fromConfig) {
+    const password = USERINFO_PASSWORD.exec(raw)?.[1];
+    if (password && !/^\$\{env:[A-Za-z_][A-Za-z0-9_]*\}$/.test(password))
+      throw new Error(
+        `[fleet] ${config?.cluster ? "cluster" : "redis"} holds a password: give it in an environment variable (TOOLGATE_REDIS_PASSWORD, [fleet] password_env, or \${env:VAR} in the URL), never in the config file`,
+      );
+  }
+  const urls = written.map((raw) => {
+    const url = expand(raw, env, config?.cluster ? "cluster" : "redis");
+    if (!/^(rediss?|unix):\/\//.test(url))
+      throw new Error(
+        `[fleet] ${config?.cluster ? "cluster" : "redis"} must start with redis://, rediss:// or unix://`,
+      );
+    if (config?.cluster && url.startsWith("unix://"))
+      throw new Error("[fleet] cluster nodes are redis:// or rediss:// URLs (a cluster is reached over TCP)");
+    return url;
   });
-  if (!/^(rediss?|unix):\/\//.test(url))
-    throw new Error("[fleet] redis must start with redis://, rediss:// or unix://");
   const project = config?.project ?? basename(roots[0] ?? "").replace(/[^A-Za-z0-9._-]/g, "-");
   const problem = projectNameProblem(project);
   if (problem) throw new Error(problem);
   const worker = config?.worker ?? `${hostname()}:${process.pid}`;
   if (worker === "" || /[\r\n]/.test(worker)) throw new Error("[fleet] worker must be one non-empty line");
-  return { url, project, worker };
+  const username = variable(config?.username_env, "username_env", "TOOLGATE_REDIS_USERNAME", env);
+  const password = variable(config?.password_env, "password_env", "TOOLGATE_REDIS_PASSWORD", env);
+  return {
+    url: urls[0] as string,
+    ...(config?.cluster ? { cluster: urls } : {}),
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+    project,
+    worker,
+  };
+}
+
+/** `raw` with every `${env:VAR}` replaced by its value. */
+function expand(raw: string, env: Env, key: string): string {
+  return raw.replace(ENV_REF, (_, name: string) => {
+    const value = env[name];
+    if (value === undefined || value === "")
+      throw new Error(`[fleet] ${key} names the variable ${name}, which is not set`);
+    return value;
+  });
+}
+
+/**
+ * The value of the variable `[fleet] KEY` names (it must be set), or of the default variable (when set).
+ */
+function variable(named: string | undefined, key: string, fallback: string, env: Env): string | undefined {
+  if (named === undefined) return env[fallback] || undefined;
+  if (!VARIABLE.test(named))
+    throw new Error(`[fleet] ${key} must name an environment variable, e.g. ${fallback}`);
+  const value = env[named];
+  if (value === undefined || value === "")
+    throw new Error(`[fleet] ${key} names the variable ${named}, which is not set`);
+  return value;
 }

@@ -27,14 +27,15 @@ async function configValue(
 /** The fleet's checks; none when fleet mode is off. */
 export async function checkFleet(gate: Toolgate | undefined): Promise<DoctorCheck[]> {
   if (!gate) return [];
-  if (!gate.settings.fleet.redis && !process.env.TOOLGATE_REDIS_URL) return [];
+  if (!gate.settings.fleet.redis && !gate.settings.fleet.cluster && !process.env.TOOLGATE_REDIS_URL)
+    return [];
   const { connectFleet, redactUrl, resolveFleet } = await import("../../fleet/index.js");
   const settings = resolveFleet(gate.settings.fleet, gate.roots, process.env);
   if (!settings) return [];
   const where = redactUrl(settings.url);
   let client: Awaited<ReturnType<typeof connectFleet>>;
   try {
-    client = await connectFleet({ url: settings.url, connectTimeoutMs: 3_000 });
+    client = await connectFleet({ ...settings, connectTimeoutMs: 3_000 });
   } catch (error) {
     return [
       {
