@@ -3,7 +3,7 @@
  * nothing), and every later survey would read it whole. Only the header is read before it is refused.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -72,6 +72,31 @@ describe("indexGitlinks", () => {
     }
     git(repo, "add", "-f", "a.txt", "node_modules/lib", "vendor/x");
     expect(indexGitlinks(join(repo, ".git"))?.sort()).toEqual(["node_modules/lib", "vendor/x"]);
+  });
+
+  it("reads the shared index a split index names (git update-index --split-index moves every entry there)", () => {
+    const repo = join(base, "r");
+    git(base, "init", "-q", repo);
+    git(base, "init", "-q", join(repo, "node_modules/lib"));
+    git(join(repo, "node_modules/lib"), "commit", "-q", "--allow-empty", "-m", "x");
+    git(repo, "add", "-f", "node_modules/lib");
+    git(repo, "update-index", "--split-index");
+    expect(indexGitlinks(join(repo, ".git"))).toEqual(["node_modules/lib"]);
+    for (const name of readdirSync(join(repo, ".git")).filter((n) => n.startsWith("sharedindex.")))
+      rmSync(join(repo, ".git", name));
+    expect(indexGitlinks(join(repo, ".git"))).toBeUndefined();
+  });
+
+  it("cannot tell for an index with an extension a reader must understand (lowercase: sdir, unknown)", () => {
+    const repo = join(base, "r");
+    git(base, "init", "-q", repo);
+    writeFileSync(join(repo, "a.txt"), "a\n");
+    git(repo, "add", "a.txt");
+    const index = readFileSync(join(repo, ".git", "index"));
+    const body = index.subarray(0, index.length - 20);
+    const extension = Buffer.concat([Buffer.from("sdir"), Buffer.from([0, 0, 0, 0])]);
+    writeFileSync(join(repo, ".git", "index"), Buffer.concat([body, extension, Buffer.alloc(20)]));
+    expect(indexGitlinks(join(repo, ".git"))).toBeUndefined();
   });
 
   it("says none for a repository without an index, and cannot tell for a refused one", () => {

@@ -27,10 +27,14 @@ const MIN_ENTRY_BYTES = 64;
 /** The mode git records for a gitlink: a submodule or an embedded repository. */
 const GITLINK = 0o160000;
 
-/** What an index says: its unchanged-looking entries with their stat data, and its gitlinks (mode 160000). */
+/**
+ * What an index says: its unchanged-looking entries with their stat data, its gitlinks (mode 160000), and for
+ * a split index (`git update-index --split-index`) the hash naming the shared index that holds the other entries.
+ */
 interface IndexRead {
   entries: Map<string, IndexStat>;
   gitlinks: string[];
+  shared?: string;
 }
 
 const cache = new Map<string, { key: string; read: IndexRead }>();
@@ -131,7 +135,30 @@ function parse(data: Buffer, hashBytes: number, indexTime: number): IndexRead | 
     if ((mode & 0o170000) === GITLINK) gitlinks.push(name);
     else if (stage === 0 && stat.mtimeS < indexTime) entries.set(name, stat);
   }
-  return { entries, gitlinks };
+  const shared = extensions(data, at, hashBytes);
+  if (shared === false) return undefined;
+  return { entries, gitlinks, ...(shared ? { shared } : {}) };
+}
+
+/**
+ * The extensions after the entries: the shared index a `link` extension names (hex; undefined when none), or
+ * false when an extension git requires a reader to understand (a lowercase name: `sdir`, a sparse index's
+ * folder entries, or one this reader does not know) is there — entries may hide in it (fail closed).
+ */
+function extensions(data: Buffer, from: number, hashBytes: number): string | undefined | false {
+  let at = from;
+  let shared: string | undefined;
+  while (at + 8 <= data.length - hashBytes) {
+    const name = data.toString("latin1", at, at + 4);
+    const size = data.readUInt32BE(at + 4);
+    if (name === "link") {
+      if (size < hashBytes) return false;
+      const hex = data.toString("hex", at + 8, at + 8 + hashBytes);
+      if (!/^0+$/.test(hex)) shared = hex;
+    } else if (name[0]! >= "a" && name[0]! <= "z") return false;
+    at += 8 + size;
+  }
+  return shared;
 }
 
 /**
@@ -170,7 +197,13 @@ export function trackedUnchanged(worktree: string, gitDir: string, paths: readon
 export function indexGitlinks(gitDir: string): string[] | undefined {
   const path = `${gitDir}/index`;
   if (lstatSync(bytesOf(path), { throwIfNoEntry: false }) === undefined) return [];
-  return readIndex(path, hashBytesOf(gitDir))?.gitlinks;
+  const hashBytes = hashBytesOf(gitDir);
+  const read = readIndex(path, hashBytes);
+  if (!read?.shared) return read?.gitlinks;
+  // A split index: the shared one holds the entries not changed since it was written. Its gitlinks count
+  // even where the split index deletes them (judging one more repository is safe).
+  const shared = readIndex(`${gitDir}/sharedindex.${read.shared}`, hashBytes);
+  return shared && [...read.gitlinks, ...shared.gitlinks];
 }
 
 /** 32 for a SHA-256 repository (its config says so), else 20. */

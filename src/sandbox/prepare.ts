@@ -142,8 +142,6 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
     ...surveyPatterns(context.protectedExtra),
     unchecked: new Set(settings.unchecked ?? []),
   };
-  // Links and hard links changed after this are the command's (a second's margin for the kernel's coarse clock).
-  const since = Date.now() - 1000;
   const { layout, opened, releasePlaceholders } = setUp(settings, context, resolved);
   const bwrap = support.bwrap!;
   const check = [bash, "-c", CHECK_SCRIPT, context.shell ?? bash, ...checkArgs(expectedMounts(opened.plan))];
@@ -180,7 +178,7 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
       released = true;
       closeAll(opened.fds);
       releasePlaceholders();
-      const report = sweep(layout, rules, since);
+      const report = sweep(layout, rules);
       if (report.incomplete.length > 0) {
         const roots = [...layout.baseline.keys()].map(textOf);
         markIncomplete(settings.stateDir, roots, report.incomplete);

@@ -32,6 +32,7 @@ import { visibleInHome } from "./home.js";
 import { heldPlaceholderFiles, heldPlaceholders } from "./placeholders.js";
 import { fitPlan, PlanBudgetError } from "./plan-budget.js";
 import { SCAN_MAX_DIRS, type ScanResult, type ScanRules, scanRoot } from "./scan.js";
+import { gitlinkStamps } from "./sweep-gitlinks.js";
 
 /** What a layout is made from (paths as text, absolute). */
 export interface SurveyInput {
@@ -100,6 +101,12 @@ export interface Layout {
   pins: string[];
   /** Git folders whose missing state (commondir, rebase/sequencer, config.worktree) the check after looks for. */
   gitDirs: string[];
+  /** Separate git folders (raw) → the folder of the `.git` file that names them: the worktree of their index. */
+  gitTops: Map<string, string>;
+  /** Gitlinked repositories the indexes record before the command: `.git` (raw) → stamp (sweep-gitlinks.ts). */
+  gitlinks: Map<string, string>;
+  /** `core.hooksPath` values of the user's and the system's git config (raw; relative ones apply per repository). */
+  globalHooksPaths: string[];
   /** Per root: existing protected paths (raw relative) and what they were, for the check after the command. */
   baseline: Map<string, Map<string, string>>;
   /** What was hidden because it could not be looked at (for the result): raw paths. */
@@ -177,6 +184,9 @@ export function surveySandbox(input: SurveyInput): Layout {
     placeholderFiles: new Map(),
     pins: [],
     gitDirs: [],
+    gitTops: new Map(),
+    gitlinks: new Map(),
+    globalHooksPaths: [],
     baseline: new Map(),
     unsurveyed: [],
     notes: [],
@@ -207,6 +217,7 @@ export function surveySandbox(input: SurveyInput): Layout {
     home,
     globalHooksPaths: globalHooksPaths(homeText, env.XDG_CONFIG_HOME).map(rawOf),
   };
+  layout.globalHooksPaths = [...git.globalHooksPaths];
   const gitProtection = newGitProtection();
   for (const scan of scans) {
     hideSecrets(scan, layout, roots, readableAt);
@@ -221,6 +232,7 @@ export function surveySandbox(input: SurveyInput): Layout {
       layout.covers.set(file.path, "self");
       const target = gitDirOfFile(file.path);
       if (target && writableAt(target)) {
+        layout.gitTops.set(target, dirname(file.path));
         protectGitDir(target, dirname(file.path), git, gitProtection);
         protectGitDir(commonDirOf(target), undefined, git, gitProtection);
       }
@@ -236,6 +248,10 @@ export function surveySandbox(input: SurveyInput): Layout {
     layout.placeholderFiles.set(path, content);
   }
   layout.gitDirs = [...gitProtection.watched];
+  for (const gitDir of layout.gitDirs) {
+    for (const [dotGit, stamp] of gitlinkStampsOrNone(gitDir, layout.gitTops))
+      layout.gitlinks.set(dotGit, stamp);
+  }
   if (writing) blockMissingAtRoots(layout, roots, home);
   hideListed(layout, input, home, readableAt);
   try {
@@ -631,5 +647,14 @@ function kindAt(path: string): "file" | "dir" | "link" | "missing" | "other" {
     return stat.isFile() ? "file" : "other";
   } catch {
     return "missing";
+  }
+}
+
+/** The gitlinks a git folder's index records before the command; none when it cannot tell (all judged after). */
+function gitlinkStampsOrNone(gitDir: string, tops: ReadonlyMap<string, string>): Map<string, string> {
+  try {
+    return gitlinkStamps(gitDir, tops) ?? new Map();
+  } catch {
+    return new Map();
   }
 }

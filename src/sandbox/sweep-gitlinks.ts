@@ -1,12 +1,16 @@
 /**
  * @module sandbox/sweep-gitlinks
- * Repositories a root's index records as gitlinks, judged after every command wherever they sit: git on the
- * host reads each one's config on `git status` (an embedded repository needs no `.gitmodules`), and the
+ * Repositories a worktree's index records as gitlinks, judged after every command wherever they sit: git on
+ * the host reads each one's config on `git status` (an embedded repository needs no `.gitmodules`), and the
  * survey's walk skips folders such as `node_modules`, so a repository a command made there and added to the
- * index is found through the index instead. Only those made or changed since the command started are
- * judged: the person's own are left as they are.
+ * index is found through the index instead. Judged by path, not by age: every gitlinked repository that the
+ * survey before the command did not record at that path, with the same config and hooks, is judged — one a
+ * command made earlier and only adds to the index now included. The person's own submodules are in that
+ * baseline and left as they are.
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
+import { dirname, isAbsolute } from "node:path";
+import { readPlainFileSync } from "../utils/index.js";
 import { bytesOf, textOf } from "./descriptors.js";
 import { gitDirOfFile } from "./git-dirs.js";
 import { indexGitlinks } from "./git-index.js";
@@ -18,39 +22,121 @@ export interface GitlinkFinding {
   why: string;
 }
 
+/** A gitlinked repository: its `.git` (raw, absolute), the path the index records, and its git folder. */
+interface GitlinkRepository {
+  dotGit: string;
+  relative: string;
+  repository: string;
+}
+
 /**
- * The gitlinked repositories of the worktree whose git folder is `gitDir` that `judge` refuses, among those
- * made or changed since `since` (ms). When the index cannot be read, `incomplete` says so (fail closed).
+ * The worktree whose index is `<gitDir>/index`, raw absolute: the folder holding a `.git` folder, what a
+ * linked worktree's `gitdir` file names (`.git/worktrees/<n>`, `.bare/worktrees/<n>`), or what `tops` (a
+ * separate git folder → the folder of the `.git` file naming it, from the survey) says; undefined when none.
  */
-export function unsafeGitlinks(
-  gitDir: string,
-  since: number,
-  judge: (gitDir: string) => string | undefined,
-  incomplete: string[],
-): GitlinkFinding[] {
-  if (!gitDir.endsWith("/.git")) return [];
-  const top = gitDir.slice(0, -"/.git".length);
-  const links = indexGitlinks(gitDir);
-  if (links === undefined) {
-    incomplete.push(`the index of ${textOf(top)} could not be read: repositories it records were not judged`);
-    return [];
+export function worktreeOf(gitDir: string, tops: ReadonlyMap<string, string>): string | undefined {
+  if (gitDir.endsWith("/.git")) return gitDir.slice(0, -"/.git".length);
+  const known = tops.get(gitDir);
+  if (known) return known;
+  try {
+    const named = readPlainFileSync(bytesOf(`${gitDir}/gitdir`))
+      .toString("latin1")
+      .trim();
+    if (isAbsolute(named) && named.endsWith("/.git")) return dirname(named);
+  } catch {
+    // Not a linked worktree's git folder.
   }
-  const found: GitlinkFinding[] = [];
+  return undefined;
+}
+
+/**
+ * The repositories the index of `gitDir`'s worktree records as gitlinks, with a stamp of each (its `.git`,
+ * git folder, config and hooks: device, inode and change time); undefined when the index cannot be read or
+ * its worktree is unknown and it has an index (then which repositories git reaches is not known).
+ */
+export function gitlinkStamps(
+  gitDir: string,
+  tops: ReadonlyMap<string, string>,
+): Map<string, string> | undefined {
+  const repositories = gitlinkRepositories(gitDir, tops);
+  if (!repositories) return undefined;
+  return new Map(repositories.map((r) => [r.dotGit, stampOf(r.repository, r.dotGit)]));
+}
+
+function gitlinkRepositories(
+  gitDir: string,
+  tops: ReadonlyMap<string, string>,
+): GitlinkRepository[] | undefined {
+  const links = indexGitlinks(gitDir);
+  if (links === undefined) return undefined;
+  if (links.length === 0) return [];
+  const top = worktreeOf(gitDir, tops);
+  if (!top) return undefined;
+  const out: GitlinkRepository[] = [];
   for (const relative of links) {
     const dotGit = `${top}/${relative}/.git`;
     const stat = lstatReopened(top, dotGit);
     if (!stat) continue;
     const repository = stat.isDirectory() ? dotGit : stat.isFile() ? gitDirOfFile(dotGit) : undefined;
-    if (!repository) continue;
-    if (
-      ![dotGit, repository, `${repository}/config`, `${repository}/hooks`].some((p) => changedSince(p, since))
-    )
-      continue;
-    const why = judge(repository);
+    if (repository) out.push({ dotGit, relative, repository });
+  }
+  return out;
+}
+
+/**
+ * The gitlinked repositories of the worktree whose git folder is `gitDir` that `judge` refuses, among those
+ * not in `known` (the survey's stamps, {@link gitlinkStamps}) with the same stamp. When the index cannot be
+ * read, `incomplete` says so (fail closed).
+ */
+export function unsafeGitlinks(
+  gitDir: string,
+  tops: ReadonlyMap<string, string>,
+  known: ReadonlyMap<string, string>,
+  judge: (gitDir: string, worktree: string) => string | undefined,
+  incomplete: string[],
+): GitlinkFinding[] {
+  const repositories = gitlinkRepositories(gitDir, tops);
+  if (repositories === undefined) {
+    incomplete.push(
+      `the index of ${textOf(gitDir)} could not be read (or its worktree is unknown): repositories it records were not judged`,
+    );
+    return [];
+  }
+  const found: GitlinkFinding[] = [];
+  for (const { dotGit, relative, repository } of repositories) {
+    if (known.get(dotGit) === stampOf(repository, dotGit)) continue;
+    const why = judge(repository, dirname(dotGit));
     if (why)
       found.push({ path: dotGit, why: `a repository the index records at ${textOf(relative)} ${why}` });
   }
   return found;
+}
+
+/**
+ * Device and inode of a repository's `.git` and git folder (their change time moves with every commit), and
+ * with the change time, of its config, hooks folder and each hook.
+ */
+function stampOf(repository: string, dotGit: string): string {
+  const parts = [dotGit, repository].map((p) => stamp(p).replace(/:[^:]*$/, ""));
+  parts.push(...[`${repository}/config`, `${repository}/hooks`].map(stamp));
+  try {
+    for (const name of readdirSync(bytesOf(`${repository}/hooks`), { encoding: "buffer" }).sort(
+      Buffer.compare,
+    ))
+      parts.push(stamp(`${repository}/hooks/${name.toString("latin1")}`));
+  } catch {
+    // No hooks folder: its stamp above says so.
+  }
+  return parts.join("|");
+}
+
+function stamp(path: string): string {
+  try {
+    const stat = lstatSync(bytesOf(path), { bigint: true, throwIfNoEntry: false });
+    return stat ? `${stat.dev}:${stat.ino}:${stat.ctimeNs}` : "missing";
+  } catch {
+    return "unreadable";
+  }
 }
 
 /**
@@ -67,15 +153,5 @@ function lstatReopened(top: string, path: string) {
     if (code === "ENAMETOOLONG") return undefined;
     if (code !== "EACCES" || !reopenWay(top, path)) throw error;
     return look();
-  }
-}
-
-/** Whether the path's status changed (ctime, which no command can set back) since `since`, in ms. */
-function changedSince(path: string, since: number): boolean {
-  try {
-    const stat = lstatSync(bytesOf(path), { throwIfNoEntry: false });
-    return stat !== undefined && stat.ctimeMs >= since;
-  } catch {
-    return false;
   }
 }

@@ -8,7 +8,15 @@
  * repository, and a repository the command made whose config or hooks would run something.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, lstatSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  type Dirent,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { bytesOf, inside, openFolder, openInside, readInsideSync, textOf } from "./descriptors.js";
 import { readWorkspaceGitConfig } from "./git-config.js";
@@ -64,10 +72,10 @@ interface Finding {
 /**
  * Walks the layout's roots again and quarantines what the command left. Call once the command (and everything
  * it started) has ended. What is judged is what is new at its path since the survey (the survey's baseline),
- * whatever its age; `since` (ms, before the command started) is kept for gitlinked repositories, whose change
- * the root's index records. Never throws: what it could not do is in `incomplete` (fail closed).
+ * whatever its age (gitlinked repositories: new or changed since the survey's stamps). Never throws: what it
+ * could not do is in `incomplete` (fail closed).
  */
-export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport {
+export function sweep(layout: Layout, rules: ScanRules): SweepReport {
   const report: SweepReport = { moved: [], problems: [], incomplete: [], appeared: [] };
   if (layout.mode !== "workspace-write") return report;
   const stamp = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`;
@@ -98,8 +106,10 @@ export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport 
           why: "a link inside a git folder (git makes none there; git on the host would write through it)",
         });
       }
+      const judge = (repository: string, worktree: string) =>
+        unsafeRepository(repository, worktree, layout.globalHooksPaths);
       const unread: string[] = [];
-      const gitlinks = unsafeGitlinks(gitDir, since, unsafeRepository, unread);
+      const gitlinks = unsafeGitlinks(gitDir, layout.gitTops, layout.gitlinks, judge, unread);
       // An index that is no regular file (a FIFO, a folder) is read by git on the host no more than here.
       (indexIsFile(gitDir) ? report.incomplete : report.problems).push(...unread);
       for (const item of gitlinks) {
@@ -175,7 +185,7 @@ function sweepRoot(
   for (const dir of now.gitDirs) gitFolders.add(dir.path);
   for (const dir of now.gitDirs) {
     if (hidden(dir.path) || !isNew(dir)) continue;
-    const why = unsafeRepository(dir.path);
+    const why = unsafeRepository(dir.path, dirname(dir.path), layout.globalHooksPaths);
     if (why) found.push({ root, relative: dir.relative, why: `a repository the command made ${why}` });
   }
 }
@@ -212,7 +222,7 @@ function sweepGitFolders(layout: Layout, found: Finding[]): void {
     const root = roots.find((r) => gitDir.startsWith(`${r}/`));
     // Submodules' git folders and linked worktrees' folders the command added to an existing repository.
     for (const [sub, judge] of [
-      ["modules", unsafeRepository],
+      ["modules", (path: string) => unsafeRepository(path)],
       ["worktrees", unsafeWorktree],
     ] as const) {
       for (const name of childFolders(`${gitDir}/${sub}`)) {
@@ -319,11 +329,19 @@ function watchedWhy(name: string): string {
 
 /**
  * Why a repository a command made must not stay (undefined when it holds only what git writes itself): a
- * config key outside git-new-repo.json, a hook that is not a sample, or state a placeholder could not block.
+ * config key outside git-new-repo.json, a hook that is not a sample — in its `hooks/` or in a folder the
+ * user's or system's relative `core.hooksPath` names below its `worktree` — a config with another hard link
+ * (a command could edit it through that name after it is judged and bound read-only), or state a placeholder
+ * could not block.
  */
-export function unsafeRepository(gitDir: string): string | undefined {
+export function unsafeRepository(
+  gitDir: string,
+  worktree?: string,
+  globalHooksPaths: readonly string[] = [],
+): string | undefined {
   const config = readWorkspaceGitConfig(`${gitDir}/config`);
   if (config === undefined && identity(`${gitDir}/config`) !== "missing") return "has an unreadable config";
+  if (linkCount(`${gitDir}/config`) > 1) return "has a config with another hard link";
   for (const entry of config ?? []) {
     if (entry.section === "core" && entry.key === "worktree" && entry.subsection === undefined) {
       if (ownWorktree(gitDir, entry.value)) continue;
@@ -340,12 +358,14 @@ export function unsafeRepository(gitDir: string): string | undefined {
       return `sets ${entry.section}${sub}.${entry.key} in its config`;
     }
   }
-  try {
-    for (const hook of readdirSync(bytesOf(`${gitDir}/hooks`), { withFileTypes: true, encoding: "buffer" })) {
-      if (!hook.isFile() || !hook.name.toString("latin1").endsWith(".sample")) return "has hooks";
-    }
-  } catch {
-    // No hooks folder.
+  const hooksFolders = [`${gitDir}/hooks`];
+  for (const value of globalHooksPaths) {
+    if (worktree && value !== "" && !isAbsolute(value) && !value.startsWith("~"))
+      hooksFolders.push(resolve(worktree, value));
+  }
+  for (const folder of hooksFolders) {
+    const why = hooksWhy(folder);
+    if (why) return folder === hooksFolders[0] ? why : `${why} where your git config's core.hooksPath points`;
   }
   const ours = heldPlaceholderFiles();
   for (const name of WATCHED) {
@@ -453,4 +473,32 @@ function makeFolders(root: string, relative: string): number | undefined {
     fd = next.fd;
   }
   return fd;
+}
+
+/** Why a hooks folder would run something: a hook that is not a sample (git runs no `*.sample`). */
+function hooksWhy(folder: string): string | undefined {
+  let hooks: Dirent<Buffer>[];
+  try {
+    hooks = readdirSync(bytesOf(folder), { withFileTypes: true, encoding: "buffer" });
+  } catch (error) {
+    // No hooks folder; one the check cannot list is not known to be empty.
+    return (error as NodeJS.ErrnoException).code === "ENOENT"
+      ? undefined
+      : "has a hooks folder it cannot list";
+  }
+  for (const hook of hooks) {
+    if (!hook.isFile() || !hook.name.toString("latin1").endsWith(".sample")) return "has hooks";
+    if (linkCount(`${folder}/${hook.name.toString("latin1")}`) > 1)
+      return "has a hook with another hard link";
+  }
+  return undefined;
+}
+
+/** A file's hard link count (0 when it is not there or cannot be looked at). */
+function linkCount(path: string): number {
+  try {
+    return lstatSync(bytesOf(path), { throwIfNoEntry: false })?.nlink ?? 0;
+  } catch {
+    return 0;
+  }
 }

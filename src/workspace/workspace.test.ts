@@ -239,6 +239,9 @@ describe("resolve: protected paths are never writable", () => {
       ".claude/settings.json",
       ".cursor/mcp.json",
       ".hg/hgrc",
+      ".hg/sharedpath",
+      "sub/.hg/requires",
+      ".hg/hgrc-not-shared",
       "deep/.config/git/config",
     ]) {
       expect(await codeOf(name, "write"), name).toBe("protected");
