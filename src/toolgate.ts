@@ -283,7 +283,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
     // Fleet mode's Redis; else with `[approvals] route = "console"` the user's shared folder, where the console
     // (or anyone) answers; else this process's own store.
     const store: ApprovalStore =
-      options.approvals ?? fleet?.approvals ?? approvalStoreFor(settings.approvals.route);
+      options.approvals ?? fleet?.approvals ?? approvalStoreFor(settings.approvals.route, undefined, first);
     // `[approvals] webhook`: each new ask is also POSTed there, signed, beside the call (approvals/webhook.ts).
     const webhook = resolveWebhook(settings.approvals, process.env);
     const approvals = webhook

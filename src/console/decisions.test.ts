@@ -4,7 +4,7 @@
  * every ask, or — when any was decided meanwhile — none, naming who decided it.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { ask, consoleFixture, raw } from "../test-support/console.js";
+import { ask, consoleFixture, groupOf, raw } from "../test-support/console.js";
 import { ConsoleDecisions } from "./decisions.js";
 
 const RULE = {
@@ -119,12 +119,13 @@ describe("answering a batch", () => {
       (await store.publish(ask({ callId: "a" }))).id,
       (await store.publish(ask({ callId: "b" }))).id,
     ];
+    const group = await groupOf(store, ids[0]!);
     const { auth, csrf } = await signIn("carol");
     const res = await raw(running.port, {
       method: "POST",
       path: "/api/approvals/batch",
       headers: { host, origin, ...auth, "x-csrf-token": csrf, "content-type": "application/json" },
-      body: JSON.stringify({ ids, decision: "deny", reason: "one at a time" }),
+      body: JSON.stringify({ ids, group, decision: "deny", reason: "one at a time" }),
     });
     expect(res.status).toBe(200);
     for (const id of ids)

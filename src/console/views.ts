@@ -26,6 +26,9 @@ export interface AskView {
   agent: string | null;
   /** Which process published it, in a fleet's store (`[fleet] worker`). */
   worker: string | null;
+  /** The asking process (host, pid, start time) and its project, in a store many processes share. */
+  process: string | null;
+  project: string | null;
   state: ApprovalRecord["state"];
   createdAt: number;
   expiresAt: number;
@@ -58,6 +61,8 @@ export function askView(record: ApprovalRecord): AskView {
     tool: safe(record.tool),
     agent: record.agent === undefined ? null : safe(record.agent),
     worker: record.worker === undefined ? null : safe(record.worker),
+    process: record.process === undefined ? null : safe(record.process),
+    project: record.project === undefined ? null : safe(record.project),
     state: record.state,
     createdAt: record.createdAt,
     expiresAt: record.expiresAt,

@@ -440,6 +440,12 @@ export interface ApprovalRecord {
   always?: AlwaysOffered;
   /** Which process published it, in a store many share (`[fleet] worker`). */
   worker?: string;
+  /**
+   * The asking process in a store many processes share (host, pid and start time; the console's groups and
+   * batches never join asks of two processes), and its project (the first root).
+   */
+  process?: string;
+  project?: string;
   /** sha256 of the call's canonical arguments: what an "always" rule names (never the arguments). */
   argsDigest?: string;
   createdAt: number;

@@ -10,12 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileApprovalStore } from "../approvals/index.js";
 import {
+  askView,
   type ConsoleOptions,
   type RunningConsole,
   type SessionGrant,
   startConsole,
 } from "../console/index.js";
-import type { ApprovalAsk, ConfirmationDetails } from "../core/index.js";
+import type { ApprovalAsk, ApprovalStore, ConfirmationDetails } from "../core/index.js";
 
 export interface RawResponse {
   status: number;
@@ -127,4 +128,10 @@ export function userHome(trusted?: string): string {
     : [];
   writeFileSync(join(home, "toolgate", "trusted.json"), JSON.stringify({ version: 2, trusted: list }));
   return home;
+}
+
+/** The group key the page sends with a batch of the group holding ask `id` (console/batch-group.ts). */
+export async function groupOf(store: ApprovalStore, id: string) {
+  const view = askView((await store.get(id))!);
+  return { process: view.process, project: view.project, worker: view.worker, agent: view.agent };
 }

@@ -15,6 +15,8 @@ export interface AskView {
   tool: string;
   agent: string | null;
   worker: string | null;
+  process: string | null;
+  project: string | null;
   state: string;
   createdAt: number;
   expiresAt: number;

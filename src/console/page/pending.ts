@@ -1,9 +1,11 @@
 /**
  * @module console/page/pending
- * The pending view: asks grouped by agent and worker, groups and asks oldest first. A group's pending asks
- * are its agent's current turn (an agent waits for every call of a turn before the next), so a group is
- * answered together — Approve all / Deny all, all or nothing: when any was decided meanwhile, none changes
- * and the group says which and by whom. Countdowns tick once a second; an expired ask leaves the list and a
+ * The pending view: asks grouped by asking process, project, worker and agent, groups and asks oldest
+ * first. A group's pending asks are its agent's current turn (an agent waits for every call of a turn before
+ * the next), so a group is answered together — only the asks shown (the server refuses a batch when the group
+ * holds others), and never within a second of the group changing (its batch buttons wait). Approve all /
+ * Deny all are all or nothing: when any was decided meanwhile, none changes and the group says which and by
+ * whom. Countdowns tick once a second; an expired ask leaves the list and a
  * note says so.
  */
 import { askItem, countdownText, settleItem, WARN_MS } from "./ask-item.js";
@@ -14,7 +16,15 @@ interface Group {
   section: HTMLElement;
   list: HTMLOListElement;
   oldest: number;
+  /** What the server checks a batch against: the group's process, project, worker and agent. */
+  key: { process: string | null; project: string | null; worker: string | null; agent: string | null };
+  /** The pending ids as last shown, and until when the batch buttons wait after they changed. */
+  shown: string;
+  heldUntil: number;
 }
+
+/** How long a group's batch buttons stay disabled after its asks changed: nothing joins a click unseen. */
+const HOLD_MS = 1_000;
 
 const root = document.getElementById("asks") as HTMLDivElement;
 const none = document.getElementById("none") as HTMLParagraphElement;
@@ -33,11 +43,21 @@ const pendingIds = (group: Group) =>
 function refresh(): void {
   let pending = 0;
   for (const group of groups.values()) {
-    const n = pendingIds(group).length;
+    const ids = pendingIds(group);
+    const n = ids.length;
     pending += n;
     const count = group.section.querySelector(".count") as HTMLElement;
     count.textContent = `${n} pending`;
-    for (const b of group.section.querySelectorAll<HTMLButtonElement>(".batch button")) b.disabled = n === 0;
+    const shown = ids.join(",");
+    if (shown !== group.shown) {
+      group.shown = shown;
+      group.heldUntil = Date.now() + HOLD_MS;
+      setTimeout(refresh, HOLD_MS + 50);
+    }
+    const held = Date.now() < group.heldUntil;
+    group.section.toggleAttribute("data-held", held);
+    for (const b of group.section.querySelectorAll<HTMLButtonElement>(".batch button"))
+      b.disabled = n === 0 || held;
   }
   none.hidden = pending > 0;
 }
@@ -46,7 +66,7 @@ async function batch(group: Group, decision: "approve" | "deny", reason: string,
   const ids = pendingIds(group);
   let reply: DecisionReply;
   try {
-    reply = await request<DecisionReply>("/api/approvals/batch", { ids, decision, reason });
+    reply = await request<DecisionReply>("/api/approvals/batch", { ids, group: group.key, decision, reason });
   } catch (error) {
     reply = { ok: false, message: `The answer could not be sent: ${(error as Error).message}` };
   }
@@ -71,18 +91,23 @@ async function batch(group: Group, decision: "approve" | "deny", reason: string,
   }
 }
 
-const groupKey = (ask: AskView) => `${ask.worker ?? ""}\u0000${ask.agent ?? ""}`;
+const groupKey = (ask: AskView) =>
+  [ask.process, ask.project, ask.worker, ask.agent].map((part) => part ?? "").join("\u0000");
+
+/** The project and process of a group, so two projects' asks never look like one turn. */
+const groupOrigin = (ask: AskView) =>
+  `Project ${ask.project ?? "not named"} · process ${ask.process ?? "not named"}`;
 
 function groupFor(ask: AskView): Group {
-  const key = groupKey(ask);
-  const found = groups.get(key);
+  const found = groups.get(groupKey(ask));
   if (found) return found;
   const section = el("section", undefined, "group");
   const title = el("h3", groupTitle(ask));
   title.id = `group-${++made}`;
   section.setAttribute("aria-labelledby", title.id);
   const list = el("ol", undefined, "group-asks");
-  const group: Group = { section, list, oldest: ask.createdAt };
+  const key = { process: ask.process, project: ask.project, worker: ask.worker, agent: ask.agent };
+  const group: Group = { section, list, oldest: ask.createdAt, key, shown: "", heldUntil: 0 };
   const controls = el("div", undefined, "actions batch");
   const reasonId = `${title.id}-reason`;
   const label = el("label", "Reason for all (the model sees it)");
@@ -98,12 +123,13 @@ function groupFor(ask: AskView): Group {
   approveAll.addEventListener("click", () => void batch(group, "approve", reason.value, outcome));
   denyAll.addEventListener("click", () => void batch(group, "deny", reason.value, outcome));
   controls.append(approveAll, label, reason, denyAll);
-  section.append(title, el("p", "", "count meta"), el("p", "This turn's asks, together:", "meta"));
+  section.append(title, el("p", groupOrigin(ask), "origin meta"), el("p", "", "count meta"));
+  section.append(el("p", "This turn's asks, together:", "meta"));
   section.append(controls, outcome, list);
   // Groups by their oldest ask: the one waiting longest comes first.
   const after = [...groups.values()].find((g) => g.oldest > group.oldest);
   root.insertBefore(section, after?.section ?? null);
-  groups.set(key, group);
+  groups.set(groupKey(ask), group);
   return group;
 }
 
