@@ -132,6 +132,16 @@ export function urlHost(value: unknown): string | undefined {
   }
 }
 
+/** Where a result came from: the first of the entry's `what` arguments given (`url|path`), a URL by host. */
+function whatOf(entry: ToolFlow, params: Readonly<Record<string, unknown>>): string {
+  for (const name of (entry.what ?? "").split("|")) {
+    const value = params[name];
+    if (value === undefined || name === "") continue;
+    return (name === "url" ? urlHost(value) : strings(value).join(", ")) ?? "";
+  }
+  return "";
+}
+
 function strings(value: unknown): string[] {
   if (typeof value === "string") return [value];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
@@ -144,7 +154,7 @@ function strings(value: unknown): string[] {
  */
 function storedLevels(input: LabelInput, entry: ToolFlow): LabelLevels & { what?: string } {
   const data = input.result.data as { label?: unknown } | undefined;
-  const what = entry.what ? strings(input.params[entry.what]).join(", ") : "";
+  const what = whatOf(entry, input.params);
   // A list of reports (sub-agents'): the join of theirs, each read closed.
   if (Array.isArray(data)) {
     const joined = joinStored(data.map((item) => readStoredLabel((item as { label?: unknown })?.label)));
@@ -193,11 +203,8 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
             : "public"
           : c;
     const levels: LabelLevels & { what?: string } = { integrity, confidentiality };
-    if (entry.what) {
-      const value = params[entry.what];
-      const what = entry.what === "url" ? urlHost(value) : strings(value).join(", ");
-      if (what) levels.what = what;
-    }
+    const what = whatOf(entry, params);
+    if (what) levels.what = what;
     return levels;
   };
 
@@ -216,6 +223,8 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
     }
     switch (entry.sink) {
       case "new-host": {
+        // No URL at all (the quarantined reader given a path): nothing goes to a host.
+        if (args[entry.sinkArg ?? "url"] === undefined) return undefined;
         const host = urlHost(args[entry.sinkArg ?? "url"]);
         if (host === undefined) return `${tool.name} to an address toolgate cannot read`;
         if (trustedHost(host, call.trustedHosts)) return undefined;
