@@ -106,7 +106,7 @@ export class PolicyEngine implements Decider {
       },
       args,
       risk: request.risk,
-      ...(request.context ? { context: request.context.label } : {}),
+      context: request.context?.label,
     };
     let decision = evaluate(this.policy, call, recorder);
     // Only a context that read something untrusted costs anything more (a clean one skips the guard); an
