@@ -36,6 +36,7 @@ describe("public API", () => {
       "renderTranscript",
       "resolveLlmSettings",
       "sessionsDir",
+      "structuredReader",
       "todosFilePath",
       "truncateOutput",
       "userStateDir",

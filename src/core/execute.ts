@@ -32,6 +32,7 @@ import type {
   PolicyDecision,
   PostTool,
   RiskLevel,
+  StructuredReader,
   Tool,
   ToolCall,
   ToolResult,
@@ -83,6 +84,11 @@ export interface ExecuteOptions {
    * label joins it — pass the same session for every call whose result reaches the same model context.
    */
   session?: FlowSession;
+  /**
+   * A tool-less, schema-bound call of the caller's model, handed to the tool (the quarantined reader's,
+   * docs/injection.md). The agent loop passes its own; without one that tool says it has no model.
+   */
+  reader?: StructuredReader;
 }
 
 /** A ToolResult plus what the pipeline decided. */
@@ -228,6 +234,7 @@ export async function executeCall(
     ...(options.scope ? { scope: options.scope } : {}),
     ...(sandbox ? { sandbox } : {}),
     ...(options.session ? { context: options.session } : {}),
+    ...(options.reader ? { reader: options.reader } : {}),
   };
   let ran: ToolResult;
   try {

@@ -195,7 +195,35 @@ export interface ExecutionContext {
    * had read when it asked (docs/injection.md). Read only; the pipeline joins the result's label itself.
    */
   context?: ContextView;
+  /**
+   * A tool-less model call bound to a JSON schema, when the caller has a model (the agent loop passes its
+   * own): what the quarantined reader hands untrusted text to (docs/injection.md).
+   */
+  reader?: StructuredReader;
 }
+
+/** What the quarantined reader asks a model: no tools, a reply bound to `schema` (docs/injection.md). */
+export interface StructuredRequest {
+  /** What to extract: toolgate's preamble and the calling model's words (the system message). */
+  instructions: string;
+  /** The untrusted text, as the user message: data to read, never instructions to follow. */
+  content: string;
+  /** The object schema the reply must follow. */
+  schema: JsonSchema;
+  signal: AbortSignal;
+}
+
+/** The model's reply to a {@link StructuredRequest}: its text (JSON, still to be checked) or its refusal. */
+export interface StructuredReply {
+  text: string;
+  /** The model declined (OpenAI's `refusal`). */
+  refusal?: string;
+  /** Tool calls the model made although it was given none (a reply that does not answer). */
+  toolCalls?: number;
+}
+
+/** A tool-less, schema-bound model call (`execute(call, { reader })`; the agent loop passes its model's). */
+export type StructuredReader = (request: StructuredRequest) => Promise<StructuredReply>;
 
 /** A declarative tool. */
 export interface Tool<P = Record<string, unknown>> {

@@ -22,6 +22,7 @@ export {
 export { contextOverflowError, type OverflowFacts } from "./overflow.js";
 export { DEFAULT_MAX_RETRIES } from "./retry.js";
 export { type LlmConfig, resolveLlmSettings } from "./settings.js";
+export { structuredReader } from "./structured.js";
 export type {
   ChatMessage,
   ChatModel,

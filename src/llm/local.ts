@@ -69,6 +69,19 @@ async function generate(
   if (signal.aborted) throw cancelledError();
   const reply = new ReplyBuilder(req);
   const functions = toFunctions(req.tools ?? []);
+  // A reply bound to a schema (the quarantined reader) is generated under a grammar built from it, with no
+  // functions: node-llama-cpp takes one or the other.
+  let grammar: LlamaModule | undefined;
+  if (req.schema) {
+    try {
+      grammar = await (await getLlama()).createGrammarForJsonSchema(grammarSchema(req.schema.schema));
+    } catch (error) {
+      throw new ModelError(
+        "bad_request",
+        `${where} cannot follow the schema ${req.schema.name}: ${oneLine(String((error as Error)?.message ?? error))}`,
+      );
+    }
+  }
   const options = settings.options ?? {};
   // The sequence's meter counts what this turn generated (an onToken callback would slow every token); the
   // prompt is counted whole, as the template renders it (the meter sees only what the cache did not hold).
@@ -78,7 +91,7 @@ async function generate(
   let result: LlamaModule;
   try {
     result = await state.chat.generateResponse(toHistory(req.messages), {
-      ...(Object.keys(functions).length > 0 ? { functions } : {}),
+      ...(grammar ? { grammar } : Object.keys(functions).length > 0 ? { functions } : {}),
       signal,
       stopOnAbortSignal: false,
       onTextChunk: (text: string) => reply.addText(text),

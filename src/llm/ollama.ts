@@ -52,7 +52,7 @@ export function ollamaBody(settings: LlmSettings, req: ChatRequest): Record<stri
     model: settings.model,
     messages: req.messages.map(toOllamaMessage),
     ...(req.tools && req.tools.length > 0 ? { tools: req.tools } : {}),
-    ...(req.json ? { format: "json" } : {}),
+    ...(req.schema ? { format: req.schema.schema } : req.json ? { format: "json" } : {}),
     stream: true,
     truncate: false,
     ...(Object.keys(options).length > 0 ? { options } : {}),

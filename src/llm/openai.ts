@@ -56,7 +56,16 @@ export function openaiBody(settings: LlmSettings, req: ChatRequest): Record<stri
     model: settings.model,
     messages: req.messages.map(toWireMessage),
     ...(hasTools ? { tools: req.tools } : {}),
-    ...(req.json ? { response_format: { type: "json_object" } } : {}),
+    ...(req.schema
+      ? {
+          response_format: {
+            type: "json_schema",
+            json_schema: { name: req.schema.name, schema: req.schema.schema, strict: true },
+          },
+        }
+      : req.json
+        ? { response_format: { type: "json_object" } }
+        : {}),
     stream: true,
     stream_options: { include_usage: true },
     ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
@@ -116,6 +125,7 @@ interface OpenAIDelta {
   reasoning_content?: unknown;
   reasoning?: unknown;
   tool_calls?: unknown;
+  refusal?: unknown;
 }
 
 interface OpenAIChunk {
@@ -143,6 +153,7 @@ function readChunk(
   const delta = choice.delta ?? choice.message;
   reply.addThinking(delta?.reasoning_content ?? delta?.reasoning);
   reply.addText(delta?.content);
+  if (typeof delta?.refusal === "string") reply.refusal += delta.refusal;
   const parts = Array.isArray(delta?.tool_calls) ? delta.tool_calls : [];
   parts.forEach((raw, i) => {
     const part = raw as { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } };

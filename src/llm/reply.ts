@@ -14,6 +14,8 @@ export class ReplyBuilder {
   toolCalls: ModelToolCall[] = [];
   finishReason: string | undefined;
   usage: TokenUsage | undefined;
+  /** A refusal the provider sent apart from the text (OpenAI `delta.refusal`). */
+  refusal = "";
   /** Tool-call pieces arrived (OpenAI assembles them at the end). */
   sawToolCall = false;
   /** The server sent its terminal chunk (`done: true`, a `finish_reason`, `[DONE]`). */
@@ -35,7 +37,13 @@ export class ReplyBuilder {
 
   /** True once anything reached the caller (a retry would repeat it). */
   get hasOutput(): boolean {
-    return this.text !== "" || this.thinking !== "" || this.toolCalls.length > 0 || this.sawToolCall;
+    return (
+      this.text !== "" ||
+      this.thinking !== "" ||
+      this.refusal !== "" ||
+      this.toolCalls.length > 0 ||
+      this.sawToolCall
+    );
   }
 
   build(): ChatReply {
@@ -43,6 +51,7 @@ export class ReplyBuilder {
     if (this.thinking) reply.thinking = this.thinking;
     if (this.finishReason) reply.finishReason = this.finishReason;
     if (this.usage) reply.usage = this.usage;
+    if (this.refusal) reply.refusal = this.refusal;
     return reply;
   }
 

@@ -32,6 +32,12 @@ export interface ChatRequest {
   onThinking?: (chunk: string) => void;
   /** Ask for a JSON object reply (routing). Providers that cannot ignore it. */
   json?: boolean;
+  /**
+   * A JSON schema the reply's text must follow (the quarantined reader, docs/injection.md), in each
+   * provider's structured-output mode: OpenAI's `response_format` of type `json_schema` (strict), Ollama's
+   * `format`, the local model's grammar. The caller still validates the reply: a server may ignore it.
+   */
+  schema?: { name: string; schema: Readonly<Record<string, unknown>> };
   /** Ollama's `num_ctx` for this request (the context window the loop works with). */
   contextWindow?: number;
   /** The reply budget in tokens for this request, instead of `[llm] max_tokens`. */
@@ -60,6 +66,8 @@ export interface ChatReply {
   finishReason?: string;
   /** Token counts, when the server reported them. */
   usage?: TokenUsage;
+  /** The model's refusal to answer, where the provider sends it apart from the text (OpenAI `refusal`). */
+  refusal?: string;
 }
 
 /** Which wire format a provider speaks. */

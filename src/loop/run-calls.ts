@@ -5,7 +5,7 @@
  * Reports each call's start, streamed output and end, and records them in the transcript.
  */
 import type { CallResult } from "../core/index.js";
-import { type FlowSession, READ_ONLY_KINDS, type ToolScope } from "../core/index.js";
+import { type FlowSession, READ_ONLY_KINDS, type StructuredReader, type ToolScope } from "../core/index.js";
 import type { ConfirmationBroker } from "./approvals.js";
 import type { Transcript } from "./transcript.js";
 import type { LoopEvent, LoopGate } from "./types.js";
@@ -26,6 +26,8 @@ export interface RoundContext {
   transcript?: Transcript;
   /** The session's context label: each call is decided with it, and each result joins it. */
   flow?: FlowSession;
+  /** The session's model without tools, bound to a schema: what the quarantined reader reads with. */
+  reader?: StructuredReader;
   emit: (event: LoopEvent) => void;
 }
 
@@ -70,6 +72,7 @@ async function runOne(call: PendingCall, ctx: RoundContext): Promise<CallResult>
       // The session's broker answers this call's `ask`, with the call, its agent and its signal in hand.
       ...(ctx.broker ? { confirm: ctx.broker.confirm } : {}),
       ...(ctx.flow ? { session: ctx.flow } : {}),
+      ...(ctx.reader ? { reader: ctx.reader } : {}),
     },
   );
   ctx.emit({ type: "tool_end", id: call.id, name: call.name, description, result });

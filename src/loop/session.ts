@@ -14,6 +14,7 @@ import {
   type ChatReply,
   ModelError,
   type ModelToolCall,
+  structuredReader,
 } from "../llm/index.js";
 import {
   DEFAULT_PROFILE,
@@ -414,6 +415,8 @@ export class AgentSession {
       ...(this.options.broker ? { broker: this.options.broker } : {}),
       ...(this.options.transcript ? { transcript: this.options.transcript } : {}),
       flow: this.flow,
+      // The quarantined reader reads with this session's current model, given no tools.
+      reader: structuredReader(() => this.options.model),
     });
     const byId = new Map(runnable.map((c, i) => [c.id, results[i]!]));
     // The round's results together get their share of the window; one over its part is cut, saying how to page.

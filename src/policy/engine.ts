@@ -4,7 +4,13 @@
  * kinds' plug-ins, which may do IO such as realpath), then asks the pure `evaluate`. A plug-in that throws
  * while preparing fails the call closed (deny), never open.
  */
-import type { ArgKind, Decider, DecisionRequest, PolicyDecision } from "../core/index.js";
+import {
+  type ArgKind,
+  type Decider,
+  type DecisionRequest,
+  describeLabel,
+  type PolicyDecision,
+} from "../core/index.js";
 import { pluginList } from "./compile.js";
 import { evaluate, UNPREPARED } from "./evaluate.js";
 import { guardCall } from "./flow/guard.js";
@@ -43,6 +49,8 @@ export class PolicyEngine implements Decider {
   readonly roots: readonly string[];
   readonly #plugins: ReadonlyMap<ArgKind, ArgKindPlugin>;
   readonly #guard: FlowKnowledge | undefined;
+  /** The host gave flow knowledge with the guard turned off (said in an explain trace). */
+  readonly #guardOff: boolean;
 
   constructor(options: PolicyEngineOptions) {
     this.policy = options.policy;
@@ -50,6 +58,7 @@ export class PolicyEngine implements Decider {
     const plugins = options.plugins ? pluginList(options.plugins) : options.policy.plugins;
     this.#plugins = new Map(plugins.map((p) => [p.kind, p]));
     this.#guard = options.flow?.guard ? options.flow.knowledge : undefined;
+    this.#guardOff = options.flow !== undefined && !options.flow.guard;
   }
 
   /** Decides one call; with a recorder, explain events are appended to it. */
@@ -97,12 +106,20 @@ export class PolicyEngine implements Decider {
       },
       args,
       risk: request.risk,
-      ...(request.context ? { context: request.context.label } : {}),
+      context: request.context?.label,
     };
     let decision = evaluate(this.policy, call, recorder);
-    // Only a context that read something untrusted costs anything more (a clean one skips the guard).
-    if (this.#guard !== undefined && request.context?.label.integrity === "untrusted")
-      decision = guardCall(decision, request, this.#guard, recorder);
+    // Only a context that read something untrusted costs anything more (a clean one skips the guard); an
+    // explain trace also says what the labels would do on a clean one.
+    if (this.#guard !== undefined) {
+      if (recorder !== undefined || request.context?.label.integrity === "untrusted")
+        decision = guardCall(decision, request, this.#guard, recorder);
+    } else if (recorder !== undefined && this.#guardOff)
+      recorder.record({
+        op: "guard",
+        context: request.context ? describeLabel(request.context.label) : "trusted, public",
+        outcome: `${decision.decision} (unchanged: the injection guard is off, [labels] guard = false)`,
+      });
     return decision.decision === "deny" ? decision : this.withCheckedForms(decision, tool, args);
   }
 

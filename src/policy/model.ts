@@ -114,8 +114,11 @@ export interface PreparedCall {
   readonly risk: RiskLevel;
   /** Why a default `allow` must not apply to this call (see `ArgKindPlugin.defaultAllowBlocker`). */
   readonly blockers?: readonly string[];
-  /** The caller's context label (absent: no session, a clean context). */
-  readonly context?: Label;
+  /**
+   * The caller's context label (absent or undefined: no session, a clean context). The engine always sets
+   * the key, so every prepared call has one shape (a cheaper decide step).
+   */
+  readonly context?: Label | undefined;
 }
 
 /** What a condition answered, for the explain trace. */

@@ -28,6 +28,7 @@ import { createLsTool } from "./ls.js";
 import { createMemoryTool } from "./memory.js";
 import { createReadFileTool } from "./read-file.js";
 import { createReadManyFilesTool } from "./read-many-files.js";
+import { createReadUntrustedTool } from "./read-untrusted.js";
 import { BackgroundProcesses, createShellProcessesTool } from "./shell/index.js";
 import { createShellTool } from "./shell.js";
 import { createSearchBackend } from "./web/create-backend.js";
@@ -84,8 +85,10 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
   const env = { ...process.env, ...context.env };
   const projectDir = roots[0]!;
 
+  const readFile = asTool(createReadFileTool({ workspace }));
+  const webFetch = asTool(createWebFetchTool({ ...web, maxBytes: settings.web.maxBytes }));
   const tools: Tool[] = [
-    asTool(createReadFileTool({ workspace })),
+    readFile,
     asTool(createReadManyFilesTool({ workspace })),
     asTool(createWriteFileTool({ workspace })),
     asTool(createEditFileTool({ workspace })),
@@ -107,7 +110,8 @@ export async function createBuiltinTools(context: BuiltinContext): Promise<Built
       }),
     ),
     asTool(createShellProcessesTool({ processes })),
-    asTool(createWebFetchTool({ ...web, maxBytes: settings.web.maxBytes })),
+    webFetch,
+    asTool(createReadUntrustedTool({ webFetch, readFile, workspace })),
     asTool(createWebSearchTool({ backend: createSearchBackend(settings.search, { ...web, env }) })),
     asTool(createMemoryTool({ state: context.state })),
     asTool(createWriteTodosTool({ state: context.state })),

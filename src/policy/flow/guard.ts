@@ -7,13 +7,14 @@
  * read on the user's word) is not raised: the trifecta needs the untrusted part.
  */
 import {
+  CLEAN,
   type DecisionRequest,
   describeLabel,
   type PolicyDecision,
   type SandboxGrant,
 } from "../../core/index.js";
 import type { PolicyRecorder } from "../model.js";
-import type { FlowKnowledge } from "./knowledge.js";
+import type { FlowKnowledge, SinkCall } from "./knowledge.js";
 
 const LEVEL: Record<SandboxGrant, number> = { network: 1, off: 2 };
 
@@ -26,8 +27,28 @@ function sandboxOf(decision: PolicyDecision, request: DecisionRequest): SandboxG
   return LEVEL[wanted] > LEVEL[granted] ? wanted : granted;
 }
 
+/** What the sink check reads of a call and its context (one object, no spreads: the decide step stays cheap). */
+function sinkCall(
+  decision: PolicyDecision,
+  request: DecisionRequest,
+  context: DecisionRequest["context"],
+  privateContext: boolean,
+): SinkCall {
+  return {
+    tool: request.tool,
+    args: request.args,
+    sandbox: sandboxOf(decision, request),
+    trustedHosts: context?.trustedHosts ?? NO_HOSTS,
+    links: context?.links,
+    privateContext,
+  };
+}
+
+const NO_HOSTS: ReadonlySet<string> = new Set();
+
 /**
- * The decision after the guard. `decision` is the rules' answer; the context is `request.context`.
+ * The decision after the guard. `decision` is the rules' answer; the context is `request.context`. Only an
+ * untrusted context is looked at (the engine calls this for no other, but for an explain trace).
  * @example guardCall(decision, request, flow) // allow → ask for a web_fetch to a new host after a fetched page
  */
 export function guardCall(
@@ -36,29 +57,35 @@ export function guardCall(
   flow: FlowKnowledge,
   recorder?: PolicyRecorder,
 ): PolicyDecision {
-  const label = request.context?.label;
-  if (label === undefined || label.integrity !== "untrusted" || decision.decision === "deny") return decision;
-  const sink = flow.sinkOf({
-    tool: request.tool,
-    args: request.args,
-    sandbox: sandboxOf(decision, request),
-    trustedHosts: request.context?.trustedHosts ?? new Set(),
-    ...(request.context?.links ? { links: request.context.links } : {}),
-    privateContext: label.confidentiality === "private",
-  });
-  // The label is described only for an explain trace: the decide step stays cheap without one.
-  const note = (outcome: string) =>
-    recorder?.record({ op: "guard", context: describeLabel(label), ...(sink ? { sink } : {}), outcome });
-  if (sink === undefined) {
-    note(`${decision.decision} (unchanged)`);
+  const context = request.context;
+  const label = context?.label;
+  if (label === undefined || label.integrity !== "untrusted") {
+    if (recorder) explainClean(decision, request, flow, recorder);
     return decision;
   }
+  if (decision.decision === "deny") {
+    recorder?.record({ op: "guard", context: describeLabel(label), outcome: "deny (unchanged)" });
+    return decision;
+  }
+  const privateContext = label.confidentiality === "private";
+  const sink = flow.sinkOf(sinkCall(decision, request, context, privateContext));
+  if (sink === undefined) {
+    recorder?.record({
+      op: "guard",
+      context: describeLabel(label),
+      outcome: `${decision.decision} (unchanged)`,
+    });
+    return decision;
+  }
+  // The label is described only for an explain trace: the decide step stays cheap without one.
+  const note = (outcome: string) =>
+    recorder?.record({ op: "guard", context: describeLabel(label), sink, outcome });
   if (decision.flow?.effect === "rule" && decision.rule !== undefined) {
-    note(`${decision.decision} (rule ${decision.rule.id} decided with when.context)`);
+    if (recorder) note(`${decision.decision} (rule ${decision.rule.id} decided with when.context)`);
     return { ...decision, flow: { context: label, sink, effect: "rule" } };
   }
-  if (label.confidentiality === "private") {
-    note("deny");
+  if (privateContext) {
+    if (recorder) note("deny");
     const reason = `the context holds untrusted content and private data, and this call sends data out (${sink}); denied by the injection guard unless a rule with when.context allows it`;
     return {
       ...decision,
@@ -69,18 +96,47 @@ export function guardCall(
     };
   }
   if (decision.decision === "ask") {
-    note("ask");
+    if (recorder) note("ask");
     return {
       ...decision,
       reason: `${decision.reason}; the context holds untrusted content and this call sends data out (${sink})`,
       flow: { context: label, sink, effect: "ask" },
     };
   }
-  note("ask (raised from allow)");
+  if (recorder) note("ask (raised from allow)");
   return {
     ...decision,
     decision: "ask",
     reason: `${decision.reason}; raised to ask by the injection guard: the context holds untrusted content and this call sends data out (${sink})`,
     flow: { context: label, sink, effect: "ask" },
   };
+}
+
+/**
+ * For an explain trace on a context with nothing untrusted in it (a person's `toolgate policy check` has no
+ * session: a clean context): the labels left the decision alone, and what they would do once untrusted
+ * content were in the context — the same sink check the guard makes then.
+ */
+function explainClean(
+  decision: PolicyDecision,
+  request: DecisionRequest,
+  flow: FlowKnowledge,
+  recorder: PolicyRecorder,
+): void {
+  const label = request.context?.label ?? CLEAN;
+  const context = `${describeLabel(label)}${label.sources.length === 0 ? " (nothing untrusted read)" : ""}`;
+  const sink = flow.sinkOf(sinkCall(decision, request, request.context, false));
+  const now = `${decision.decision} (unchanged: the guard acts only after untrusted content)`;
+  if (sink === undefined) {
+    recorder.record({ op: "guard", context, outcome: `${now}; unchanged whatever the context` });
+    return;
+  }
+  const ruled = decision.flow?.effect === "rule" && decision.rule !== undefined;
+  const then =
+    decision.decision === "deny"
+      ? "deny whatever the context"
+      : ruled
+        ? `${decision.decision} whatever the context (rule ${decision.rule!.id} decides with when.context)`
+        : `after untrusted content: ask${decision.decision === "allow" ? " (raised from allow)" : ""}; with private data too: deny unless a rule with when.context allows it`;
+  recorder.record({ op: "guard", context, sink, outcome: `${now}; ${then}` });
 }

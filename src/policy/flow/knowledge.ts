@@ -14,7 +14,6 @@ import {
   type Labeler,
   type LabelInput,
   type LabelLevels,
-  normalUrl,
   READ_ONLY_KINDS,
   readStoredLabel,
   type SandboxGrant,
@@ -82,7 +81,7 @@ export interface SinkCall {
   /** Hosts seen in trusted context. */
   trustedHosts: ReadonlySet<string>;
   /** Whole URLs untrusted public content in the context offered (only read while the context is public). */
-  links?: ReadonlySet<string>;
+  links?: ReadonlySet<string> | undefined;
   /** Whether the context holds private data (then a link offered is a destination like any other). */
   privateContext?: boolean;
 }
@@ -98,14 +97,18 @@ function trustedHost(host: string, trusted: ReadonlySet<string>): boolean {
   return false;
 }
 
-/**
- * Whether a URL is one untrusted public content wrote out whole: following it sends nothing but what its
- * author wrote. Not while the context holds private data (which link is followed could encode it).
- */
-function offeredLink(value: unknown, call: SinkCall): boolean {
-  if (call.privateContext || !call.links || typeof value !== "string") return false;
-  const url = normalUrl(value);
-  return url !== undefined && call.links.has(url);
+/** A URL argument parsed once: its host as the guard compares it and its whole form, or undefined. */
+function parseUrl(value: unknown): { host: string; href: string } | undefined {
+  if (typeof value !== "string") return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  const name = url.hostname.toLowerCase();
+  const host = name.endsWith(".") ? name.slice(0, -1) : name;
+  return host === "" ? undefined : { host, href: url.href };
 }
 
 /** The labeler and the sink check of one gate. */
@@ -124,12 +127,17 @@ function serverOf(tool: Tool): string | undefined {
 
 /** The host of a URL argument, lower case; undefined when it is not a URL toolgate can read. */
 export function urlHost(value: unknown): string | undefined {
-  if (typeof value !== "string") return undefined;
-  try {
-    return new URL(value).hostname.toLowerCase().replace(/\.$/, "") || undefined;
-  } catch {
-    return undefined;
+  return parseUrl(value)?.host;
+}
+
+/** Where a result came from: the first of the entry's `what` arguments given (`url|path`), a URL by host. */
+function whatOf(entry: ToolFlow, params: Readonly<Record<string, unknown>>): string {
+  for (const name of (entry.what ?? "").split("|")) {
+    const value = params[name];
+    if (value === undefined || name === "") continue;
+    return (name === "url" ? urlHost(value) : strings(value).join(", ")) ?? "";
   }
+  return "";
 }
 
 function strings(value: unknown): string[] {
@@ -144,7 +152,7 @@ function strings(value: unknown): string[] {
  */
 function storedLevels(input: LabelInput, entry: ToolFlow): LabelLevels & { what?: string } {
   const data = input.result.data as { label?: unknown } | undefined;
-  const what = entry.what ? strings(input.params[entry.what]).join(", ") : "";
+  const what = whatOf(entry, input.params);
   // A list of reports (sub-agents'): the join of theirs, each read closed.
   if (Array.isArray(data)) {
     const joined = joinStored(data.map((item) => readStoredLabel((item as { label?: unknown })?.label)));
@@ -193,11 +201,8 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
             : "public"
           : c;
     const levels: LabelLevels & { what?: string } = { integrity, confidentiality };
-    if (entry.what) {
-      const value = params[entry.what];
-      const what = entry.what === "url" ? urlHost(value) : strings(value).join(", ");
-      if (what) levels.what = what;
-    }
+    const what = whatOf(entry, params);
+    if (what) levels.what = what;
     return levels;
   };
 
@@ -216,11 +221,15 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
     }
     switch (entry.sink) {
       case "new-host": {
-        const host = urlHost(args[entry.sinkArg ?? "url"]);
-        if (host === undefined) return `${tool.name} to an address toolgate cannot read`;
-        if (trustedHost(host, call.trustedHosts)) return undefined;
-        if (offeredLink(args[entry.sinkArg ?? "url"], call)) return undefined;
-        return `${tool.name} to ${host}, a host not seen in trusted context`;
+        // No URL at all (the quarantined reader given a path): nothing goes to a host.
+        if (args[entry.sinkArg ?? "url"] === undefined) return undefined;
+        const url = parseUrl(args[entry.sinkArg ?? "url"]);
+        if (url === undefined) return `${tool.name} to an address toolgate cannot read`;
+        if (trustedHost(url.host, call.trustedHosts)) return undefined;
+        // A link untrusted public content wrote out whole carries only what its author wrote — but not
+        // while the context holds private data (which link is followed could encode it).
+        if (!call.privateContext && call.links?.has(url.href)) return undefined;
+        return `${tool.name} to ${url.host}, a host not seen in trusted context`;
       }
       case "shell": {
         if (call.sandbox)
