@@ -5,7 +5,7 @@
  * so nothing Redis-related is loaded.
  */
 import { hostname } from "node:os";
-import { basename } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 import { projectNameProblem } from "./keys.js";
 
 /** `[fleet]` as the config file gives it. */
@@ -13,6 +13,9 @@ export interface FleetConfig {
   redis?: string;
   project?: string;
   worker?: string;
+  auditMaxLen?: number;
+  auditArchive?: string;
+  auditBuffer?: number;
 }
 
 /** Fleet mode, resolved. */
@@ -21,6 +24,12 @@ export interface FleetSettings {
   project: string;
   /** This process's name in the approvals it publishes. */
   worker: string;
+  /** The audit stream's longest length (unset: no limit). */
+  auditMaxLen?: number;
+  /** Where records trimmed from the audit stream are exported first (absolute; relative to the first root). */
+  auditArchive?: string;
+  /** Audit records kept in memory while Redis is away. */
+  auditBuffer?: number;
 }
 
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -49,5 +58,20 @@ export function resolveFleet(
   if (problem) throw new Error(problem);
   const worker = config?.worker ?? `${hostname()}:${process.pid}`;
   if (worker === "" || /[\r\n]/.test(worker)) throw new Error("[fleet] worker must be one non-empty line");
-  return { url, project, worker };
+  if (config?.auditArchive !== undefined && config.auditMaxLen === undefined)
+    throw new Error("[fleet] audit_archive is where trimmed records go: it needs audit_max_len");
+  return {
+    url,
+    project,
+    worker,
+    ...(config?.auditMaxLen === undefined ? {} : { auditMaxLen: config.auditMaxLen }),
+    ...(config?.auditArchive === undefined
+      ? {}
+      : {
+          auditArchive: isAbsolute(config.auditArchive)
+            ? config.auditArchive
+            : join(roots[0] ?? ".", config.auditArchive),
+        }),
+    ...(config?.auditBuffer === undefined ? {} : { auditBuffer: config.auditBuffer }),
+  };
 }
