@@ -23,6 +23,7 @@ import { defaultSettings } from "./config/defaults.js";
 import type { ToolgateConfig, ToolgateSettings } from "./config/index.js";
 import {
   type ApprovalStore,
+  type AuditLog,
   type AuditSink,
   type CallResult,
   type CheckResult,
@@ -31,6 +32,7 @@ import {
   type Decider,
   type ExecuteOptions,
   executeCall,
+  FileAuditLog,
   FileAuditSink,
   type HookReport,
   type Logger,
@@ -171,6 +173,11 @@ export interface Toolgate {
   readonly approvals: ApprovalStore;
   /** Where memory and todos are kept (see `ToolgateOptions.state`). */
   readonly state: StateBackend;
+  /**
+   * The audit log read back (`toolgate audit tail|verify|export`): fleet mode's Redis stream, else the
+   * `[audit] file`; `undefined` when there is none (no file set, or a host's own sink).
+   */
+  readonly auditLog?: AuditLog;
   /** The config as written (file or object; an untrusted workspace's without its security keys). */
   readonly config: ToolgateConfig;
   /** The same as settings: camelCase, every default applied (`settingsFromConfig`). */
@@ -297,7 +304,12 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
         )
       : store;
     const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
-    const audit = resolveAudit(options.audit, settings, first, logger);
+    // Fleet mode: the project's audit stream, unless the host brought its own sink or file.
+    const audit =
+      options.audit === undefined && fleet
+        ? fleet.audit
+        : resolveAudit(options.audit, settings, first, logger);
+    const auditLog = options.audit === undefined && fleet ? fleet.auditLog : auditLogOf(audit);
     const source = new ToolSource({
       host: registry,
       root: first,
@@ -339,6 +351,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       bus,
       approvals,
       state,
+      ...(auditLog ? { auditLog } : {}),
       config,
       settings,
       policy,
@@ -415,7 +428,7 @@ async function openFleetFor(
     throw new ConfigError((error as Error).message);
   }
   if (!resolved) return undefined;
-  const fleet = await openFleet(resolved);
+  const fleet = await openFleet(resolved, { onAuditError: (m) => logger.warn(m) });
   if (fleet.unreachable)
     logger.warn(`${fleet.unreachable}; calls that need an approval are refused until it is reachable`);
   return fleet;
@@ -539,6 +552,9 @@ function withHostFilesProtected(
     .map((file) => resolve(cwd, file));
   const audit = typeof options.audit === "object" ? undefined : (options.audit ?? settings.audit.file);
   if (audit) files.push(isAbsolute(audit) ? audit : join(root, audit));
+  // Fleet mode's archive of records trimmed from the audit stream is a record too.
+  const archive = settings.fleet.auditArchive;
+  if (archive) files.push(isAbsolute(archive) ? archive : join(root, archive));
   if (files.length === 0) return settings;
   return { ...settings, files: { ...settings.files, protected: [...settings.files.protected, ...files] } };
 }
@@ -631,6 +647,11 @@ async function resolvePolicy(
   const outcome = stricterOnly(await builtin(), workspace, untrustedBecause(trusted));
   if (outcome.warning) logger.warn(outcome.warning);
   return outcome.policy;
+}
+
+/** The log a gate's own audit file is read back through (`toolgate audit`); a host's own sink has none. */
+function auditLogOf(sink: AuditSink | undefined): AuditLog | undefined {
+  return sink instanceof FileAuditSink ? new FileAuditLog(sink.path) : undefined;
 }
 
 function resolveAudit(

@@ -133,6 +133,13 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       return { help: m.help, run: m.runApprovals };
     },
   },
+  audit: {
+    usage: USAGE.audit,
+    load: async () => {
+      const m = await import("./commands/audit.js");
+      return { help: m.help, run: m.runAudit };
+    },
+  },
   init: {
     usage: USAGE.init,
     load: async () => {

@@ -36,7 +36,9 @@ export const CONFIG_DEFAULTS = deepFreeze({
     "provider": "ollama"
   },
   "planner": {},
-  "fleet": {},
+  "fleet": {
+    "audit_buffer": 10000
+  },
   "sandbox": {
     "mode": "auto",
     "network": false,

@@ -245,6 +245,15 @@ export const CONFIG_SCHEMA = z.strictObject({
       worker: text(
         "This process's name in the asks it publishes (default: the host name and the process id).",
       ).optional(),
+      audit_max_len: whole(
+        "The longest the project's audit stream grows, in records (unset: no limit). Past it the oldest records are exported to `audit_archive` and then trimmed; with no archive, appends past it are refused (records wait in the buffer, then calls are refused) until `toolgate audit export FILE --trim`.",
+      ).optional(),
+      audit_archive: text(
+        "The JSONL file records trimmed from the audit stream are exported to first (relative to the workspace); needs `audit_max_len`.",
+      ).optional(),
+      audit_buffer: whole(
+        "Audit records kept in memory while Redis is away, sent in order once it is back; a call that would need more is refused before it runs.",
+      ).default(10_000),
     },
     "Fleet mode (docs/fleet.md): one approval queue and shared memory and todos on Redis for many agents on many machines.",
   ),

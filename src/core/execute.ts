@@ -126,7 +126,22 @@ export async function executeCall(
   let label = ownLabel(typeof call.name === "string" ? call.name : "");
   let end: (() => Promise<void>) | undefined;
 
-  const finish = (result: ToolResult): CallResult => {
+  // A sink that cannot keep one more record (fleet mode's buffer full while Redis is away) refuses the call
+  // before anything runs: a call is never run unrecorded.
+  const full = deps.audit?.admit?.();
+  if (full !== undefined)
+    return {
+      ...errorResult("execution_failed", `${String(call.name)} was not run: ${full}`),
+      ok: false,
+      tool: typeof call.name === "string" ? call.name : "",
+      label,
+      decision: null,
+      rule: null,
+      risk: null,
+      durationMs: performance.now() - started,
+    };
+
+  const finish = async (result: ToolResult): Promise<CallResult> => {
     const shaped = shapeResult(tool, result, deps.limits ?? DEFAULT_LIMITS);
     const out: CallResult = {
       ...shaped,
@@ -142,7 +157,7 @@ export async function executeCall(
     if (decision?.flow && decision.flow.effect !== "none") out.flow = decision.flow;
     const hooks = [...(decision?.hooks ?? []), ...postReports];
     if (hooks.length > 0) out.hooks = hooks;
-    if (deps.audit) writeAudit(deps.audit, call, out, options.scope);
+    if (deps.audit) await writeAudit(deps.audit, call, out, options.scope);
     options.session?.add(label, out.llmContent);
     return out;
   };
@@ -276,9 +291,14 @@ function denied(toolName: string, reason: string): ToolResult {
   return errorResult("denied_by_policy", `${toolName} was denied: ${reason}`);
 }
 
-function writeAudit(sink: AuditSink, call: ToolCall, result: CallResult, scope?: ToolScope): void {
+async function writeAudit(
+  sink: AuditSink,
+  call: ToolCall,
+  result: CallResult,
+  scope?: ToolScope,
+): Promise<void> {
   try {
-    sink.write({
+    await sink.write({
       time: new Date().toISOString(),
       tool: result.tool,
       ...(call.id ? { callId: call.id } : {}),

@@ -15,6 +15,19 @@ export {
 } from "./approval-store.js";
 export { type WaitOptions, waitForSettlement } from "./approval-wait.js";
 export { argsDigest, FileAuditSink, MemoryAuditSink } from "./audit.js";
+export {
+  type AuditEntry,
+  type BrokenLink,
+  type ChainedAuditRecord,
+  type ChainReport,
+  canonicalRecord,
+  describeChain,
+  GENESIS,
+  recordDigest,
+  type TrimmedRange,
+  verifyChain,
+} from "./audit-chain.js";
+export { FileAuditLog } from "./audit-file-log.js";
 export { type CheckResult, checkCall } from "./check.js";
 export {
   type ConfirmationField,
@@ -98,6 +111,7 @@ export type {
   ApprovalStore,
   ArgKind,
   AuditLabel,
+  AuditLog,
   AuditRecord,
   AuditSink,
   Confirm,

@@ -4,6 +4,7 @@
  * interfaces the pipeline is wired with (decider, confirmer, approval store, audit sink). Types only.
  */
 
+import type { AuditEntry, TrimmedRange } from "./audit-chain.js";
 import type { ContextView } from "./flow-session.js";
 import type { Label, LabelDeclaration } from "./labels.js";
 
@@ -594,8 +595,36 @@ export interface AuditLabel {
   sources: string[];
 }
 
+/** Where the pipeline writes each call's record. */
 export interface AuditSink {
-  write(record: AuditRecord): void;
+  /**
+   * Keeps one record. A sink that writes to a server returns a promise the pipeline waits for before the
+   * call's result is returned: resolved once the record is stored, or buffered while the server is away.
+   */
+  write(record: AuditRecord): void | Promise<void>;
+  /**
+   * Sinks that can run out of room (fleet mode's buffer while Redis is away): asked before a call runs, it
+   * returns why one more record cannot be kept — the call is then refused, never run unrecorded — or
+   * `undefined`, holding a place for the record the call's end will write.
+   */
+  admit?(): string | undefined;
+}
+
+/** An audit log read back (`toolgate audit tail|verify|export`): the JSONL file or fleet mode's stream. */
+export interface AuditLog {
+  /** What it is, for messages: `the audit file /w/.toolgate/audit.jsonl`, `the Redis stream toolgate:{p}:audit`. */
+  readonly where: string;
+  /** Every record kept, oldest first. */
+  entries(): AsyncIterable<AuditEntry>;
+  /** The last `count` records, oldest first. */
+  tail(count: number): Promise<AuditEntry[]>;
+  /**
+   * Calls `onEntry` with every record appended from now until `signal` aborts; resolves then. `onReady` is
+   * called once "now" is fixed: a record appended after it is seen.
+   */
+  follow(onEntry: (entry: AuditEntry) => void, signal: AbortSignal, onReady?: () => void): Promise<void>;
+  /** The range trimmed before the first kept record, if any. */
+  trimmed(): Promise<TrimmedRange | undefined>;
 }
 
 /** Where toolgate reports warnings (registry replacement, skipped agent entries, ...). */

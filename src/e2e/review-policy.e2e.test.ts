@@ -147,7 +147,7 @@ describe("a decider or tool that misbehaves fails closed, with a result (never a
       builtins: false,
       tools: [tool],
       policyText: 'default = "ask"',
-      audit: { write: (r) => records.push(r as { outcome: string }) },
+      audit: { write: (r) => void records.push(r as { outcome: string }) },
     });
     gate.bus.onConfirmation(() => ({ approved: true }));
     const result = await gate.execute({ name: "act", args: {} });

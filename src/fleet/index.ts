@@ -4,6 +4,8 @@
  * no Redis client.
  */
 export { RedisApprovalStore, type RedisApprovalStoreOptions } from "./approval-store.js";
+export { RedisAuditLog, type RedisAuditLogOptions } from "./audit-log.js";
+export { DEFAULT_AUDIT_BUFFER, RedisAuditSink, type RedisAuditSinkOptions } from "./audit-sink.js";
 export {
   connectFleet,
   type FleetClient,

@@ -38,6 +38,16 @@ export interface FleetKeys {
   readonly overlayVersion: string;
   /** Stream: one entry per approved call started; pending in group `runs` until the call finished. */
   readonly runs: string;
+  /** Stream: the audit log, one hash-chained entry per call (fleet/audit-sink.ts). */
+  readonly audit: string;
+  /** Hash: the audit chain's head, `seq` and `hash` of the last record appended. */
+  readonly auditHead: string;
+  /** Hash: the range trimmed from the audit stream (`seq`, `hash` of its last record, `to`, `by`, `at`). */
+  readonly auditTrimmed: string;
+  /** String: who is trimming the audit stream now (a lock with an expiry). */
+  readonly auditTrimLock: string;
+  /** String: the last batch number a writer appended (so a batch sent again after a lost reply is not doubled). */
+  auditWriter(writer: string): string;
 }
 
 /** The consumer group of the runs stream: every worker is a consumer, by its worker name. */
@@ -64,5 +74,10 @@ export function fleetKeys(project: string): FleetKeys {
     overlayRules: `${prefix}policy:rules`,
     overlayVersion: `${prefix}policy:version`,
     runs: `${prefix}runs`,
+    audit: `${prefix}audit`,
+    auditHead: `${prefix}audit:head`,
+    auditTrimmed: `${prefix}audit:trimmed`,
+    auditTrimLock: `${prefix}audit:trim-lock`,
+    auditWriter: (writer) => `${prefix}audit:writer:${writer}`,
   };
 }

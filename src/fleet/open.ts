@@ -8,6 +8,8 @@
 import type { ApprovalStore } from "../core/index.js";
 import type { StateBackend } from "../state/index.js";
 import { RedisApprovalStore } from "./approval-store.js";
+import type { RedisAuditLog } from "./audit-log.js";
+import { RedisAuditSink } from "./audit-sink.js";
 import { type FleetClient, redactUrl, startFleetClient } from "./connect.js";
 import type { PolicyOverlay } from "./overlay.js";
 import type { FleetSettings } from "./settings.js";
@@ -21,6 +23,9 @@ export interface Fleet {
   readonly state: StateBackend;
   /** The project's shared policy overlay ("always" rules); `overlay.decider(engine)` applies it. */
   readonly overlay: PolicyOverlay;
+  /** The project's audit stream: the sink every call's record goes to, and the log read back. */
+  readonly audit: RedisAuditSink;
+  readonly auditLog: RedisAuditLog;
   /** Why the server could not be reached at start (`undefined`: it was). */
   readonly unreachable?: string;
   /** Closes the stores and the connection (a connection still retrying is dropped). */
@@ -31,6 +36,8 @@ export interface Fleet {
 export interface OpenFleetOptions {
   /** Milliseconds the first connection attempt may take (default 5,000). */
   connectTimeoutMs?: number;
+  /** Where the audit sink says what it could not do (Redis away, records waiting, a failed trim). */
+  onAuditError?: (message: string) => void;
 }
 
 /**
@@ -58,6 +65,15 @@ export async function openFleet(settings: FleetSettings, options: OpenFleetOptio
     ownsClient: false,
   });
   const state = createRedisStateBackend({ client, project: settings.project, ownsClient: false });
+  const audit = new RedisAuditSink({
+    client,
+    project: settings.project,
+    worker: settings.worker,
+    ...(settings.auditBuffer === undefined ? {} : { buffer: settings.auditBuffer }),
+    ...(settings.auditMaxLen === undefined ? {} : { maxLen: settings.auditMaxLen }),
+    ...(settings.auditArchive === undefined ? {} : { archive: settings.auditArchive }),
+    ...(options.onAuditError ? { onError: options.onAuditError } : {}),
+  });
   // Every worker claims the runs of dead workers (marking them interrupted, never running them again).
   approvals.startClaiming();
   return {
@@ -66,8 +82,11 @@ export async function openFleet(settings: FleetSettings, options: OpenFleetOptio
     approvals: explained(approvals, explain),
     state: explained(state, explain, ["memory", "todos"]),
     overlay: explained(approvals.overlay, explain),
+    audit,
+    auditLog: explained(audit.log, explain),
     ...(error ? { unreachable: `cannot reach Redis at ${where}: ${error.message}` } : {}),
     async close() {
+      await audit.close();
       await approvals.close();
       await state.close?.();
       if (client.isReady) await client.close();

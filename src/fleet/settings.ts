@@ -6,7 +6,7 @@
  * `undefined` when fleet mode is off, so nothing Redis-related is loaded.
  */
 import { hostname } from "node:os";
-import { basename } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 import { projectNameProblem } from "./keys.js";
 
 /** `[fleet]` as the config file gives it. */
@@ -20,6 +20,9 @@ export interface FleetConfig {
   password_env?: string;
   project?: string;
   worker?: string;
+  auditMaxLen?: number;
+  auditArchive?: string;
+  auditBuffer?: number;
 }
 
 /** Fleet mode, resolved. */
@@ -33,6 +36,12 @@ export interface FleetSettings {
   project: string;
   /** This process's name in the approvals it publishes. */
   worker: string;
+  /** The audit stream's longest length (unset: no limit). */
+  auditMaxLen?: number;
+  /** Where records trimmed from the audit stream are exported first (absolute; relative to the first root). */
+  auditArchive?: string;
+  /** Audit records kept in memory while Redis is away. */
+  auditBuffer?: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -83,6 +92,8 @@ export function resolveFleet(
   if (problem) throw new Error(problem);
   const worker = config?.worker ?? `${hostname()}:${process.pid}`;
   if (worker === "" || /[\r\n]/.test(worker)) throw new Error("[fleet] worker must be one non-empty line");
+  if (config?.auditArchive !== undefined && config.auditMaxLen === undefined)
+    throw new Error("[fleet] audit_archive is where trimmed records go: it needs audit_max_len");
   const username = variable(config?.username_env, "username_env", "TOOLGATE_REDIS_USERNAME", env);
   const password = variable(config?.password_env, "password_env", "TOOLGATE_REDIS_PASSWORD", env);
   return {
@@ -92,6 +103,15 @@ export function resolveFleet(
     ...(password === undefined ? {} : { password }),
     project,
     worker,
+    ...(config?.auditMaxLen === undefined ? {} : { auditMaxLen: config.auditMaxLen }),
+    ...(config?.auditArchive === undefined
+      ? {}
+      : {
+          auditArchive: isAbsolute(config.auditArchive)
+            ? config.auditArchive
+            : join(roots[0] ?? ".", config.auditArchive),
+        }),
+    ...(config?.auditBuffer === undefined ? {} : { auditBuffer: config.auditBuffer }),
   };
 }
 

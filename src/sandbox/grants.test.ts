@@ -243,7 +243,7 @@ describe("profiles and settings", () => {
   it("the audit record carries the profile a command ran under", async () => {
     const records: { sandbox?: string; tool: string }[] = [];
     const { gate } = await gateWith('[[rules]]\ntool = "shell"\ndecision = "allow"\n', {
-      audit: { write: (record) => records.push(record) },
+      audit: { write: (record) => void records.push(record) },
     });
     await gate.execute({ name: "shell", args: { command: "true" } });
     await gate.close();

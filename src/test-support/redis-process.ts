@@ -17,8 +17,11 @@ export interface TestRedis {
   socket: string;
   dir: string;
   readonly process: ChildProcess;
-  /** Kills the server (SIGKILL) and starts it again on the same socket and folder: its AOF is all it keeps. */
-  restart(): Promise<void>;
+  /**
+   * Kills the server (SIGKILL) and starts it again on the same socket and folder: its AOF is all it keeps.
+   * `whileDown` runs between (the server is away meanwhile).
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,10 +62,11 @@ export async function startRedis(extra: string[] = []): Promise<TestRedis> {
     get process() {
       return child;
     },
-    async restart() {
+    async restart(whileDown) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGKILL");
       await exited;
+      await whileDown?.();
       child = await spawnServer(args);
     },
     async close() {
