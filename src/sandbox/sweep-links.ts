@@ -7,11 +7,10 @@
  * name lets the command read, next time, the secret the person later writes in place.
  * What a command made (changed since it started) and is one of these is named here for the check after it.
  */
-import type { Dirent } from "node:fs";
 import { accessSync, constants, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { bytesOf, textOf } from "./descriptors.js";
-import { readFolder } from "./scan.js";
+import { type FolderEntry, listFolder } from "./scan.js";
 
 /** How many folders of one git folder are looked through for links; past it the check says so. */
 const MAX_GIT_FOLDERS = 5_000;
@@ -83,19 +82,18 @@ export function gitFolderLinks(gitDir: string, since: number, problems: string[]
       );
       break;
     }
-    let entries: Dirent<Buffer>[];
+    let entries: readonly FolderEntry[];
     try {
-      entries = readFolder(folder);
+      entries = listFolder(folder);
     } catch {
       continue;
     }
-    const isGitShaped = entries.some((e) => e.name.toString("latin1") === "HEAD");
-    for (const entry of entries) {
-      const name = entry.name.toString("latin1");
+    const isGitShaped = entries.some((e) => e.name === "HEAD");
+    for (const { name, kind } of entries) {
       const path = `${folder}/${name}`;
-      if (entry.isSymbolicLink()) {
+      if (kind === "link") {
         if (changedSince(path, since)) links.push(path);
-      } else if (entry.isDirectory() && !(isGitShaped && name === "objects")) queue.push(path);
+      } else if (kind === "dir" && !(isGitShaped && name === "objects")) queue.push(path);
     }
   }
   return links;
