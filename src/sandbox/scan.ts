@@ -157,7 +157,7 @@ let listedEntries = 0;
 /** At most this many entries kept in all (then the listings are dropped and read again). */
 const MAX_LISTED_ENTRIES = 200_000;
 /** How long a folder must have been unchanged before its listing is kept (coarse clocks, 2 s file systems). */
-const SETTLED_MS = 2000;
+export const SETTLED_MS = 2000;
 /** File systems whose folders get mtime and ctime on every change (statfs magic numbers). */
 const TIMES_KEPT = new Set([
   0xef53, // ext2/3/4

@@ -56,7 +56,7 @@ export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport 
   const report: SweepReport = { moved: [], problems: [], appeared: [] };
   if (layout.mode !== "workspace-write") return report;
   const held = heldPlaceholders();
-  const stamp = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`;
+  const started = new Date();
   const found: { root: string; relative: string; why: string }[] = [];
   // What the survey hid because it could not look there was hidden from the command too: it made nothing there.
   const hidden = (path: string) => layout.unsurveyed.some((u) => path === u || path.startsWith(`${u}/`));
@@ -155,6 +155,11 @@ export function sweep(layout: Layout, rules: ScanRules, since = 0): SweepReport 
   }
   // Outermost first, and nothing inside something already moved.
   found.sort((a, b) => a.relative.length - b.relative.length);
+  // Made only when something is moved (random bytes cost more than the rest of a quiet check).
+  const stamp =
+    found.length === 0
+      ? ""
+      : `${started.toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`;
   const moved: typeof found = [];
   for (const item of found) {
     if (moved.some((m) => m.root === item.root && item.relative.startsWith(`${m.relative}/`))) continue;
