@@ -119,6 +119,10 @@ function refOf(source: Source): string {
 
 /** Shallowest first; a stable order among equals (by path), so the arguments are the same for the same plan. */
 export function byDepth<T extends { path: string }>(items: readonly T[]): T[] {
-  const depth = (item: T) => item.path.split("/").length;
-  return [...items].sort((a, b) => depth(a) - depth(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Each depth counted once, not at every comparison (a plan has hundreds of mounts).
+  const keyed = items.map((item) => ({ item, depth: item.path.split("/").length }));
+  keyed.sort(
+    (a, b) => a.depth - b.depth || (a.item.path < b.item.path ? -1 : a.item.path > b.item.path ? 1 : 0),
+  );
+  return keyed.map((k) => k.item);
 }

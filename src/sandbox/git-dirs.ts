@@ -11,11 +11,12 @@
  * The rest of a git folder (objects, refs, the index, logs, HEAD) stays writable, so `git add`, `commit`,
  * `checkout`, `rebase` work.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readPlainFileSync } from "../utils/index.js";
 import { bytesOf, rawOf } from "./descriptors.js";
 import { configValues, readGitConfig } from "./git-config.js";
+import { SETTLED_MS } from "./scan.js";
 
 /** A git folder's entries kept read-only when they exist. */
 const READ_ONLY = [
@@ -156,8 +157,24 @@ export function commonDirOf(gitDir: string): string {
   return gitDir;
 }
 
-/** `core.hooksPath` values of the system's and the user's git config (and what they include). */
+/** The last answer of {@link globalHooksPaths}, with the stamp of every file it read (or found missing). */
+let hooksPathsRead: { key: string; stamps: Map<string, string>; values: string[] } | undefined;
+
+/**
+ * `core.hooksPath` values of the system's and the user's git config (and what they include). Read again only
+ * when one of the files read changed (device, inode, size, mtime or ctime: one stat each) or appeared.
+ */
 export function globalHooksPaths(home: string, xdgConfigHome: string | undefined): string[] {
+  const key = `${home}\0${xdgConfigHome ?? ""}`;
+  const known = hooksPathsRead;
+  if (known?.key === key && [...known.stamps].every(([path, stamp]) => fileStamp(path) === stamp))
+    return [...known.values];
+  const before = Date.now();
+  const stamps = new Map<string, string>();
+  const read = (path: string) => {
+    if (!stamps.has(path)) stamps.set(path, fileStamp(path));
+    return readGitConfig(bytesOf(path));
+  };
   const files = [
     "/etc/gitconfig",
     join(home, ".gitconfig"),
@@ -165,17 +182,38 @@ export function globalHooksPaths(home: string, xdgConfigHome: string | undefined
   ].map(rawOf);
   const values: string[] = [];
   for (const file of files) {
-    for (const path of [file, ...includedConfigs(file, rawOf(home))]) {
-      values.push(...configValues(readGitConfig(bytesOf(path)) ?? [], "core", "hookspath"));
+    for (const path of [file, ...includedConfigs(file, rawOf(home), read)]) {
+      values.push(...configValues(read(path) ?? [], "core", "hookspath"));
     }
   }
+  // Kept only when every file read had settled: a change in the same clock tick would keep its stamp.
+  const settled = [...stamps.values()].every(
+    (stamp) => Number(stamp.split(":")[4] ?? 0) < before - SETTLED_MS,
+  );
+  hooksPathsRead = settled ? { key, stamps, values: [...values] } : undefined;
   return values;
 }
 
+/** A file's identity and change times as text (links followed, as git reads it); `missing` when unreadable. */
+function fileStamp(path: string): string {
+  try {
+    const s = statSync(bytesOf(path), { throwIfNoEntry: false });
+    if (s === undefined) return "missing";
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${Math.max(s.ctimeMs, s.mtimeMs)}`;
+  } catch (error) {
+    return `error:${(error as NodeJS.ErrnoException).code}`;
+  }
+}
+
 /** The files a config includes (`include.path`, `includeIf.*.path`), followed recursively, raw absolute. */
-function includedConfigs(file: string, home: string, seen = new Set<string>()): string[] {
+function includedConfigs(
+  file: string,
+  home: string,
+  read: (path: string) => ReturnType<typeof readGitConfig> = (path) => readGitConfig(bytesOf(path)),
+  seen = new Set<string>(),
+): string[] {
   if (seen.size > MAX_NESTING * 4) return [];
-  const entries = readGitConfig(bytesOf(file)) ?? [];
+  const entries = read(file) ?? [];
   const paths = [
     ...configValues(entries, "include", "path"),
     ...configValues(entries, "includeif", "path", "*"),
@@ -185,7 +223,7 @@ function includedConfigs(file: string, home: string, seen = new Set<string>()): 
     const path = expand(rawOf(value), dirname(file), home);
     if (seen.has(path)) continue;
     seen.add(path);
-    out.push(path, ...includedConfigs(path, home, seen));
+    out.push(path, ...includedConfigs(path, home, read, seen));
   }
   return out;
 }

@@ -6,10 +6,10 @@
  * permission. toolgate runs as the person who owns those folders, so before looking or moving it gives the
  * owner's permissions back to a folder the person owns (nothing is lost: the command could set any mode).
  */
-import { chmodSync, closeSync, type Dirent } from "node:fs";
+import { chmodSync, closeSync } from "node:fs";
 import { dirname } from "node:path";
 import { openChecked } from "./descriptors.js";
-import { readFolder } from "./scan.js";
+import { type FolderEntry, listFolder } from "./scan.js";
 
 /**
  * Gives the owner read, write and search permission on the folder at raw `path` when the person running
@@ -43,12 +43,12 @@ export function reopenWay(root: string, path: string): boolean {
   return changed;
 }
 
-/** {@link readFolder}, and once more after giving the owner's permissions back when it was refused. */
-export function readFolderReopened(path: string): Dirent<Buffer>[] {
+/** {@link listFolder}, and once more after giving the owner's permissions back when it was refused. */
+export function listFolderReopened(path: string): readonly FolderEntry[] {
   try {
-    return readFolder(path);
+    return listFolder(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EACCES" || !reopenFolder(path)) throw error;
-    return readFolder(path);
+    return listFolder(path);
   }
 }

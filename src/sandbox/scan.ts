@@ -6,9 +6,9 @@
  * reported so that the sandbox hides it whole. The same walk runs after a command to find what it created.
  */
 import type { Dirent } from "node:fs";
-import { closeSync, readdirSync } from "node:fs";
+import { closeSync, lstatSync, readdirSync, type Stats, statfsSync } from "node:fs";
 import type { PathPatternSet } from "../workspace/index.js";
-import { inside, openChecked, textOf } from "./descriptors.js";
+import { bytesOf, inside, openChecked, textOf } from "./descriptors.js";
 import survey from "./survey.json" with { type: "json" };
 
 /** At most this many folders are read per root; the folders left are hidden whole (fail closed). */
@@ -95,9 +95,9 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
         return out;
       }
       out.dirs++;
-      let entries: Dirent<Buffer>[];
+      let entries: readonly FolderEntry[];
       try {
-        entries = readFolder(path);
+        entries = listFolder(path);
       } catch (error) {
         // Gone meanwhile: nothing there to hide. Anything else (no permission, a link swapped in): hide whole.
         if ((error as NodeJS.ErrnoException).code !== "ENOENT" && relative !== "") {
@@ -109,10 +109,9 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
         out.gitDirs.push({ path, relative, kind: "dir" });
         continue;
       }
-      for (const entry of entries) {
-        const name = entry.name.toString("latin1");
+      for (const { name, kind } of entries) {
         const rel = relative ? `${relative}/${name}` : name;
-        const found: Found = { path: `${root}/${rel}`, relative: rel, kind: direntKind(entry) };
+        const found: Found = { path: `${root}/${rel}`, relative: rel, kind };
         const text = textOf(rel);
         if (rules.unchecked?.has(found.path)) continue;
         if (rules.secretSet.matches(text)) {
@@ -140,20 +139,103 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
   return out;
 }
 
+/** One entry of a folder: its raw name and kind. */
+export interface FolderEntry {
+  name: string;
+  kind: Found["kind"];
+}
+
+/**
+ * Listings of folders that had not changed for {@link SETTLED_MS} when read, keyed by raw path, with the
+ * folder's device, inode and change times at that moment. Every change to a folder's entries (a name made,
+ * removed, renamed, or a link swapped in) and every change of its mode sets its ctime to the kernel's clock,
+ * and no command can set a ctime back: a folder whose device, inode, mtime and ctime are all as they were holds
+ * the entries it held. "Settled" closes the window of the clock's granularity (a change made in the same tick
+ * right after the read would keep the stamp); only file systems known to keep these times are cached.
+ */
+const listings = new Map<string, { stat: Stats; entries: readonly FolderEntry[] }>();
+let listedEntries = 0;
+/** At most this many entries kept in all (then the listings are dropped and read again). */
+const MAX_LISTED_ENTRIES = 200_000;
+/** How long a folder must have been unchanged before its listing is kept (coarse clocks, 2 s file systems). */
+export const SETTLED_MS = 2000;
+/** File systems whose folders get mtime and ctime on every change (statfs magic numbers). */
+const TIMES_KEPT = new Set([
+  0xef53, // ext2/3/4
+  0x58465342, // xfs
+  0x9123683e, // btrfs
+  0x01021994, // tmpfs
+  0x794c7630, // overlayfs
+  0x2fc12fc1, // zfs
+  0xf2f52010, // f2fs
+]);
+const timesKeptOn = new Map<number, boolean>();
+
 /**
  * The entries of the folder at raw `path`, listed through a descriptor opened without following a link and
- * checked to be at `path` itself: a folder swapped for a link mid-walk is refused (ELOOP), never listed.
+ * checked to be at `path` itself: a folder swapped for a link mid-walk is refused (ELOOP), never listed. A
+ * folder unchanged since an earlier listing (same device, inode, mtime and ctime: one `lstat`) gives that
+ * listing again. Do not change the array.
  */
-export function readFolder(path: string): Dirent<Buffer>[] {
+export function listFolder(path: string): readonly FolderEntry[] {
+  const known = listings.get(path);
+  if (known) {
+    const now = statOf(path);
+    if (now?.isDirectory() && sameStamp(now, known.stat)) return known.entries;
+    listings.delete(path);
+    listedEntries -= known.entries.length;
+  }
+  const before = Date.now();
   const opened = openChecked(path);
   if (opened === undefined) throw Object.assign(new Error(`${textOf(path)} is gone`), { code: "ENOENT" });
+  let entries: FolderEntry[];
   try {
     if (opened === "moved" || !opened.stat.isDirectory())
       throw Object.assign(new Error(`${textOf(path)} is a link or moved`), { code: "ELOOP" });
-    return readdirSync(inside(opened.fd, ""), { withFileTypes: true, encoding: "buffer" });
+    const read: Dirent<Buffer>[] = readdirSync(inside(opened.fd, ""), {
+      withFileTypes: true,
+      encoding: "buffer",
+    });
+    entries = read.map((e) => ({ name: e.name.toString("latin1"), kind: direntKind(e) }));
   } finally {
     if (opened !== "moved") closeSync(opened.fd);
   }
+  // The stamp is the one taken before the entries were read: a change meanwhile makes it stale, never right.
+  const stat = opened.stat;
+  if (Math.max(stat.mtimeMs, stat.ctimeMs) < before - SETTLED_MS && timesKept(stat.dev, path)) {
+    if (listedEntries + entries.length > MAX_LISTED_ENTRIES) {
+      listings.clear();
+      listedEntries = 0;
+    }
+    listings.set(path, { stat, entries });
+    listedEntries += entries.length;
+  }
+  return entries;
+}
+
+function sameStamp(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return lstatSync(bytesOf(path), { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function timesKept(dev: number, path: string): boolean {
+  let kept = timesKeptOn.get(dev);
+  if (kept === undefined) {
+    try {
+      kept = TIMES_KEPT.has(statfsSync(bytesOf(path)).type);
+    } catch {
+      kept = false;
+    }
+    timesKeptOn.set(dev, kept);
+  }
+  return kept;
 }
 
 function direntKind(entry: Dirent<Buffer>): Found["kind"] {
@@ -162,11 +244,10 @@ function direntKind(entry: Dirent<Buffer>): Found["kind"] {
   return entry.isFile() ? "file" : "other";
 }
 
-function isGitShaped(entries: Dirent<Buffer>[]): boolean {
+function isGitShaped(entries: readonly FolderEntry[]): boolean {
   let seen = 0;
-  for (const entry of entries) {
-    const name = entry.name.toString("latin1");
-    if (name === "HEAD" ? entry.isFile() : GIT_SHAPE.includes(name) && entry.isDirectory()) seen++;
+  for (const { name, kind } of entries) {
+    if (name === "HEAD" ? kind === "file" : GIT_SHAPE.includes(name) && kind === "dir") seen++;
   }
   return seen === GIT_SHAPE.length;
 }

@@ -31,7 +31,7 @@ import { gitConfigCopyFile, userGitConfigPaths } from "./git-user-config.js";
 import { visibleInHome } from "./home.js";
 import { heldPlaceholderFiles, heldPlaceholders } from "./placeholders.js";
 import { fitPlan, PlanBudgetError } from "./plan-budget.js";
-import { SCAN_MAX_DIRS, type ScanResult, type ScanRules, scanRoot } from "./scan.js";
+import { listFolder, SCAN_MAX_DIRS, type ScanResult, type ScanRules, scanRoot } from "./scan.js";
 import { gitlinkStamps } from "./sweep-gitlinks.js";
 
 /** What a layout is made from (paths as text, absolute). */
@@ -219,9 +219,10 @@ export function surveySandbox(input: SurveyInput): Layout {
   };
   layout.globalHooksPaths = [...git.globalHooksPaths];
   const gitProtection = newGitProtection();
+  const held = heldPlaceholders();
   for (const scan of scans) {
     hideSecrets(scan, layout, roots, readableAt);
-    if (writing) coverProtected(scan, layout, writableAt);
+    if (writing) coverProtected(scan, layout, writableAt, held);
     layout.baseline.set(scan.root, baselineOf(scan));
     if (!writing) continue;
     for (const found of scan.gitDirs) {
@@ -262,7 +263,6 @@ export function surveySandbox(input: SurveyInput): Layout {
   finish(layout);
   // A placeholder another command made (still held, or lingering for the next command) looks like an existing
   // folder: this command holds it too, or it could be removed (which unmounts whatever covers it) meanwhile.
-  const held = heldPlaceholders();
   const heldFiles = heldPlaceholderFiles();
   for (const path of [...layout.covers.keys(), ...layout.pins]) {
     const content = heldFiles.get(path);
@@ -351,11 +351,24 @@ function trackedSecrets(scan: ScanResult): Set<string> {
   return out;
 }
 
-/** Existing protected paths found at any depth: read-only (a link: what it points at, when writable). */
-function coverProtected(scan: ScanResult, layout: Layout, writableAt: (path: string) => boolean): void {
+/**
+ * Existing protected paths found at any depth: read-only (a link: what it points at, when writable). A
+ * placeholder still empty (an earlier command's, lingering, or another process's) is blocked again as if
+ * missing: covered by the one empty folder rather than opened and mounted on its own.
+ */
+function coverProtected(
+  scan: ScanResult,
+  layout: Layout,
+  writableAt: (path: string) => boolean,
+  held: ReadonlySet<string>,
+): void {
   for (const found of scan.protected) {
     // A secret that also decides what runs (.npmrc) stays hidden: that is read-only too.
     if (layout.covers.has(found.path)) continue;
+    if (found.kind === "dir" && held.has(found.path) && writableAt(found.path) && isEmptyFolder(found.path)) {
+      block(layout, found.path);
+      continue;
+    }
     if (found.kind !== "link") {
       layout.covers.set(found.path, "self");
       continue;
@@ -445,6 +458,15 @@ function hideListed(
   }
 }
 
+/** Whether the raw path is a folder with nothing in it (through the walk's listings: usually one lstat). */
+function isEmptyFolder(path: string): boolean {
+  try {
+    return listFolder(path).length === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Records a missing path to block with a placeholder (made before the command, removed after). */
 function block(layout: Layout, path: string): void {
   if (layout.covers.has(path)) return;
@@ -458,15 +480,16 @@ function block(layout: Layout, path: string): void {
  */
 function finish(layout: Layout): void {
   closeUnreachable(layout);
-  const emptied = [...layout.covers]
-    .filter(([, kind]) => kind === "empty")
-    .map(([path]) => path)
-    .sort((a, b) => a.length - b.length);
+  // Looked up by ancestor (a few per path) rather than against every cover: plans hold hundreds of covers.
+  const emptied = new Set([...layout.covers].filter(([, kind]) => kind === "empty").map(([path]) => path));
   for (const path of [...layout.covers.keys()]) {
-    if (emptied.some((e) => e !== path && isInsideOrEqual(e, path))) dropCover(layout, path);
+    if (ancestorsOf(path).some((a) => emptied.has(a))) dropCover(layout, path);
   }
   const coveredAt = (path: string) =>
-    [...layout.covers].some(([covered, kind]) => isInsideOrEqual(covered, path) && kind !== "null");
+    [path, ...ancestorsOf(path)].some((p) => {
+      const kind = layout.covers.get(p);
+      return kind !== undefined && kind !== "null";
+    });
   const pins = new Set<string>();
   for (const path of layout.covers.keys()) {
     const place = layout.writable.find((w) => path !== w && isInsideOrEqual(w, path));
@@ -483,6 +506,16 @@ function dropCover(layout: Layout, path: string): void {
   layout.covers.delete(path);
   layout.placeholders = layout.placeholders.filter((p) => p !== path);
   layout.placeholderFiles.delete(path);
+}
+
+/** The folders above a raw absolute path, nearest first, `/` last. */
+function ancestorsOf(path: string): string[] {
+  const out: string[] = [];
+  if (path === "/") return out;
+  for (let at = dirname(path); ; at = dirname(at)) {
+    out.push(at);
+    if (at === "/" || at === ".") return out;
+  }
 }
 
 /**

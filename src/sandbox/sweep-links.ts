@@ -8,12 +8,11 @@
  * What a command left at a path (new there since the survey) and is one of these is named here for the check
  * after it.
  */
-import type { Dirent } from "node:fs";
 import { accessSync, constants, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { bytesOf, textOf } from "./descriptors.js";
-import { readFolderReopened } from "./reopen.js";
-import { type ScanRules, SKIPPED } from "./scan.js";
+import { listFolderReopened } from "./reopen.js";
+import { type FolderEntry, type ScanRules, SKIPPED } from "./scan.js";
 
 /** How many folders of one git folder are looked through for links; past it the check cannot finish. */
 const MAX_GIT_FOLDERS = 100_000;
@@ -115,21 +114,19 @@ export function gitFolderLinks(gitDir: string, incomplete: string[]): string[] {
       );
       break;
     }
-    let entries: Dirent<Buffer>[];
+    let entries: readonly FolderEntry[];
     try {
-      entries = readFolderReopened(folder);
+      entries = listFolderReopened(folder);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
       incomplete.push(`${textOf(folder)} could not be looked through for links: ${(error as Error).message}`);
       continue;
     }
-    const isGitShaped = entries.some((e) => e.name.toString("latin1") === "HEAD");
-    for (const entry of entries) {
-      const name = entry.name.toString("latin1");
+    const isGitShaped = entries.some((e) => e.name === "HEAD");
+    for (const { name, kind } of entries) {
       const path = `${folder}/${name}`;
-      if (entry.isSymbolicLink()) links.push(path);
-      else if (entry.isDirectory() && !(isGitShaped && (name === "objects" || name === "annex")))
-        queue.push(path);
+      if (kind === "link") links.push(path);
+      else if (kind === "dir" && !(isGitShaped && (name === "objects" || name === "annex"))) queue.push(path);
     }
   }
   return links;

@@ -78,7 +78,7 @@ interface Finding {
 export function sweep(layout: Layout, rules: ScanRules): SweepReport {
   const report: SweepReport = { moved: [], problems: [], incomplete: [], appeared: [] };
   if (layout.mode !== "workspace-write") return report;
-  const stamp = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`;
+  const started = new Date();
   const found: Finding[] = [];
   const step = (what: string, run: () => void) => {
     try {
@@ -120,7 +120,7 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
       }
     });
   }
-  moveAll(found, stamp, report);
+  moveAll(found, started, report);
   return report;
 }
 
@@ -252,8 +252,13 @@ function sweepGitFolders(layout: Layout, found: Finding[]): void {
  * impossible (a folder without write permission) is tried again after giving the owner's permissions back;
  * one that still fails leaves the check incomplete.
  */
-function moveAll(found: Finding[], stamp: string, report: SweepReport): void {
+function moveAll(found: Finding[], started: Date, report: SweepReport): void {
   found.sort((a, b) => a.relative.length - b.relative.length);
+  // Made only when something is moved (random bytes cost more than the rest of a quiet check).
+  const stamp =
+    found.length === 0
+      ? ""
+      : `${started.toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`;
   const moved: Finding[] = [];
   for (const item of found) {
     if (moved.some((m) => m.root === item.root && item.relative.startsWith(`${m.relative}/`))) continue;
