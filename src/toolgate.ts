@@ -270,11 +270,14 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       // Only the user's own config names trusted servers: a workspace's config (trusted or not) never does.
       trustedServers: new Set(options.config !== undefined ? settings.labels.trustedServers : []),
     });
+    const audit = resolveAudit(options.audit, settings, first, logger);
     const engine = new PolicyEngine({
       policy,
       plugins,
       roots,
       flow: { knowledge: flow, guard: settings.labels.guard },
+      // An audited call's record keeps the policy's explain trace of its decision (docs/console.md).
+      explain: audit !== undefined,
     });
     const withOverlay = (decider: Decider): Decider => (fleet ? fleet.overlay.decider(decider) : decider);
     const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
@@ -297,7 +300,6 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
         )
       : store;
     const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
-    const audit = resolveAudit(options.audit, settings, first, logger);
     const source = new ToolSource({
       host: registry,
       root: first,

@@ -136,7 +136,7 @@ export async function executeCall(
     if (decision?.flow && decision.flow.effect !== "none") out.flow = decision.flow;
     const hooks = [...(decision?.hooks ?? []), ...postReports];
     if (hooks.length > 0) out.hooks = hooks;
-    if (deps.audit) writeAudit(deps.audit, call, out, options.scope);
+    if (deps.audit) writeAudit(deps.audit, call, out, options.scope, decision?.explain);
     options.session?.add(label, out.llmContent);
     return out;
   };
@@ -269,7 +269,13 @@ function denied(toolName: string, reason: string): ToolResult {
   return errorResult("denied_by_policy", `${toolName} was denied: ${reason}`);
 }
 
-function writeAudit(sink: AuditSink, call: ToolCall, result: CallResult, scope?: ToolScope): void {
+function writeAudit(
+  sink: AuditSink,
+  call: ToolCall,
+  result: CallResult,
+  scope?: ToolScope,
+  explain?: string[],
+): void {
   try {
     sink.write({
       time: new Date().toISOString(),
@@ -303,6 +309,7 @@ function writeAudit(sink: AuditSink, call: ToolCall, result: CallResult, scope?:
             })),
           }
         : {}),
+      ...(explain && explain.length > 0 ? { explain } : {}),
     });
   } catch {
     // An audit sink that fails must not turn a finished call into a crash; the sink reports its own errors.

@@ -7,6 +7,7 @@
 import type { ArgKind, Decider, DecisionRequest, PolicyDecision } from "../core/index.js";
 import { pluginList } from "./compile.js";
 import { evaluate, UNPREPARED } from "./evaluate.js";
+import { createRecorder, explainTrace } from "./explain.js";
 import { guardCall } from "./flow/guard.js";
 import type { FlowKnowledge } from "./flow/knowledge.js";
 import type { CompiledPolicy, PolicyRecorder, PreparedCall } from "./model.js";
@@ -30,6 +31,11 @@ export interface PolicyEngineOptions {
    * Absent: `when.context` rules still decide, and no guard applies.
    */
   flow?: { knowledge: FlowKnowledge; guard: boolean };
+  /**
+   * Keep each decision's explain trace in it (`PolicyDecision.explain`: the matched rules, their conditions
+   * and the outcome, display-safe) — for the audit log, which keeps no arguments. Default false.
+   */
+  explain?: boolean;
 }
 
 /**
@@ -43,6 +49,7 @@ export class PolicyEngine implements Decider {
   readonly roots: readonly string[];
   readonly #plugins: ReadonlyMap<ArgKind, ArgKindPlugin>;
   readonly #guard: FlowKnowledge | undefined;
+  readonly #explain: boolean;
 
   constructor(options: PolicyEngineOptions) {
     this.policy = options.policy;
@@ -50,6 +57,7 @@ export class PolicyEngine implements Decider {
     const plugins = options.plugins ? pluginList(options.plugins) : options.policy.plugins;
     this.#plugins = new Map(plugins.map((p) => [p.kind, p]));
     this.#guard = options.flow?.guard ? options.flow.knowledge : undefined;
+    this.#explain = options.explain ?? false;
   }
 
   /** Decides one call; with a recorder, explain events are appended to it. */
@@ -99,10 +107,14 @@ export class PolicyEngine implements Decider {
       risk: request.risk,
       ...(request.context ? { context: request.context.label } : {}),
     };
-    let decision = evaluate(this.policy, call, recorder);
+    // Explaining for the audit: our own log of the events, kept in the decision as its trace.
+    const log = recorder === undefined && this.#explain ? createRecorder() : undefined;
+    const events = recorder ?? log;
+    let decision = evaluate(this.policy, call, events);
     // Only a context that read something untrusted costs anything more (a clean one skips the guard).
     if (this.#guard !== undefined && request.context?.label.integrity === "untrusted")
-      decision = guardCall(decision, request, this.#guard, recorder);
+      decision = guardCall(decision, request, this.#guard, events);
+    if (log) decision = { ...decision, explain: explainTrace(log.events) };
     return decision.decision === "deny" ? decision : this.withCheckedForms(decision, tool, args);
   }
 
