@@ -47,6 +47,10 @@ describe("readAuditPage", () => {
     ["no filter", { limit: 100 }],
     ["one tool, denied", { tool: "shell", decision: "deny", limit: 50 }],
     ["an agent in a time window", { agent: "agent-3", since: Date.parse("2026-11-01T00:10:00Z"), limit: 7 }],
+    [
+      "a time window alone",
+      { since: Date.parse("2026-11-01T00:20:00Z"), until: Date.parse("2026-11-01T00:40:00Z"), limit: 30 },
+    ],
     ["nothing", { agent: "nobody" }],
   ])("pages through %s: each matching record once, newest first", async (_, filter) => {
     const file = join(await tempWorkspace(), "audit.jsonl");

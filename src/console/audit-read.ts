@@ -4,8 +4,9 @@
  * 100,000 records is never loaded whole, and the first page of an unfiltered view reads one block. A page
  * ends with a cursor — the byte offset where the oldest line it examined starts — and the next page reads
  * only the lines before it, so paging neither repeats nor skips a record while the log grows at its end.
- * A line is parsed only when it can match: the filter's exact values must appear in it as the audit writer
- * encodes them (`displaySafeJson`), a cheap test that lets a selective filter skip most lines unparsed.
+ * A line is parsed only when it can match: the filter's longest value, as the audit writer encodes it
+ * (`displaySafeJson`), is searched for in the raw bytes (a block without it is never decoded), the others
+ * must be in the line too, and a time the writer put first must lie in the window.
  */
 import { open } from "node:fs/promises";
 import { type AuditRecord, displaySafeJson } from "../core/index.js";
@@ -44,6 +45,9 @@ export async function readAuditPage(file: string, filter: AuditFilter = {}): Pro
     const size = (await handle.stat()).size;
     const limit = Math.min(filter.limit ?? AUDIT_PAGE, MAX_AUDIT_PAGE);
     const needles = needlesOf(filter);
+    // The longest needle is searched for in the raw bytes: a block without it is skipped undecoded.
+    const longest = needles.reduce((a, b) => (b.length > a.length ? b : a), "");
+    const key = longest ? Buffer.from(longest) : undefined;
     const records: AuditRecord[] = [];
     // `end` is where the unread part ends; `carry` holds the bytes of a line cut by the last block read.
     let end = Math.min(filter.before ?? size, size);
@@ -63,17 +67,18 @@ export async function readAuditPage(file: string, filter: AuditFilter = {}): Pro
       carry = start === 0 ? Buffer.alloc(0) : Buffer.from(bytes.subarray(0, cut + 1));
       bytes = bytes.subarray(cut + 1);
       const base = start + (start === 0 ? 0 : cut + 1);
-      const lines = bytes.toString("utf8").split("\n");
-      // Walk the whole lines newest first; `offset` is the byte where the line at index i starts.
-      let offset = base + bytes.length;
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const line = lines[i] as string;
-        offset -= Buffer.byteLength(line) + (i === lines.length - 1 ? 0 : 1);
-        const record = line.trim() && matches(line, needles, filter);
+      // Newest first: each step finds the line before `at` (with a needle: the last line holding it).
+      let at = bytes.length;
+      for (;;) {
+        const line = key ? lineWith(bytes, key, at) : lineBefore(bytes, at);
+        if (!line) break;
+        at = line.start;
+        const record = matches(bytes.toString("utf8", line.start, line.end), needles, filter);
         if (record) {
           records.push(auditView(record));
-          if (records.length >= limit) return { records, next: offset > 0 ? offset : null };
+          if (records.length >= limit) return { records, next: base + at > 0 ? base + at : null };
         }
+        if (at === 0) break;
       }
       end = start;
     }
@@ -83,14 +88,47 @@ export async function readAuditPage(file: string, filter: AuditFilter = {}): Pro
   }
 }
 
+/** The line that ends at `at` (a line start, or the end), or undefined at the start. */
+function lineBefore(bytes: Buffer, at: number): { start: number; end: number } | undefined {
+  if (at === 0) return undefined;
+  const end = bytes[at - 1] === NEWLINE ? at - 1 : at;
+  return { start: end === 0 ? 0 : bytes.lastIndexOf(NEWLINE, end - 1) + 1, end };
+}
+
+/** The last line before `at` holding `key` whole, or undefined. */
+function lineWith(bytes: Buffer, key: Buffer, at: number): { start: number; end: number } | undefined {
+  // A negative offset would count from the end: no room for the key before `at` means no line.
+  if (at - key.length < 0) return undefined;
+  const hit = bytes.lastIndexOf(key, at - key.length);
+  if (hit === -1) return undefined;
+  const start = hit === 0 ? 0 : bytes.lastIndexOf(NEWLINE, hit - 1) + 1;
+  const end = bytes.indexOf(NEWLINE, hit);
+  return { start, end: end === -1 || end > at ? at : end };
+}
+
 /** The encoded values a matching line must hold. */
 function needlesOf(filter: AuditFilter): string[] {
   return [filter.tool, filter.decision, filter.agent].flatMap((v) => (v ? [displaySafeJson(v)] : []));
 }
 
+const TIME_FIRST = '{"time":"';
+
+/** Whether a line the writer began with its time lies outside the filter's window (read without parsing). */
+function outsideWindow(line: string, filter: AuditFilter): boolean {
+  if ((filter.since === undefined && filter.until === undefined) || !line.startsWith(TIME_FIRST))
+    return false;
+  const at = Date.parse(line.slice(TIME_FIRST.length, line.indexOf('"', TIME_FIRST.length)));
+  if (Number.isNaN(at)) return false;
+  return (
+    (filter.since !== undefined && at < filter.since) || (filter.until !== undefined && at > filter.until)
+  );
+}
+
 /** The line's record when it matches the filter; parsed only once every needle is in it. */
 function matches(line: string, needles: string[], filter: AuditFilter): AuditRecord | undefined {
+  if (line.trim() === "") return undefined;
   for (const needle of needles) if (!line.includes(needle)) return undefined;
+  if (outsideWindow(line, filter)) return undefined;
   let record: AuditRecord;
   try {
     record = JSON.parse(line) as AuditRecord;
