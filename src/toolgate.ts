@@ -34,6 +34,7 @@ import {
   FileAuditSink,
   type HookReport,
   type Logger,
+  type OfferAlwaysRule,
   type PipelineDeps,
   type ProviderName,
   type ProviderTool,
@@ -106,6 +107,13 @@ export interface ToolgateOptions {
   audit?: string | AuditSink;
   /** How long an `ask` waits for an answer. Default: `[confirm] timeout_ms` (5 minutes). */
   confirmTimeoutMs?: number;
+  /**
+   * What "approve always" adds, published with every ask that goes to a shared store (`[approvals] route =
+   * "console"`, fleet mode) unless its call brings its own, and written when the ask is answered "always"
+   * there. The `toolgate` command gives its rule writer here, so `call`, `run`, `chat` and `mcp` offer the
+   * same rule; without one, the console says the asking process offers no rule.
+   */
+  offerAlways?: OfferAlwaysRule;
   /**
    * Where the memory and write_todos tools (and `toolgate memory` / `todos`) keep their state. Default: the
    * file backend (`<first root>/.toolgate/state/`, the user's state folder). The gate does not close a
@@ -318,6 +326,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       confirmer: bus,
       approvals,
       confirmTimeoutMs,
+      ...(options.offerAlways ? { offerAlways: options.offerAlways } : {}),
       ...(audit ? { audit } : {}),
       limits: settings.limits,
       labeler: flow.labeler,

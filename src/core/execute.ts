@@ -51,6 +51,12 @@ export interface PipelineDeps {
   approvals?: ApprovalStore;
   /** How long an `ask` stays pending before it expires as a deny. Default 5 minutes. */
   confirmTimeoutMs?: number;
+  /**
+   * The host's "approve always" offer for asks published where others answer them (an `approvals` store
+   * that is `shared`: the console): used for every such ask whose call brings no `offerAlways` of its own,
+   * so every front end's asks carry the same offer.
+   */
+  offerAlways?: OfferAlwaysRule;
   audit?: AuditSink;
   limits?: TruncationLimits;
   /** Post-tool hooks: run on each result before it is shaped (docs/hooks.md). */
@@ -194,7 +200,7 @@ export async function executeCall(
         ...(deps.approvals ? { approvals: deps.approvals } : {}),
         ...(confirm ? { confirm } : {}),
         by: options.confirm ? "caller" : "confirmer",
-        ...(options.offerAlways ? { offerAlways: options.offerAlways } : {}),
+        ...offerFor(options, deps),
         ...(deps.confirmTimeoutMs === undefined ? {} : { timeoutMs: deps.confirmTimeoutMs }),
         argsDigest: argsDigest(args),
       },
@@ -263,6 +269,12 @@ function auditLabel(label: Label): AuditLabel {
     confidentiality: label.confidentiality,
     sources: [...new Set(label.sources.map((s) => s.tool))],
   };
+}
+
+/** The call's own "always" offer, else the host's for an ask others can see (a shared store). */
+function offerFor(options: ExecuteOptions, deps: PipelineDeps): { offerAlways?: OfferAlwaysRule } {
+  const offer = options.offerAlways ?? (deps.approvals?.shared ? deps.offerAlways : undefined);
+  return offer ? { offerAlways: offer } : {};
 }
 
 function denied(toolName: string, reason: string): ToolResult {
