@@ -89,7 +89,8 @@ describe("the console with 1,000 pending asks and 100,000 audit records", () => 
 
     await page.getByLabel("Tool").fill("");
     await page.getByLabel("Decision").selectOption("");
-    await page.getByLabel("Agent").fill("nobody");
+    // By id: the groups of agents are labelled "Agent …" too.
+    await page.locator("#audit-agent").fill("nobody");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect.poll(() => rows.count(), { timeout: 60_000 }).toBe(0);
     expect(await older.isHidden()).toBe(true);
