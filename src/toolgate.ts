@@ -36,6 +36,7 @@ import {
   FileAuditSink,
   type HookReport,
   type Logger,
+  type OfferAlwaysRule,
   type PipelineDeps,
   type ProviderName,
   type ProviderTool,
@@ -108,6 +109,13 @@ export interface ToolgateOptions {
   audit?: string | AuditSink;
   /** How long an `ask` waits for an answer. Default: `[confirm] timeout_ms` (5 minutes). */
   confirmTimeoutMs?: number;
+  /**
+   * What "approve always" adds, published with every ask that goes to a shared store (`[approvals] route =
+   * "console"`, fleet mode) unless its call brings its own, and written when the ask is answered "always"
+   * there. The `toolgate` command gives its rule writer here, so `call`, `run`, `chat` and `mcp` offer the
+   * same rule; without one, the console says the asking process offers no rule.
+   */
+  offerAlways?: OfferAlwaysRule;
   /**
    * Where the memory and write_todos tools (and `toolgate memory` / `todos`) keep their state. Default: the
    * file backend (`<first root>/.toolgate/state/`, the user's state folder). The gate does not close a
@@ -277,11 +285,18 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       // Only the user's own config names trusted servers: a workspace's config (trusted or not) never does.
       trustedServers: new Set(options.config !== undefined ? settings.labels.trustedServers : []),
     });
+    // Fleet mode: the project's audit stream, unless the host brought its own sink or file.
+    const audit =
+      options.audit === undefined && fleet
+        ? fleet.audit
+        : resolveAudit(options.audit, settings, first, logger);
     const engine = new PolicyEngine({
       policy,
       plugins,
       roots,
       flow: { knowledge: flow, guard: settings.labels.guard },
+      // An audited call's record keeps the policy's explain trace of its decision (docs/console.md).
+      explain: audit !== undefined,
     });
     const withOverlay = (decider: Decider): Decider => (fleet ? fleet.overlay.decider(decider) : decider);
     const { set: hooks, listing: hookListing } = await gateHooks(options, settings, first, trust, logger);
@@ -304,11 +319,6 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
         )
       : store;
     const bus = new MessageBus({ timeoutMs: confirmTimeoutMs, approvals });
-    // Fleet mode: the project's audit stream, unless the host brought its own sink or file.
-    const audit =
-      options.audit === undefined && fleet
-        ? fleet.audit
-        : resolveAudit(options.audit, settings, first, logger);
     const auditLog = options.audit === undefined && fleet ? fleet.auditLog : auditLogOf(audit);
     const source = new ToolSource({
       host: registry,
@@ -328,6 +338,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       confirmer: bus,
       approvals,
       confirmTimeoutMs,
+      ...(options.offerAlways ? { offerAlways: options.offerAlways } : {}),
       ...(audit ? { audit } : {}),
       limits: settings.limits,
       labeler: flow.labeler,

@@ -3,37 +3,15 @@
  * the user's shared folder and waits; an answer written there by another process (this test) lets it run or
  * refuses it with the person's reason. An untrusted workspace cannot turn the route on.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { userStateDir } from "../state/index.js";
-import { BIN, type RunResult, tempWorkspace } from "../test-support/cli.js";
-import { userHome } from "../test-support/console.js";
-import { FileApprovalStore } from "./file-store.js";
-import { approvalsDir } from "./folder.js";
+import { callTool, sharedWorkspace } from "../test-support/console-browser.js";
+import type { FileApprovalStore } from "./file-store.js";
 
-/** Starts `toolgate call write_file` (no TTY, no --yes); resolves when it exits. */
-function callWriteFile(ws: string, home: string): Promise<RunResult> {
-  const args = [BIN, "call", "write_file", '{"path":"new.txt","content":"hi\\n"}', "--workspace", ws];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd: ws,
-      env: { ...process.env, XDG_CONFIG_HOME: home },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `toolgate call write_file` (no TTY, no --yes); resolves when it exits. */
+const callWriteFile = (ws: string, home: string) =>
+  callTool(ws, home, "write_file", { path: "new.txt", content: "hi\n" });
 
 const CONFIG = '[approvals]\nroute = "console"\n\n[confirm]\ntimeout_ms = 600000\n';
 
@@ -44,13 +22,9 @@ describe('[approvals] route = "console"', () => {
   });
 
   async function setUp(trusted: boolean) {
-    const ws = await tempWorkspace({ ".toolgate/config.toml": CONFIG });
-    const home = userHome(trusted ? ws : undefined);
-    const store = new FileApprovalStore({
-      dir: approvalsDir(userStateDir({ env: { XDG_CONFIG_HOME: home } })),
-    });
-    stores.push(store);
-    return { ws, home, store };
+    const shared = await sharedWorkspace({ ".toolgate/config.toml": CONFIG }, trusted);
+    stores.push(shared.store);
+    return shared;
   }
 
   async function pendingAsk(store: FileApprovalStore) {

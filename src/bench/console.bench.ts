@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileApprovalStore } from "../approvals/index.js";
-import { startConsole } from "../console/index.js";
+import { CSRF_HEADER, type SessionGrant, startConsole } from "../console/index.js";
 import { type ApprovalStore, InProcessApprovalStore } from "../core/index.js";
 import { ask, raw, TOKEN } from "../test-support/console.js";
 import { fmt, p50p99, report, stats } from "./harness.js";
@@ -36,20 +36,26 @@ export default async function run(): Promise<void> {
   try {
     const host = `127.0.0.1:${running.port}`;
     const origin = `http://${host}`;
+    // Signed in as the page is: the session secret as a Bearer header, the CSRF token beside it.
     const login = await raw(running.port, {
       method: "POST",
       path: "/login",
       headers: { host, origin, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ token: TOKEN, name: "bench" }).toString(),
     });
-    const cookie = String(login.headers["set-cookie"] ?? "").split(";")[0] as string;
-    const page = await raw(running.port, { path: "/", headers: { host, cookie } });
-    const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.body)?.[1] ?? "";
+    if (login.status !== 200) throw new Error(`sign-in answered ${login.status}: ${login.body}`);
+    const grant = JSON.parse(login.body) as SessionGrant;
     const click = async (id: string) => {
       const res = await raw(running.port, {
         method: "POST",
         path: `/api/approvals/${id}`,
-        headers: { host, origin, cookie, "x-csrf-token": csrf, "content-type": "application/json" },
+        headers: {
+          host,
+          origin,
+          authorization: `Bearer ${grant.session}`,
+          [CSRF_HEADER]: grant.csrf,
+          "content-type": "application/json",
+        },
         body: '{"decision":"approve"}',
       });
       if (res.status !== 200) throw new Error(`the console answered ${res.status}: ${res.body}`);

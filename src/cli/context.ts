@@ -6,7 +6,8 @@
 import { resolve } from "node:path";
 import type { Confirm } from "../core/index.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
-import type { OfferAlways } from "./always-rule.js";
+import { consoleOffer } from "./always-console.js";
+import { gateOffer, type OfferAlways } from "./always-rule.js";
 import type { GlobalOptions } from "./globals.js";
 import type { CliIo } from "./io.js";
 import { askOnTerminal } from "./prompt.js";
@@ -23,22 +24,26 @@ export interface CliContext {
 export function createContext(io: CliIo, globals: GlobalOptions): CliContext & { close(): Promise<void> } {
   const root = resolve(io.cwd, globals.workspace ?? ".");
   let gate: Promise<Toolgate> | undefined;
+  const getGate = (): Promise<Toolgate> => {
+    gate ??= createToolgate({
+      roots: [root],
+      cwd: io.cwd,
+      ...(globals.policy ? { policy: globals.policy } : {}),
+      ...(globals.config ? { config: globals.config } : {}),
+      // Every command sees the project's MCP tools; servers start only when a command needs their tools.
+      mcp: true,
+      // Asks published where the console answers them carry the rule "approve always" adds (call, run,
+      // chat, mcp alike); the asking process writes it when the answer there is "always".
+      offerAlways: consoleOffer(gateOffer(getGate, root), getGate, root, (line) => io.stderr(line)),
+      logger: { warn: (m) => io.stderr(`toolgate: warning: ${m}\n`) },
+    });
+    return gate;
+  };
   return {
     io,
     globals,
     root,
-    gate() {
-      gate ??= createToolgate({
-        roots: [root],
-        cwd: io.cwd,
-        ...(globals.policy ? { policy: globals.policy } : {}),
-        ...(globals.config ? { config: globals.config } : {}),
-        // Every command sees the project's MCP tools; servers start only when a command needs their tools.
-        mcp: true,
-        logger: { warn: (m) => io.stderr(`toolgate: warning: ${m}\n`) },
-      });
-      return gate;
-    },
+    gate: getGate,
     async close() {
       if (gate) await (await gate).close();
     },

@@ -9,12 +9,13 @@ import { streamSSE } from "hono/streaming";
 import { type ApprovalStore, displaySafe } from "../core/index.js";
 import { type ConsoleAccess, securityHeaders } from "./access.js";
 import { auditFilterFrom } from "./audit-query.js";
+import { readAuditPage } from "./audit-read.js";
 import { batchGroupRefusal, parseGroupKey } from "./batch-group.js";
 import { ConsoleDecisions, parseDecision } from "./decisions.js";
 import { appPage, STYLE } from "./pages.js";
 import type { ConsoleSession } from "./session.js";
 import { mountSignIn } from "./signin.js";
-import { askView, readAudit } from "./views.js";
+import { askView } from "./views.js";
 
 /** Options of {@link createConsoleApp}. */
 export interface ConsoleAppOptions {
@@ -134,11 +135,12 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
 
   api.get("/audit", async (c) => {
     const { auditFile } = options;
-    if (!auditFile) return c.json({ file: null, records: [] });
+    if (!auditFile) return c.json({ file: null, records: [], next: null });
     const filter = auditFilterFrom(c.req.query());
     if ("problem" in filter) return c.json({ ok: false, message: filter.problem }, 400);
-    const records = await readAudit(auditFile, filter);
-    return c.json({ file: displaySafe(auditFile, false), records });
+    // One page, newest first; `next` is the cursor of the page after it (console/audit-read.ts).
+    const page = await readAuditPage(auditFile, filter);
+    return c.json({ file: displaySafe(auditFile, false), ...page });
   });
 
   app.route("/api", api);

@@ -1,8 +1,9 @@
 /**
  * @module console/audit-query
  * The audit view's filters, read from the page's query: tool, decision, agent, and a time window (`since`,
- * `until`: ISO times or the page's `datetime-local` values). A time that does not parse is a clear error,
- * never a silently empty or unfiltered view.
+ * `until`: ISO times or the page's `datetime-local` values), and the page: how many records (`limit`) and
+ * where the page starts (`before`, the cursor the previous page ended with). A value that does not parse
+ * is a clear error, never a silently empty or unfiltered view.
  */
 import type { AuditRecord } from "../core/index.js";
 
@@ -15,8 +16,10 @@ export interface AuditFilter {
   since?: number;
   /** ms since the epoch: records at or before it. */
   until?: number;
-  /** Most records returned, newest first (default 500). */
+  /** Most records returned, newest first (default: console/audit-read.ts `AUDIT_PAGE`). */
   limit?: number;
+  /** The page's cursor: only records whose line starts before this byte of the log (default: the end). */
+  before?: number;
 }
 
 /**
@@ -37,6 +40,15 @@ export function auditFilterFrom(
     const ms = Date.parse(value);
     if (Number.isNaN(ms)) return { problem: `${key} is not a time: ${JSON.stringify(value.slice(0, 64))}` };
     filter[key] = ms;
+  }
+  for (const key of ["limit", "before"] as const) {
+    const value = query[key]?.trim();
+    if (!value) continue;
+    if (!/^\d{1,15}$/.test(value) || (key === "limit" && Number(value) === 0))
+      return {
+        problem: `${key} is not a ${key === "limit" ? "positive whole number" : "cursor"}: ${JSON.stringify(value.slice(0, 64))}`,
+      };
+    filter[key] = Number(value);
   }
   return filter;
 }

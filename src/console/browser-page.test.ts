@@ -6,56 +6,40 @@
  * an expiry's note; keyboard-only answers; 400 % zoom without horizontal scrolling; the dark theme. axe-core
  * finds no serious or critical violation on any of them. Screenshots go to test-output/console/.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approvalsDir, FileApprovalStore } from "../approvals/index.js";
+import type { FileApprovalStore } from "../approvals/index.js";
 import type { ApprovalRecord } from "../core/index.js";
-import { userStateDir } from "../state/index.js";
-import { tempWorkspace } from "../test-support/cli.js";
-import { ask, TOKEN, userHome } from "../test-support/console.js";
-import {
-  axeViolations,
-  callTool,
-  launchChromium,
-  SHOTS,
-  signIn as signInTo,
-} from "../test-support/console-browser.js";
-import { type RunningConsole, startConsole } from "./index.js";
+import { ask } from "../test-support/console.js";
+import { axeViolations, callTool, consoleInBrowser, SHOTS } from "../test-support/console-browser.js";
 
 const POLICY = 'default = "ask"\n';
 const DENIED = {
   refused: 'the policy denies this call (rule policy.toml#1 (line 4)), and "always" never overrides a deny',
 };
 
+let fixture: Awaited<ReturnType<typeof consoleInBrowser>>;
 let ws: string;
 let home: string;
 let store: FileApprovalStore;
-let running: RunningConsole;
-let browser: Browser;
 
-const signIn = (name: string, options = {}) => signInTo(browser, running.url, name, options);
+const signIn = (name: string, options: BrowserContextOptions = {}) => fixture.signIn(name, options);
 const item = (page: Page, text: string) => page.getByRole("listitem").filter({ hasText: text }).last();
 const group = (page: Page, title: string) => page.locator("section.group").filter({ hasText: title });
 const button = (name: string) => ({ name, exact: true });
 
 describe("the console page's answers in chromium", () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    ws = await tempWorkspace({
-      ".toolgate/config.toml": '[approvals]\nroute = "console"\n',
-      ".toolgate/policy.toml": POLICY,
-    });
-    home = userHome(ws);
-    store = new FileApprovalStore({ dir: approvalsDir(userStateDir({ env: { XDG_CONFIG_HOME: home } })) });
-    running = await startConsole({ store, token: TOKEN, expireEveryMs: 500 });
-    browser = await launchChromium();
+    fixture = await consoleInBrowser(
+      { ".toolgate/config.toml": '[approvals]\nroute = "console"\n', ".toolgate/policy.toml": POLICY },
+      { expireEveryMs: 500 },
+    );
+    ({ ws, home, store } = fixture);
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await running?.close();
-    await store?.close();
+    await fixture?.close();
   });
 
   it("approve always shows the rule, where it goes and two examples; the process writes exactly that rule", async () => {

@@ -5,24 +5,15 @@
  * one ask: the loser reads who decided and when; hostile texts render inert; the audit view filters; axe-core
  * finds no serious or critical violation. Screenshots go to test-output/console/.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approvalsDir, FileApprovalStore } from "../approvals/index.js";
-import { userStateDir } from "../state/index.js";
-import { tempWorkspace } from "../test-support/cli.js";
-import { ask, DETAILS, TOKEN, userHome } from "../test-support/console.js";
-import {
-  axeViolations,
-  callTool,
-  launchChromium,
-  SHOTS,
-  signIn as signInTo,
-} from "../test-support/console-browser.js";
-import { type RunningConsole, startConsole } from "./index.js";
+import type { FileApprovalStore } from "../approvals/index.js";
+import { ask, DETAILS } from "../test-support/console.js";
+import { axeViolations, callTool, consoleInBrowser, SHOTS } from "../test-support/console-browser.js";
 import hostile from "./testdata/hostile-content.json" with { type: "json" };
 
 /** A record the live tail must show (as the audit writer writes one). */
@@ -37,14 +28,12 @@ const TAILED = {
   durationMs: 1,
 };
 
+let fixture: Awaited<ReturnType<typeof consoleInBrowser>>;
 let ws: string;
-let home: string;
 let store: FileApprovalStore;
-let running: RunningConsole;
-let browser: Browser;
 
-const callWriteFile = (path: string) => callTool(ws, home, "write_file", { path, content: "hi\n" });
-const signIn = (name: string) => signInTo(browser, running.url, name);
+const callWriteFile = (path: string) => callTool(ws, fixture.home, "write_file", { path, content: "hi\n" });
+const signIn = (name: string) => fixture.signIn(name);
 
 /** The list item of the ask headed `heading` (the newest, if several). */
 const askItem = (page: Page, heading: string) =>
@@ -52,19 +41,14 @@ const askItem = (page: Page, heading: string) =>
 
 describe("the console in chromium", () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    ws = await tempWorkspace({
-      ".toolgate/config.toml": '[approvals]\nroute = "console"\n\n[audit]\nfile = "audit.jsonl"\n',
-    });
-    home = userHome(ws);
-    store = new FileApprovalStore({ dir: approvalsDir(userStateDir({ env: { XDG_CONFIG_HOME: home } })) });
-    running = await startConsole({ store, token: TOKEN, auditFile: join(ws, "audit.jsonl") });
-    browser = await launchChromium();
+    fixture = await consoleInBrowser(
+      { ".toolgate/config.toml": '[approvals]\nroute = "console"\n\n[audit]\nfile = "audit.jsonl"\n' },
+      { auditFile: "audit.jsonl" },
+    );
+    ({ ws, store } = fixture);
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await running?.close();
-    await store?.close();
+    await fixture?.close();
   });
 
   it("signs in with the token; an approved call runs, a denied one gets the reason", async () => {
@@ -117,7 +101,7 @@ describe("the console in chromium", () => {
         expect(headers.authorization).toBeUndefined();
       }
       // Back on the console, this tab is still signed in, with no new sign-in.
-      await page.goto(running.url);
+      await page.goto(fixture.running.url);
       await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("live");
       expect(await page.locator("#who").textContent()).toBe("alice");
       await page.context().close();
@@ -221,6 +205,13 @@ describe("the console in chromium", () => {
     await row.waitFor({ timeout: 30_000 });
     await row.getByText("why").click();
     expect(await row.textContent()).toContain("decided deny by rule policy.toml#7");
+    // A real call's record holds the policy's explain trace, kept when the call was decided.
+    await page.getByLabel("Live tail").uncheck();
+    const called = rows.filter({ hasText: "write_file" }).first();
+    await called.getByText("why").click();
+    await expect
+      .poll(() => called.locator("pre.trace").textContent())
+      .toMatch(/(decision ask by rule|no rule matched: default decision ask)/);
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, "audit.png"), fullPage: true });
     await page.context().close();

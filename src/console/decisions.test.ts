@@ -3,7 +3,9 @@
  * offered a rule (refused with the offer's reason otherwise, a deny's included); a batch approves or denies
  * every ask, or — when any was decided meanwhile — none, naming who decided it.
  */
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { REPO_ROOT, runProcess } from "../test-support/cli.js";
 import { ask, consoleFixture, groupOf, raw } from "../test-support/console.js";
 import { ConsoleDecisions } from "./decisions.js";
 
@@ -131,4 +133,43 @@ describe("answering a batch", () => {
     for (const id of ids)
       expect((await store.get(id))?.settled).toMatchObject({ by: "carol", reason: "one at a time" });
   });
+});
+
+describe("a batch racing another process's answer", () => {
+  it("ends all answered, none answered, or naming exactly the asks the other process decided", async () => {
+    const { store, dir, decisions } = await setUp();
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push((await store.publish(ask({ callId: `race-${i}` }))).id);
+    // Another process (a terminal answering in its own toolgate) denies five of the asks, at the same time.
+    const theirs = ids.filter((_, i) => i % 8 === 3);
+    const script = [
+      `import { FileApprovalStore } from ${JSON.stringify(join(REPO_ROOT, "dist", "approvals", "index.js"))};`,
+      `const store = new FileApprovalStore({ dir: ${JSON.stringify(dir)} });`,
+      `for (const id of ${JSON.stringify(theirs)}) await store.answer(id, { approved: false, by: "terminal" });`,
+    ].join("\n");
+    const other = runProcess(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: dir,
+      env: process.env,
+    });
+    const reply = await decisions.batch(ids, "approve", "alice", "");
+    expect((await other).code).toBe(0);
+    const settled = await Promise.all(ids.map((id) => store.get(id)));
+    const byTerminal = settled.filter((r) => r?.settled?.by === "terminal").map((r) => r?.id);
+    if (reply.status === 200) {
+      // The batch came first everywhere: the other process lost each of its answers.
+      expect(byTerminal).toEqual([]);
+      expect(settled.every((r) => r?.state === "approved")).toBe(true);
+    } else if (reply.body.message.startsWith("none was answered")) {
+      // The other process came first on some: the batch changed nothing.
+      expect(settled.filter((r) => r?.settled?.by === "alice")).toEqual([]);
+    } else {
+      // The documented window: the reply names each ask decided elsewhere, no more and no fewer.
+      expect(reply.body.message).toMatch(
+        /^\d+ of 40 were answered; \d+ decided elsewhere at the same moment$/,
+      );
+      expect(reply.body.decided).toHaveLength(byTerminal.length);
+      for (const id of byTerminal) expect(reply.body.decided?.join("\n")).toContain(id as string);
+      expect(settled.filter((r) => r?.settled?.by === "alice")).toHaveLength(40 - byTerminal.length);
+    }
+  }, 120_000);
 });

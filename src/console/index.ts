@@ -12,6 +12,7 @@ export {
   newConsoleToken,
 } from "./access.js";
 export { type ConsoleAppOptions, createConsoleApp } from "./app.js";
+export { AUDIT_PAGE, type AuditPage, readAuditPage } from "./audit-read.js";
 export {
   type ConsoleOptions,
   consoleOptionsProblem,
@@ -25,4 +26,4 @@ export {
   type SessionGrant,
 } from "./session.js";
 export type { SignInLimitOptions } from "./signin-limit.js";
-export { type AskView, askView, MAX_FIELD_CHARS, readAudit } from "./views.js";
+export { type AskView, askView, MAX_FIELD_CHARS } from "./views.js";

@@ -98,6 +98,7 @@ export function appPage(): string {
 <thead><tr><th scope="col">Time</th><th scope="col">Tool</th><th scope="col">Decision</th><th scope="col">Rule</th><th scope="col">Outcome</th><th scope="col">Agent</th><th scope="col">Detail</th></tr></thead>
 <tbody></tbody>
 </table>
+<p><button id="audit-more" type="button" hidden>Older records</button></p>
 </section>
 </main>`,
     `<script type="module" src="/app.js"></script>
@@ -115,7 +116,7 @@ input, select, button, textarea { font: inherit; color: inherit; background: var
 button { cursor: pointer; border-color: var(--accent); }
 button:focus-visible, input:focus-visible, a:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .error, .lost { color: var(--bad); }
-.ask { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; margin-bottom: 1rem; }
+.ask { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; margin-bottom: 1rem; content-visibility: auto; contain-intrinsic-size: auto 18rem; }
 .ask h3 { font-size: 1rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
 .field { margin: .25rem 0; }
 .field .label { color: var(--muted); }
@@ -136,6 +137,7 @@ input { max-width: 100%; box-sizing: border-box; }
 kbd { font-family: ui-monospace, monospace; border: 1px solid var(--line); border-radius: 3px; padding: 0 .25rem; }
 #audit-filter { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.trace { white-space: pre-wrap; overflow-wrap: anywhere; font-family: ui-monospace, monospace; margin: .25rem 0 0 1rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .25rem .5rem; overflow-wrap: anywhere; }
 `;

@@ -2,10 +2,9 @@
  * @module console/views
  * What the page is sent, as plain data it renders as text: an ask as the terminal shows it (the heading,
  * the quoted fields of `confirmationFields` in their order, the sandbox line last), and the audit log's
- * records, filtered. Texts pass through `displaySafe` again here (a record in a shared folder was written by
+ * records (read by console/audit-read.ts). Texts pass through `displaySafe` again here (a record in a shared folder was written by
  * another process) and a very long one is cut, saying how much was left out.
  */
-import { readFile } from "node:fs/promises";
 import {
   type AlwaysOffered,
   type ApprovalRecord,
@@ -14,7 +13,6 @@ import {
   displaySafe,
   settledMessage,
 } from "../core/index.js";
-import { type AuditFilter, auditMatches } from "./audit-query.js";
 
 /** Longest text of one field the page is sent; the rest is counted, not sent. */
 export const MAX_FIELD_CHARS = 20_000;
@@ -97,42 +95,16 @@ export function alwaysView(always: unknown): AlwaysOffered | null {
   };
 }
 
-/**
- * The audit log's records matching `filter`, newest first; a line that is not a record is skipped. A log
- * that does not exist (no call recorded yet) is empty.
- * @example await readAudit("/ws/.toolgate/audit.jsonl", { decision: "deny" })
- */
-export async function readAudit(file: string, filter: AuditFilter = {}): Promise<AuditRecord[]> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as { code?: string }).code === "ENOENT") return [];
-    throw error;
-  }
-  const limit = filter.limit ?? 500;
-  const out: AuditRecord[] = [];
-  const lines = text.split("\n");
-  for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
-    const line = lines[i]?.trim();
-    if (!line) continue;
-    let record: AuditRecord;
-    try {
-      record = JSON.parse(line) as AuditRecord;
-    } catch {
-      continue;
-    }
-    if (typeof record?.tool !== "string") continue;
-    if (!auditMatches(record, filter)) continue;
-    out.push(auditView(record));
-  }
-  return out;
-}
+/** The most lines of a record's explain trace the page is sent (the writer keeps at most 40). */
+const MAX_TRACE_LINES = 100;
 
 /** An audit record with its texts display-safe (the page shows them as text). */
-function auditView(record: AuditRecord): AuditRecord {
+export function auditView(record: AuditRecord): AuditRecord {
   const view = { ...record, tool: safe(record.tool) };
   if (record.agent !== undefined) view.agent = safe(record.agent);
   if (record.rule) view.rule = safe(record.rule);
+  // The trace was made display-safe when written; the log may have been written by anyone since.
+  if (Array.isArray(record.explain))
+    view.explain = record.explain.slice(0, MAX_TRACE_LINES).map((line) => safe(String(line)));
   return view;
 }

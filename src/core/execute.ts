@@ -52,6 +52,12 @@ export interface PipelineDeps {
   approvals?: ApprovalStore;
   /** How long an `ask` stays pending before it expires as a deny. Default 5 minutes. */
   confirmTimeoutMs?: number;
+  /**
+   * The host's "approve always" offer for asks published where others answer them (an `approvals` store
+   * that is `shared`: the console): used for every such ask whose call brings no `offerAlways` of its own,
+   * so every front end's asks carry the same offer.
+   */
+  offerAlways?: OfferAlwaysRule;
   audit?: AuditSink;
   limits?: TruncationLimits;
   /** Post-tool hooks: run on each result before it is shaped (docs/hooks.md). */
@@ -157,7 +163,7 @@ export async function executeCall(
     if (decision?.flow && decision.flow.effect !== "none") out.flow = decision.flow;
     const hooks = [...(decision?.hooks ?? []), ...postReports];
     if (hooks.length > 0) out.hooks = hooks;
-    if (deps.audit) await writeAudit(deps.audit, call, out, options.scope);
+    if (deps.audit) await writeAudit(deps.audit, call, out, options.scope, decision?.explain);
     options.session?.add(label, out.llmContent);
     return out;
   };
@@ -215,7 +221,7 @@ export async function executeCall(
         ...(deps.approvals ? { approvals: deps.approvals } : {}),
         ...(confirm ? { confirm } : {}),
         by: options.confirm ? "caller" : "confirmer",
-        ...(options.offerAlways ? { offerAlways: options.offerAlways } : {}),
+        ...offerFor(options, deps),
         ...(deps.confirmTimeoutMs === undefined ? {} : { timeoutMs: deps.confirmTimeoutMs }),
         argsDigest: argsDigest(args),
       },
@@ -287,6 +293,12 @@ function auditLabel(label: Label): AuditLabel {
   };
 }
 
+/** The call's own "always" offer, else the host's for an ask others can see (a shared store). */
+function offerFor(options: ExecuteOptions, deps: PipelineDeps): { offerAlways?: OfferAlwaysRule } {
+  const offer = options.offerAlways ?? (deps.approvals?.shared ? deps.offerAlways : undefined);
+  return offer ? { offerAlways: offer } : {};
+}
+
 function denied(toolName: string, reason: string): ToolResult {
   return errorResult("denied_by_policy", `${toolName} was denied: ${reason}`);
 }
@@ -296,6 +308,7 @@ async function writeAudit(
   call: ToolCall,
   result: CallResult,
   scope?: ToolScope,
+  explain?: string[],
 ): Promise<void> {
   try {
     await sink.write({
@@ -330,6 +343,7 @@ async function writeAudit(
             })),
           }
         : {}),
+      ...(explain && explain.length > 0 ? { explain } : {}),
     });
   } catch {
     // An audit sink that fails must not turn a finished call into a crash; the sink reports its own errors.

@@ -325,6 +325,11 @@ export interface PolicyDecision {
   hooks?: HookReport[];
   /** The labels that decided, when the context's label raised the decision or a rule read it. */
   flow?: FlowVerdict;
+  /**
+   * The policy's explain trace of this decision (matched rules, their conditions, the outcome), one
+   * display-safe line each, when the engine keeps it (`explain`, for the audit log).
+   */
+  explain?: string[];
 }
 
 /** How the context's label took part in a decision (docs/injection.md). */
@@ -586,6 +591,8 @@ export interface AuditRecord {
   label?: AuditLabel;
   /** How the context's label took part in the decision, when it did. */
   flow?: { effect: FlowVerdict["effect"]; context: AuditLabel; sink?: string };
+  /** The policy's explain trace of the decision, kept at decision time (names rules, never argument values). */
+  explain?: string[];
 }
 
 /** A label in an audit record: levels and the tools the content came from. */

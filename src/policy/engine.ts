@@ -13,6 +13,7 @@ import {
 } from "../core/index.js";
 import { pluginList } from "./compile.js";
 import { evaluate, UNPREPARED } from "./evaluate.js";
+import { createRecorder, explainTrace } from "./explain.js";
 import { guardCall } from "./flow/guard.js";
 import type { FlowKnowledge } from "./flow/knowledge.js";
 import type { CompiledPolicy, PolicyRecorder, PreparedCall } from "./model.js";
@@ -36,6 +37,11 @@ export interface PolicyEngineOptions {
    * Absent: `when.context` rules still decide, and no guard applies.
    */
   flow?: { knowledge: FlowKnowledge; guard: boolean };
+  /**
+   * Keep each decision's explain trace in it (`PolicyDecision.explain`: the matched rules, their conditions
+   * and the outcome, display-safe) — for the audit log, which keeps no arguments. Default false.
+   */
+  explain?: boolean;
 }
 
 /**
@@ -51,6 +57,7 @@ export class PolicyEngine implements Decider {
   readonly #guard: FlowKnowledge | undefined;
   /** The host gave flow knowledge with the guard turned off (said in an explain trace). */
   readonly #guardOff: boolean;
+  readonly #explain: boolean;
 
   constructor(options: PolicyEngineOptions) {
     this.policy = options.policy;
@@ -59,6 +66,7 @@ export class PolicyEngine implements Decider {
     this.#plugins = new Map(plugins.map((p) => [p.kind, p]));
     this.#guard = options.flow?.guard ? options.flow.knowledge : undefined;
     this.#guardOff = options.flow !== undefined && !options.flow.guard;
+    this.#explain = options.explain ?? false;
   }
 
   /** Decides one call; with a recorder, explain events are appended to it. */
@@ -108,18 +116,22 @@ export class PolicyEngine implements Decider {
       risk: request.risk,
       context: request.context?.label,
     };
-    let decision = evaluate(this.policy, call, recorder);
+    // Explaining for the audit: our own log of the events, kept in the decision as its trace.
+    const log = recorder === undefined && this.#explain ? createRecorder() : undefined;
+    const events = recorder ?? log;
+    let decision = evaluate(this.policy, call, events);
     // Only a context that read something untrusted costs anything more (a clean one skips the guard); an
-    // explain trace also says what the labels would do on a clean one.
+    // explain trace asked for also says what the labels would do on a clean one.
     if (this.#guard !== undefined) {
       if (recorder !== undefined || request.context?.label.integrity === "untrusted")
-        decision = guardCall(decision, request, this.#guard, recorder);
+        decision = guardCall(decision, request, this.#guard, events);
     } else if (recorder !== undefined && this.#guardOff)
       recorder.record({
         op: "guard",
         context: request.context ? describeLabel(request.context.label) : "trusted, public",
         outcome: `${decision.decision} (unchanged: the injection guard is off, [labels] guard = false)`,
       });
+    if (log) decision = { ...decision, explain: explainTrace(log.events) };
     return decision.decision === "deny" ? decision : this.withCheckedForms(decision, tool, args);
   }
 

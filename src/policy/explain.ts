@@ -3,7 +3,12 @@
  * Explain is data (STYLE §7): a recorder collects the events `evaluate` emits, filters pick which to show,
  * and one renderer turns them into the text `toolgate policy check --explain` prints.
  */
+import { displaySafe } from "../core/index.js";
 import type { PolicyEvent, PolicyRecorder } from "./model.js";
+
+/** The most lines, and characters per line, a decision's trace keeps (an audit record stays small). */
+const TRACE_LINES = 40;
+const TRACE_LINE_CHARS = 300;
 
 /** A recorder that keeps every event in order. */
 export interface EventLog extends PolicyRecorder {
@@ -82,4 +87,19 @@ function line(event: PolicyEvent): string {
  */
 export function renderExplanation(events: readonly PolicyEvent[], filter: ExplainFilter = "full"): string {
   return filterEvents(events, filter).map(line).join("\n");
+}
+
+/**
+ * A decision's trace as the audit log keeps it: the `matches` explanation (the rules that matched, their
+ * conditions, the layers, the guard, the outcome), one display-safe line each, at most 40 lines of 300
+ * characters. Events name rules, argument names, operators and outcomes, never an argument's value.
+ * @example explainTrace(log.events) // ["rule policy.toml#2 (tool-specific)", "  | when.path.under …: holds", …]
+ */
+export function explainTrace(events: readonly PolicyEvent[]): string[] {
+  const lines = filterEvents(events, "matches").map((e) => {
+    const text = displaySafe(line(e), false);
+    return text.length > TRACE_LINE_CHARS ? `${text.slice(0, TRACE_LINE_CHARS)}…` : text;
+  });
+  if (lines.length <= TRACE_LINES) return lines;
+  return [...lines.slice(0, TRACE_LINES - 1), `… ${lines.length - TRACE_LINES + 1} more lines`];
 }

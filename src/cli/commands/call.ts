@@ -16,7 +16,6 @@ import {
   ownLabel,
   type ToolCall,
 } from "../../core/index.js";
-import { consoleOffer } from "../always-console.js";
 import { gateOffer } from "../always-rule.js";
 import { approverFor, type CliContext } from "../context.js";
 import { denialHint } from "../denial-hint.js";
@@ -62,16 +61,9 @@ export async function runCall(argv: string[], ctx: CliContext): Promise<ExitCode
     gateOffer(() => ctx.gate(), ctx.root),
   );
   const askable = values.yes === true || ctx.io.isTTY;
-  // No one to ask here: an ask routed to the console carries the rule its "approve always" would add.
-  const offerAlways = confirm
-    ? undefined
-    : consoleOffer(
-        gateOffer(() => ctx.gate(), ctx.root),
-        () => ctx.gate(),
-        ctx.root,
-        (line) => ctx.io.stderr(line),
-      );
-  const answering = { ...(confirm ? { confirm } : {}), ...(offerAlways ? { offerAlways } : {}) };
+  // No one to ask here: an ask routed to the console carries the rule its "approve always" would add (the
+  // gate's offer, cli/context.ts).
+  const answering = confirm ? { confirm } : {};
   const controller = new AbortController();
   // Ctrl-C, a kill or a closed terminal cancels the call; the gate is then closed, stopping its processes.
   const onSignal = () => controller.abort();

@@ -9,7 +9,7 @@
 import { wireAudit } from "./audit.js";
 import type { AskView } from "./dom.js";
 import { listenForKeys } from "./keys.js";
-import { show, tick } from "./pending.js";
+import { show, showAll, tick } from "./pending.js";
 import { request } from "./request.js";
 import { openStream, requireSession } from "./session.js";
 
@@ -18,7 +18,7 @@ const statusLine = document.getElementById("status") as HTMLSpanElement;
 
 async function loadPending(): Promise<void> {
   const body = await request<{ pending: AskView[] }>("/api/approvals");
-  for (const ask of body.pending) show(ask);
+  showAll(body.pending);
 }
 
 function connect(): void {

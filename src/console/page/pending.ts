@@ -143,8 +143,8 @@ function dropIfEmpty(ask: AskView): void {
   }
 }
 
-/** An ask arrived (listed, published or settled): show it, mark it settled, or take an expired one away. */
-export function show(ask: AskView): void {
+/** Puts one ask in the page without recounting (see {@link show}). */
+function place(ask: AskView): void {
   const existing = items.get(ask.id);
   if (ask.state === "pending") {
     if (existing) return;
@@ -152,10 +152,13 @@ export function show(ask: AskView): void {
     items.set(ask.id, item);
     const { list } = groupFor(ask);
     item.dataset.createdAt = String(ask.createdAt);
-    const later = [...list.children].find(
-      (li) => Number((li as HTMLElement).dataset.createdAt) > ask.createdAt,
-    );
-    list.insertBefore(item, later ?? null);
+    // Asks mostly come oldest first: look from the end for the first one asked later.
+    let later: Element | null = null;
+    for (let li = list.lastElementChild; li; li = li.previousElementSibling) {
+      if (Number((li as HTMLElement).dataset.createdAt) <= ask.createdAt) break;
+      later = li;
+    }
+    list.insertBefore(item, later);
   } else if (existing) {
     if (ask.state === "expired") {
       existing.remove();
@@ -166,6 +169,17 @@ export function show(ask: AskView): void {
       );
     } else settleItem(existing, ask);
   }
+}
+
+/** An ask arrived (published or settled): show it, mark it settled, or take an expired one away. */
+export function show(ask: AskView): void {
+  place(ask);
+  refresh();
+}
+
+/** The listed asks, all at once: the counts are made once, not once per ask (a list may hold 1,000). */
+export function showAll(asks: readonly AskView[]): void {
+  for (const ask of asks) place(ask);
   refresh();
 }
 
