@@ -18,7 +18,7 @@ describe("README example", () => {
       "shell: deny denied_by_policy shell was denied: no shell in this example",
       "bad args: invalid_params invalid arguments for read_file: parameter 'path' must be a string",
       expect.stringMatching(
-        /^openai schema names: edit_file,glob,grep,ls,memory,read_file,read_many_files,shell,/,
+        /^openai schema names: edit_file,glob,grep,ls,memory,read_file,read_many_files,read_untrusted,shell,/,
       ),
       "",
     ]);

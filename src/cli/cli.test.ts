@@ -281,11 +281,16 @@ describe("toolgate command", () => {
     expect(Object.keys(records[0]).sort()).toEqual([
       "argsDigest",
       "decision",
+      "digest",
       "durationMs",
+      "explain",
+      "hash",
       "label",
       "outcome",
+      "prev",
       "risk",
       "rule",
+      "seq",
       "time",
       "tool",
     ]);

@@ -29,7 +29,7 @@ export const USAGE = {
   approvals:
     "toolgate approvals list [--all] | toolgate approvals show ID | toolgate approvals watch | toolgate approvals approve ID [--always] [--by NAME] | toolgate approvals deny ID [--reason TEXT] [--by NAME] | toolgate approvals rules [--remove ID]",
   audit:
-    "toolgate audit tail [-n N] [--follow] | toolgate audit verify [FILE] | toolgate audit export FILE [--trim]",
+    "toolgate audit tail [-n N | --lines N] [--follow] | toolgate audit verify [FILE] | toolgate audit export FILE [--trim]",
   init: "toolgate init [--force] [--no-trust]",
   models:
     "toolgate models pull [NAME|URL] [--sha256 HEX] [--yes] | toolgate models list | toolgate models rm NAME",

@@ -4,10 +4,11 @@
  * hash-chained (core/audit-chain.ts). Arguments are digested, not logged, so secrets in them do not land in
  * the file.
  */
+
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import { lockSync } from "proper-lockfile";
 import { canonicalJson } from "../utils/index.js";
 import { type ChainedAuditRecord, chainRecord } from "./audit-chain.js";
 import { displaySafeJson } from "./confirmation.js";
@@ -93,6 +94,9 @@ function lastLink(fd: number, size: number): { seq: number; hash: string } | und
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
+/** Loaded at the first append: a gate that audits nothing to a file (and `toolgate call`) never loads it. */
+const lockLibrary = () =>
+  createRequire(import.meta.url)("proper-lockfile") as typeof import("proper-lockfile");
 
 /**
  * Runs `append` holding `<file>.lock` (proper-lockfile: a directory; one left by a dead process is taken
@@ -103,7 +107,7 @@ function withAppendLock(path: string, append: () => void): void {
   let release: (() => void) | undefined;
   while (!release) {
     try {
-      release = lockSync(path, { realpath: false, stale: 10_000 });
+      release = lockLibrary().lockSync(path, { realpath: false, stale: 10_000 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ELOCKED" || Date.now() > deadline) throw error;
       Atomics.wait(pause, 0, 0, 1);

@@ -16,7 +16,12 @@ import { type FolderEntry, listFolder } from "./scan.js";
  * toolgate owns it and lacks one of them (reached without following a link). True when the mode changed.
  */
 export function reopenFolder(path: string): boolean {
-  const opened = openChecked(path);
+  let opened: ReturnType<typeof openChecked>;
+  try {
+    opened = openChecked(path);
+  } catch {
+    return false; // Past PATH_MAX, or otherwise not reachable by its path: nothing to give back there.
+  }
   if (opened === undefined || opened === "moved") return false;
   try {
     const { stat } = opened;

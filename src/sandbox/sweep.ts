@@ -159,10 +159,20 @@ function sweepRoot(
     );
   }
   for (const folder of now.unreadable) {
+    if (hidden(folder.path)) continue;
     // Still a real folder the walk could not list (a link swapped in is listed, and judged, as a link).
-    const still = lstatSync(bytesOf(folder.path), { throwIfNoEntry: false })?.isDirectory();
-    if (still && !hidden(folder.path))
-      report.incomplete.push(`${textOf(folder.path)} could not be looked through`);
+    let still: boolean | undefined;
+    try {
+      still = lstatSync(bytesOf(folder.path), { throwIfNoEntry: false })?.isDirectory();
+    } catch (error) {
+      // Too deep to name: no program reaches what is there by its path either (the survey hid it as well).
+      if ((error as NodeJS.ErrnoException).code !== "ENAMETOOLONG") throw error;
+      report.problems.push(
+        `${textOf(folder.path.slice(0, 200))}… is too deep to name and was not looked through`,
+      );
+      continue;
+    }
+    if (still) report.incomplete.push(`${textOf(folder.path)} could not be looked through`);
   }
   for (const item of [...now.protected, ...now.gitFiles]) {
     if (held.has(item.path) || hidden(item.path) || !isNew(item)) continue;
