@@ -33,7 +33,7 @@ const RUNTIME = [
   "src/sandbox/verify.test.ts",
   "src/sandbox/grants.test.ts",
   // MCP over stdio with the SDK's client, a server's children killed with it.
-  "src/mcp/stdio-transport.test.ts",
+  "src/mcp-client/stdio-transport.test.ts",
   // HTTP: fetch with its limits and decompression, model clients streaming from a server on loopback, the
   // console's server (hono on node:http), Redis's client on a real redis-server.
   "src/net/safe-fetch.test.ts",

@@ -12,7 +12,7 @@ import { graphRegistry } from "./agents/testdata/graph-tools.js";
 import { MessageBus } from "./bus/index.js";
 import type { ToolCall, ToolRegistry, ToolScope } from "./core/index.js";
 import { type CallResult, executeCall, type PipelineDeps } from "./core/index.js";
-import { testServerPath } from "./mcp/testdata/servers.js";
+import { testServerPath } from "./mcp-client/testdata/servers.js";
 import { builtinDefaultPolicy, PolicyEngine, parsePolicy } from "./policy/index.js";
 import { type ToolGeneration, ToolSource } from "./tool-source.js";
 

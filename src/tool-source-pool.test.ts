@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COORDINATION_TOOLS } from "./agents/index.js";
 import { GRAPH_TOOL_NAMES, graphRegistry, graphTool } from "./agents/testdata/graph-tools.js";
 import type { ToolResult } from "./core/index.js";
-import { everythingPath, filesystemPath, testServerPath } from "./mcp/testdata/servers.js";
+import { everythingPath, filesystemPath, testServerPath } from "./mcp-client/testdata/servers.js";
 import { type ToolGeneration, ToolSource, type ToolSourceOptions } from "./tool-source.js";
 
 const node = process.execPath;

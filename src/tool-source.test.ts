@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { testServerPath } from "./mcp/testdata/servers.js";
+import { testServerPath } from "./mcp-client/testdata/servers.js";
 import { tempWorkspace } from "./test-support/cli.js";
 import { createToolgate, type Toolgate } from "./toolgate.js";
 

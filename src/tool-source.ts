@@ -24,7 +24,7 @@ import {
 } from "./agents/index.js";
 import type { Logger, Tool } from "./core/index.js";
 import { ConfigError, ToolRegistry } from "./core/index.js";
-import type { McpClientPool, McpServerConfig, McpServerStatus } from "./mcp/index.js";
+import type { McpClientPool, McpServerConfig, McpServerStatus } from "./mcp-client/index.js";
 import { type FileTrust, untrustedReason } from "./workspace/index.js";
 
 /** One generation of the gate's tools. Nothing changes it after it is made. */
@@ -74,7 +74,7 @@ interface Listing {
   partial?: readonly string[];
 }
 
-type McpClient = typeof import("./mcp/index.js");
+type McpClient = typeof import("./mcp-client/index.js");
 
 /**
  * @example
@@ -250,7 +250,7 @@ export class ToolSource {
 
   /** The MCP client code, loaded on first use, and the project's client pool. */
   private loadClient(): Promise<{ mcp: McpClient; pool: McpClientPool }> {
-    this.client ??= import("./mcp/index.js").then((mcp) => {
+    this.client ??= import("./mcp-client/index.js").then((mcp) => {
       const pool = new mcp.McpClientPool({ logger: this.options.logger });
       pool.onToolsChanged(() => {
         this.dirty = true;

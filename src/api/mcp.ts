@@ -3,8 +3,21 @@
  * `toolgate/mcp`: the client pool for external MCP servers and its config loader (`.mcp.json` and other
  * hosts' files), and `serveMcp` / `serveMcpHttp`, which serve a gate as an MCP server. This file is the whole
  * public list of the subpath (a test pins it; docs/public-api.md is generated from it): a name added here is
- * public, the mcp folder's own front door is not.
+ * public, the mcp and mcp-client folders' own front doors are not.
  */
+
+export {
+  McpHttpOptionsError,
+  type McpHttpServing,
+  type McpServeTarget,
+  type McpServing,
+  type McpTransport,
+  type PolicyVerdict,
+  type ServeMcpHttpOptions,
+  type ServeMcpOptions,
+  serveMcp,
+  serveMcpHttp,
+} from "../mcp/index.js";
 export {
   type HttpServerConfig,
   loadMcpConfig,
@@ -13,21 +26,11 @@ export {
   type McpConfigFile,
   type McpConfigProblem,
   type McpDiscovery,
-  McpHttpOptionsError,
-  type McpHttpServing,
   type McpRoute,
   type McpServerConfig,
   type McpServerStatus,
-  type McpServeTarget,
-  type McpServing,
-  type McpTransport,
   mcpConfigPath,
-  type PolicyVerdict,
   parseMcpConfig,
   type RoutingTable,
-  type ServeMcpHttpOptions,
-  type ServeMcpOptions,
   type StdioServerConfig,
-  serveMcp,
-  serveMcpHttp,
-} from "../mcp/index.js";
+} from "../mcp-client/index.js";

@@ -18,7 +18,7 @@ import { ToolSource } from "../tool-source.js";
 import { fmt, measure, report, stats } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const serverPath = join(here, "..", "..", "src", "mcp", "testdata", "test-server.mjs");
+const serverPath = join(here, "..", "..", "src", "mcp-client", "testdata", "test-server.mjs");
 // The bundled command the package's `bin` names (`npm run build` makes it).
 const MAIN = join(here, "..", "bin", "toolgate.js");
 

@@ -9,7 +9,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { testServerPath } from "../mcp/testdata/servers.js";
+import { testServerPath } from "../mcp-client/testdata/servers.js";
 import { tempWorkspace, toolgate } from "../test-support/cli.js";
 
 const crashPath = join(testServerPath, "..", "crash-on-start.mjs");

@@ -37,6 +37,7 @@ const LAZY_PACKAGES = [
 const LAZY_OURS = [
   "/dist/llm/",
   "/dist/mcp/",
+  "/dist/mcp-client/",
   "/dist/tools/web/html.js",
   "/dist/tools/atlassian/storage.js",
   // turndown and the WASM runtime, shipped inside the package (scripts/bundle.mjs)
@@ -108,14 +109,17 @@ describe("modules loaded at start-up", () => {
   }
 
   // Front doors load their heavy libraries inside the functions that need them (docs/architecture.md).
-  it("importing the mcp and agents front doors loads no MCP SDK; the tool source loads no MCP code", async () => {
-    const doors = ["mcp", "agents"].map((f) => pathToFileURL(join(REPO_ROOT, "dist", f, "index.js")).href);
+  it("importing the MCP server, MCP client and agents front doors loads no MCP SDK; the tool source loads no MCP code", async () => {
+    const doors = ["mcp", "mcp-client", "agents"].map(
+      (f) => pathToFileURL(join(REPO_ROOT, "dist", f, "index.js")).href,
+    );
     const { modules } = await loaded("front-doors", [
       "--input-type=module",
       "-e",
-      `const [m, a] = await Promise.all(${JSON.stringify(doors)}.map((d) => import(d))); if (typeof m.serveMcp !== "function" || typeof a.createSpawnAgentsTool !== "function") process.exit(1);`,
+      `const [m, c, a] = await Promise.all(${JSON.stringify(doors)}.map((d) => import(d))); if (typeof m.serveMcp !== "function" || typeof c.McpClientPool !== "function" || typeof a.createSpawnAgentsTool !== "function") process.exit(1);`,
     ]);
     expect(modules.some((m) => m.includes("/dist/mcp/index.js"))).toBe(true);
+    expect(modules.some((m) => m.includes("/dist/mcp-client/index.js"))).toBe(true);
     expect(modules.filter((m) => m.includes("/node_modules/@modelcontextprotocol/"))).toEqual([]);
     // The gate's tool source loads the MCP client only when a pool is asked for.
     const source = pathToFileURL(join(REPO_ROOT, "dist", "tool-source.js")).href;
@@ -125,11 +129,13 @@ describe("modules loaded at start-up", () => {
       `const s = await import(${JSON.stringify(source)}); if (typeof s.ToolSource !== "function") process.exit(1);`,
     ]);
     expect(alone.modules.some((m) => m.includes("/dist/tool-source.js"))).toBe(true);
-    expect(alone.modules.filter((m) => m.includes("/dist/mcp/"))).toEqual([]);
+    expect(alone.modules.filter((m) => m.includes("/dist/mcp/") || m.includes("/dist/mcp-client/"))).toEqual(
+      [],
+    );
   });
 
   // The library's front door still exports the model clients and the MCP pool, which import their SDKs
-  // statically (src/llm, src/mcp); the rest of the lazy parts stay unloaded.
+  // statically (src/llm, src/mcp, src/mcp-client); the rest of the lazy parts stay unloaded.
   it("importing the library loads no HTML stack, lock library or bash grammar", async () => {
     const entry = pathToFileURL(join(REPO_ROOT, "dist", "index.js")).href;
     const { modules } = await loaded("import", [
@@ -142,7 +148,7 @@ describe("modules loaded at start-up", () => {
     const packages = LAZY_PACKAGES.filter(
       (p) => !["@modelcontextprotocol/sdk", "openai", "ollama", "zod", "ajv/dist/compile"].includes(p),
     );
-    const ours = LAZY_OURS.filter((p) => !["/dist/llm/", "/dist/mcp/"].includes(p));
+    const ours = LAZY_OURS.filter((p) => !["/dist/llm/", "/dist/mcp/", "/dist/mcp-client/"].includes(p));
     expect(lazyLoaded(modules, packages, ours)).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ import {
   type Tool,
 } from "../core/index.js";
 import { type McpServing, serveMcp } from "../mcp/index.js";
-import { createMcpTool } from "../mcp/mcp-tool.js";
+import { createMcpTool } from "../mcp-client/mcp-tool.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
 import HOSTILE from "./testdata/hostile-text.json" with { type: "json" };
 

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MCP_HOST_FILES } from "../mcp/hosts.js";
+import { MCP_HOST_FILES } from "../mcp-client/hosts.js";
 import { tempWorkspace } from "../test-support/cli.js";
 import { toolgateInProcess as toolgate } from "../test-support/cli-in-process.js";
 import HOSTILE from "./testdata/hostile-text.json" with { type: "json" };

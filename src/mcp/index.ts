@@ -1,33 +1,12 @@
 /**
  * @module mcp
- * Front door of the MCP folder, published as `toolgate/mcp`: the client pool for external servers
- * (`.mcp.json` and other hosts' files), its config loader, the routing table from public names to servers, and `serveMcp`, which
- * serves a gate (or any registry + pipeline) as an MCP server over stdio or, with `serveMcpHttp`, streamable HTTP. Everything exported here is public (a test
- * pins the list).
+ * Front door of the MCP server: `serveMcp` serves a gate (or any registry + pipeline) as an MCP server over
+ * stdio or, with `serveMcpHttp`, streamable HTTP; a proxied tool keeps its server's annotations, made no less
+ * strict than the policy's verdict. The client side (external servers) is `mcp-client/`. Internal:
+ * `toolgate/mcp` (src/api/mcp.ts) lists what of it is public.
  */
 
 export type { PolicyVerdict } from "./annotations.js";
-export {
-  McpClientPool,
-  type McpClientPoolOptions,
-  type McpDiscovery,
-  type McpServerStatus,
-} from "./client-pool.js";
-export {
-  type HttpServerConfig,
-  hashBytes,
-  loadMcpConfig,
-  type McpConfigFile,
-  type McpConfigProblem,
-  type McpServerConfig,
-  mcpConfigHash,
-  mcpConfigPath,
-  mcpConfigStamp,
-  normalizeServerConfig,
-  parseMcpConfig,
-  type StdioServerConfig,
-} from "./config.js";
-export { type GenerationWatchOptions, watchGenerations } from "./generation-watch.js";
 export {
   isLoopbackHost,
   McpHttpOptionsError,
@@ -35,15 +14,6 @@ export {
   type ServeMcpHttpOptions,
   serveMcpHttp,
 } from "./http-server.js";
-export { describeMcpSources, type McpServerProvenance, serverProvenance } from "./list-report.js";
-export { type McpRoute, type RoutingTable, sanitizeNamePart } from "./naming.js";
-export {
-  filesUnchanged,
-  type ProjectServers,
-  type ProjectServersOptions,
-  readProjectServers,
-  serversFor,
-} from "./project-servers.js";
 export {
   type McpServeTarget,
   type McpServing,
@@ -51,4 +21,3 @@ export {
   type ServeMcpOptions,
   serveMcp,
 } from "./server.js";
-export { type McpFileSummary, type McpServerSummary, summarizeMcpFile } from "./trust-summary.js";

@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { everythingPath, filesystemPath, memoryPath } from "../mcp-client/testdata/servers.js";
 import { BIN, tempWorkspace, toolgate } from "../test-support/cli.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
 import { toCallToolResult, toMcpTool } from "./server.js";
-import { everythingPath, filesystemPath, memoryPath } from "./testdata/servers.js";
 
 type Listed = Awaited<ReturnType<Client["listTools"]>>["tools"][number];
 

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testServerPath } from "./testdata/servers.js";
+import { testServerPath } from "../mcp-client/testdata/servers.js";
 
 const servePath = join(import.meta.dirname, "testdata", "serve.mjs");
 

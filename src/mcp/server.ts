@@ -22,9 +22,9 @@ import {
   type ToolCall,
   type ToolScope,
 } from "../core/index.js";
+import { upstreamToolInfo } from "../mcp-client/index.js";
 import { TOOLGATE_VERSION } from "../utils/index.js";
 import { type PolicyVerdict, stricterAnnotations } from "./annotations.js";
-import { upstreamToolInfo } from "./mcp-tool.js";
 import { serverSdk } from "./sdk.js";
 
 /** What `serveMcp` needs: a gate, or anything shaped like one. */

@@ -3,7 +3,7 @@
  * What a host's MCP file would start once trusted, and how that changed: servers added, removed or changed,
  * each with what it runs or connects to and every host variable it is handed (`summarizeMcpFile`).
  */
-import { type McpFileSummary, type McpServerSummary, summarizeMcpFile } from "../mcp/index.js";
+import { type McpFileSummary, type McpServerSummary, summarizeMcpFile } from "../mcp-client/index.js";
 import type { FactKind } from "./kind.js";
 
 function line(name: string, server: McpServerSummary, prefix = ""): string {

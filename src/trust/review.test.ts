@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MCP_HOST_FILES } from "../mcp/hosts.js";
+import { MCP_HOST_FILES } from "../mcp-client/hosts.js";
 import { tempWorkspace } from "../test-support/cli.js";
 import { fileTrust, readTrustedFolders, TRUSTED_FILES, trustedFileKinds } from "../workspace/index.js";
 import {

@@ -1,7 +1,7 @@
 /**
  * @module utils
  * Helpers every folder may use, each written once: plain-data checks and transforms, small text
- * helpers, a seeded random generator, process groups, and the package's version. Imports nothing of toolgate's, so any folder (core and workspace included) can import it.
+ * helpers, a once-only lazy loader, a seeded random generator, process groups, and the package's version. Imports nothing of toolgate's, so any folder (core and workspace included) can import it.
  * Not published; anything added here is shared with the whole code base.
  */
 export { canonicalJson, deepFreeze, isPlainObject } from "./data.js";
@@ -14,6 +14,7 @@ export {
   globRegex,
   isGitignorePath,
 } from "./glob.js";
+export { loadOnce } from "./load-once.js";
 export {
   isNotPlainFile,
   NotPlainFileError,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphRegistry } from "../../agents/testdata/graph-tools.js";
-import { testServerPath } from "../../mcp/testdata/servers.js";
+import { testServerPath } from "../../mcp-client/testdata/servers.js";
 import { createToolgate, type Toolgate } from "../../toolgate.js";
 import { createContext } from "../context.js";
 import { splitGlobals } from "../globals.js";

@@ -150,7 +150,7 @@ describe("toolgate chat and the project's MCP servers", () => {
     const { contentDigest } = await import("../../workspace/index.js");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
-    const { testServerPath } = await import("../../mcp/testdata/servers.js");
+    const { testServerPath } = await import("../../mcp-client/testdata/servers.js");
     const mcp = (names: string[]) =>
       JSON.stringify({
         mcpServers: Object.fromEntries(

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, ToolRegistry } from "../../core/index.js";
-import { testServerPath } from "../../mcp/testdata/servers.js";
+import { testServerPath } from "../../mcp-client/testdata/servers.js";
 import { runMcpListCommand } from "./mcp-list.js";
 
 function io(root: string, json: boolean, trusted = true) {

@@ -13,7 +13,7 @@ import {
   McpClientPool,
   type McpServerStatus,
   serverProvenance,
-} from "../../mcp/index.js";
+} from "../../mcp-client/index.js";
 import { type FileTrust, trustLookup, trustStorePath, untrustedReason } from "../../workspace/index.js";
 import type { CliContext } from "../context.js";
 import type { ExitCode } from "../exit-codes.js";

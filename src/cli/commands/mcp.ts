@@ -10,13 +10,8 @@
 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Tool } from "../../core/index.js";
-import {
-  isLoopbackHost,
-  type PolicyVerdict,
-  serveMcp,
-  serveMcpHttp,
-  watchGenerations,
-} from "../../mcp/index.js";
+import { isLoopbackHost, type PolicyVerdict, serveMcp, serveMcpHttp } from "../../mcp/index.js";
+import { watchGenerations } from "../../mcp-client/index.js";
 import { type CompiledPolicy, evaluate } from "../../policy/index.js";
 import { gateOffer } from "../always-rule.js";
 import type { CliContext } from "../context.js";

@@ -1,5 +1,5 @@
 /**
- * @module mcp/connection
+ * @module mcp-client/connection
  * One external MCP server: starting it (stdio child or streamable HTTP), listing its tools across every page,
  * calling a tool with a hard timeout, capturing its stderr, and restarting it with backoff after it crashed.
  * A call never hangs: the SDK's request timeout and the caller's AbortSignal bound it.

@@ -1,5 +1,5 @@
 /**
- * @module mcp/trust-summary
+ * @module mcp-client/trust-summary
  * What one MCP configuration file of a project would do once trusted, server by server, as written (nothing
  * expanded): the program it runs or the address it connects to, and every host environment variable it is
  * handed — in its command, arguments, `env`, `cwd`, URL or headers. `toolgate trust` shows it and records it,

@@ -1,5 +1,5 @@
 /**
- * @module mcp/project-servers
+ * @module mcp-client/project-servers
  * A project's MCP servers as its files say, for the gate's tool source: every host's MCP file read, the
  * servers of a file the user has not trusted with its present bytes left unstarted (listed as `untrusted`,
  * with why), the servers a host set through the API laid over the files. And the cheap check whether the

@@ -1,5 +1,5 @@
 /**
- * @module mcp/expand
+ * @module mcp-client/expand
  * Variable references in MCP configuration values, in the spellings the hosts use: `${VAR}` and
  * `${VAR:-default}` (Claude Code), `${env:VAR}`, `${workspaceFolder}`, `${userHome}` (VS Code, Cursor), and
  * bare `$VAR` in gemini-cli's settings. An unset variable without a default is an error for that value: a

@@ -1,5 +1,5 @@
 /**
- * @module mcp/generation-watch
+ * @module mcp-client/generation-watch
  * Tells a served MCP client when the tools behind a rebuilding registry changed: asks for the current
  * generation now and then (cheap when nothing changed: the pool stats its config files) and calls the
  * listener when its number moves — after an `.mcp.json` edit, or an upstream server's own `list_changed`

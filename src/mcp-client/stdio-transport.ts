@@ -1,5 +1,5 @@
 /**
- * @module mcp/stdio-transport
+ * @module mcp-client/stdio-transport
  * The client side of MCP's stdio transport: a child process speaking newline-delimited JSON-RPC. Like the
  * SDK's, but it reads large messages in linear time (a 20 MB result is one concatenation, not hundreds),
  * caps a message's size, and hands stderr to the caller instead of the user's terminal. The server starts as

@@ -4,7 +4,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { McpClientPool } from "../../../dist/mcp/index.js";
+import { McpClientPool } from "../../../dist/mcp-client/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pool = new McpClientPool();

@@ -1,5 +1,5 @@
 /**
- * @module mcp/naming
+ * @module mcp-client/naming
  * Public names for MCP tools (`mcp__<server>__<tool>`, DESIGN §7) and the routing table from a public name
  * back to (server, original tool name). Names are never parsed back: servers and tools may contain `_`.
  */

@@ -1,5 +1,5 @@
 /**
- * @module mcp/client-pool
+ * @module mcp-client/client-pool
  * The connections to a project's configured MCP servers. Discovery lists every enabled server in parallel
  * (every page), names the tools (`mcp__<server>__<tool>`) and wraps them as toolgate Tools; a server that
  * fails is reported with its error and its tools are left out. Reconfiguring keeps unchanged connections.

@@ -1,5 +1,5 @@
 /**
- * @module mcp/config
+ * @module mcp-client/config
  * The external MCP servers of a project, read from the files other MCP hosts write (`.mcp.json`,
  * `.vscode/mcp.json`, `.cursor/mcp.json`, `.gemini/settings.json`; see ./hosts.ts), validated (wrong types and
  * unset variables are errors naming the file and the server; keys of other hosts are noted and ignored) and

@@ -1,5 +1,5 @@
 /**
- * @module mcp/content
+ * @module mcp-client/content
  * Turns an MCP `tools/call` result into a toolgate {@link ToolResult}: text joined for the model, images,
  * audio and resources as attachments, `structuredContent` as data, `isError` as a tool error — and keeps
  * an oversized result from flooding the model (truncated with a note, never fatal). The server's own result

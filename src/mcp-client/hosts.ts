@@ -1,5 +1,5 @@
 /**
- * @module mcp/hosts
+ * @module mcp-client/hosts
  * The MCP configuration files of other hosts that toolgate reads in a project, in the order it reads them:
  * the first file to name a server wins, later ones with the same name are reported as shadowed.
  */

@@ -1,5 +1,5 @@
 /**
- * @module mcp/list-report
+ * @module mcp-client/list-report
  * What `toolgate mcp list` adds to each server's line: the configuration files looked for, in reading order,
  * which one each server came from (and which later definitions of the same name it shadows), and the notes
  * about keys that were ignored.

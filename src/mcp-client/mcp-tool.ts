@@ -1,5 +1,5 @@
 /**
- * @module mcp/mcp-tool
+ * @module mcp-client/mcp-tool
  * One tool of an external MCP server as a toolgate {@link Tool}: its schema made acceptable to the registry,
  * its risk read from annotations (hints only: the kind stays "other", so no policy allows it by kind), and
  * its calls routed by the routing table's (server, original name), never by parsing the public name. The
