@@ -98,6 +98,13 @@ beforeAll(async () => {
   await writeFile(join(ws, ".toolgate", "sessions", "s.jsonl"), `{"type":"result","text":"${SECRET}"}\n`);
   await writeFile(join(ws, ".toolgate", "state", "memory.json"), `{"note":"${SECRET}"}\n`);
   await writeFile(join(out, "existing"), "original\n");
+  // Another project's git folder outside the workspace, with a token in a subsection (a command may name it
+  // from a .git file; the check must not read it and say what it holds).
+  await mkdir(join(out, "victim-repo"), { recursive: true });
+  await writeFile(
+    join(out, "victim-repo", "config"),
+    `[url "https://u:${SECRET}@example.invalid/"]\n\tinsteadOf = https://example.invalid/\n`,
+  );
   await writeFile(join(home, ".ssh", "id_rsa"), `${SECRET}\n`);
   await writeFile(join(home, ".aws", "credentials"), `aws_secret_access_key=${SECRET}\n`);
   // Credentials no list names: the emptied home folder keeps them out of reach.

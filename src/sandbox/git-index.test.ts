@@ -99,6 +99,57 @@ describe("indexGitlinks", () => {
     expect(indexGitlinks(join(repo, ".git"))).toBeUndefined();
   });
 
+  it("cannot tell for a format-4 index whose names add up past its bound (quadratic growth, red team G7)", () => {
+    const repo = join(base, "r");
+    git(base, "init", "-q", repo);
+    // Each entry keeps the previous name but its last byte and adds 200: 9,000 entries in 2 MB spell ~8 GB of
+    // names, which killed the process that read them whole.
+    const entry = Buffer.concat([
+      Buffer.alloc(40 + 20),
+      Buffer.from([0x0f, 0xff, 0x01]),
+      Buffer.alloc(200, "a"),
+      Buffer.from([0]),
+    ]);
+    entry.writeUInt32BE(0o100644, 24);
+    const first = Buffer.from(entry);
+    first[62] = 0x00; // The first name cuts nothing.
+    const entries = [first, ...Array.from({ length: 8999 }, () => entry)];
+    writeFileSync(
+      join(repo, ".git", "index"),
+      Buffer.concat([header(4, 9000), ...entries, Buffer.alloc(20)]),
+    );
+    const before = process.memoryUsage().heapUsed;
+    expect(indexGitlinks(join(repo, ".git"))).toBeUndefined();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(512 * 1024 * 1024);
+  });
+
+  it("reads an index holding a name longer than PATH_MAX, leaving that name out (no git reaches it)", () => {
+    const repo = join(base, "r");
+    git(base, "init", "-q", repo);
+    const gitlink = (name: string) => {
+      const fixed = Buffer.alloc(62);
+      fixed.writeUInt32BE(0o160000, 24);
+      fixed.writeUInt16BE(Math.min(name.length, 0xfff), 60);
+      const used = 62 + name.length;
+      return Buffer.concat([fixed, Buffer.from(name, "latin1"), Buffer.alloc(((used + 8) & ~7) - used)]);
+    };
+    const long = `${"d/".repeat(2600)}x`;
+    writeFileSync(
+      join(repo, ".git", "index"),
+      Buffer.concat([header(2, 2), gitlink(long), gitlink("vendor/lib"), Buffer.alloc(20)]),
+    );
+    expect(indexGitlinks(join(repo, ".git"))).toEqual(["vendor/lib"]);
+  });
+
+  it("cannot tell for a format-4 index that cuts more than the previous name holds", () => {
+    const repo = join(base, "r");
+    git(base, "init", "-q", repo);
+    const entry = Buffer.concat([Buffer.alloc(40 + 20), Buffer.from([0x00, 0x01, 0x05]), Buffer.from("a\0")]);
+    entry.writeUInt32BE(0o100644, 24);
+    writeFileSync(join(repo, ".git", "index"), Buffer.concat([header(4, 1), entry, Buffer.alloc(20)]));
+    expect(indexGitlinks(join(repo, ".git"))).toBeUndefined();
+  });
+
   it("says none for a repository without an index, and cannot tell for a refused one", () => {
     const repo = join(base, "r");
     git(base, "init", "-q", repo);

@@ -24,6 +24,14 @@ interface IndexStat {
 const MAX_INDEX_BYTES = 256 * 1024 * 1024;
 /** The smallest index entry (SHA-1, a one-byte name and its NUL), to check an index's size against its count. */
 const MIN_ENTRY_BYTES = 64;
+/** The longest entry name kept: a longer path cannot be checked out (PATH_MAX), so no git reaches it either. */
+const MAX_NAME_BYTES = 4096;
+/**
+ * What the names of one index may add up to, per byte of the file (at least 1 MiB). Format 4 cuts each name
+ * from the one before, so a small hand-written index can spell names that add up to gigabytes (and kill the
+ * check that reads it: red team 2026-11-27e, G7); real indexes stay far below this.
+ */
+const NAME_BYTES_PER_FILE_BYTE = 16;
 /** The mode git records for a gitlink: a submodule or an embedded repository. */
 const GITLINK = 0o160000;
 
@@ -70,7 +78,8 @@ function readIndex(indexPath: string, hashBytes: number): IndexRead | undefined 
   } catch {
     return undefined;
   }
-  const key = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${hashBytes}`;
+  // The change time too: a command can rewrite the index in place and set its mtime back (`touch -d`).
+  const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${hashBytes}`;
   const indexTime = Number(stat.mtimeNs / 1_000_000_000n);
   const known = cache.get(indexPath);
   if (known?.key === key) return known.read;
@@ -95,6 +104,8 @@ function parse(data: Buffer, hashBytes: number, indexTime: number): IndexRead | 
   const gitlinks: string[] = [];
   let at = 12;
   let previous = "";
+  let nameBytes = 0;
+  const nameBudget = Math.max(1 << 20, NAME_BYTES_PER_FILE_BYTE * data.length);
   for (let i = 0; i < count; i++) {
     const start = at;
     if (at + 42 + hashBytes > data.length) return undefined;
@@ -120,17 +131,24 @@ function parse(data: Buffer, hashBytes: number, indexTime: number): IndexRead | 
         if (byte & 0x80) strip++;
       } while (byte & 0x80);
       const end = data.indexOf(0, at);
-      if (end < 0) return undefined;
+      if (end < 0 || strip > previous.length) return undefined;
+      // Counted before the name is built: past the budget the index is not read (fail closed).
+      nameBytes += previous.length - strip + (end - at);
+      if (nameBytes > nameBudget) return undefined;
       name = previous.slice(0, previous.length - strip) + data.toString("latin1", at, end);
       at = end + 1;
     } else {
       const end = data.indexOf(0, at);
       if (end < 0) return undefined;
+      nameBytes += end - at;
+      if (nameBytes > nameBudget) return undefined;
       name = data.toString("latin1", at, end);
       // Entries are padded with NULs to a multiple of 8 bytes (at least one).
       at = start + ((end - start + 8) & ~7);
     }
     previous = name;
+    // Longer than any path git can check out or reach: not kept (the next name may still build on it).
+    if (name.length > MAX_NAME_BYTES) continue;
     const stage = (flags >> 12) & 3;
     if ((mode & 0o170000) === GITLINK) gitlinks.push(name);
     else if (stage === 0 && stat.mtimeS < indexTime) entries.set(name, stat);

@@ -8,8 +8,9 @@
  * when there is no state folder.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { processStartTime } from "./process-start.js";
 
 /** Why commands in a workspace are refused, and the file to delete once the person has looked. */
 export interface IncompleteMark {
@@ -22,9 +23,82 @@ export interface IncompleteMark {
 
 const inMemory = new Map<string, IncompleteMark>();
 
+function rootId(root: string): string {
+  return createHash("sha256").update(root).digest("hex").slice(0, 16);
+}
+
 function markFile(stateDir: string, root: string): string {
-  const id = createHash("sha256").update(root).digest("hex").slice(0, 16);
-  return join(stateDir, "sandbox", `incomplete-${id}.json`);
+  return join(stateDir, "sandbox", `incomplete-${rootId(root)}.json`);
+}
+
+/** A check owed: the process that runs a command, which must finish the check after it. */
+interface OwedCheck {
+  root: string;
+  at: string;
+  pid: number;
+  started: string;
+}
+
+let owedCount = 0;
+
+/**
+ * Records, before a command starts, that the check after it is owed; call the result once that check has
+ * finished (complete or not: an incomplete one leaves its own mark). A toolgate that dies meanwhile (killed, out
+ * of memory, a crash a command provoked) leaves the record, and every later command in the workspace is refused
+ * until the person has looked: the check is never skipped by ending the process that owes it.
+ */
+export function oweCheck(stateDir: string | undefined, roots: readonly string[]): () => void {
+  const started = processStartTime(process.pid);
+  if (!stateDir || started === undefined) return () => {};
+  const files: string[] = [];
+  const at = new Date().toISOString();
+  for (const root of roots) {
+    const file = join(stateDir, "sandbox", `owed-${rootId(root)}-${process.pid}-${++owedCount}.json`);
+    const owed: OwedCheck = { root, at, pid: process.pid, started };
+    try {
+      mkdirSync(join(stateDir, "sandbox"), { recursive: true, mode: 0o700 });
+      writeFileSync(file, `${JSON.stringify(owed)}\n`, { mode: 0o600 });
+      files.push(file);
+    } catch {
+      // No state folder to write: nothing outlives this process to be refused by.
+    }
+  }
+  return () => {
+    for (const file of files.splice(0)) {
+      try {
+        unlinkSync(file);
+      } catch {
+        // Already gone (the person deleted it).
+      }
+    }
+  };
+}
+
+/** The first check owed in `root` by a process that is gone, as a mark. */
+function abandonedCheck(stateDir: string, root: string): IncompleteMark | undefined {
+  const prefix = `owed-${rootId(root)}-`;
+  let names: string[];
+  try {
+    names = readdirSync(join(stateDir, "sandbox")).filter((n) => n.startsWith(prefix) && n.endsWith(".json"));
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const file = join(stateDir, "sandbox", name);
+    let owed: OwedCheck;
+    try {
+      owed = JSON.parse(readFileSync(file, "utf8")) as OwedCheck;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // Settled meanwhile.
+      return { root, at: "", problems: [`the record ${file} cannot be read`], file };
+    }
+    if (processStartTime(owed.pid) === owed.started) continue; // Still running its command.
+    const problem =
+      `toolgate (process ${owed.pid}) ended before the check after a command it started at ${owed.at} had ` +
+      "finished (killed, out of memory, or crashed): what that command left was never checked";
+    return { root, at: owed.at, problems: [problem], file };
+  }
+  return undefined;
 }
 
 /** Marks `roots` (text paths) as checked incompletely, for every later command (written whole, or not at all). */
@@ -71,6 +145,8 @@ export function incompleteMark(
     }
     const mark = inMemory.get(root);
     if (mark) return mark;
+    const abandoned = stateDir ? abandonedCheck(stateDir, root) : undefined;
+    if (abandoned) return abandoned;
   }
   return undefined;
 }

@@ -15,6 +15,7 @@
  * the next one (see {@link cleanLeftPlaceholders}). Every step opens folders one name at a time without
  * following links (descriptors.ts), so a folder swapped for a link cannot lead it elsewhere.
  */
+
 import {
   closeSync,
   constants,
@@ -32,6 +33,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { bytesOf, inside, openFolder, openInside, rawOf, readInsideSync } from "./descriptors.js";
+import { processStartTime } from "./process-start.js";
 
 const holders = new Map<string, number>();
 /** The placeholder files among {@link holders}: raw path → what it holds. */
@@ -195,6 +197,16 @@ function holdFile(path: string, content: string): void {
   }
 }
 
+/**
+ * Whether raw `path` is a placeholder file that still holds exactly what toolgate wrote (`content`, from
+ * {@link heldPlaceholderFiles} or a layout's own). A placeholder is a real file on the host: a sandbox that
+ * started before it was made sees it as a plain workspace file and can fill it, so "ours" is decided by
+ * content, never by path alone; one that no longer holds it is judged like any file a command wrote.
+ */
+export function intactPlaceholder(path: string, content: string | undefined): boolean {
+  return content !== undefined && holdsExactly(path, content);
+}
+
 /** Whether raw `path` is a regular file (reached without following links) holding exactly `content`. */
 function holdsExactly(path: string, content: string): boolean {
   try {
@@ -333,7 +345,7 @@ function writeJournal(pending: readonly string[] = []): void {
     mkdirSync(dirname(journal), { recursive: true, mode: 0o700 });
     const data: JournalFile = {
       pid: process.pid,
-      started: startTimeOf(process.pid) ?? "",
+      started: processStartTime(process.pid) ?? "",
       paths: [...new Set([...holders.keys(), ...pending, ...fileContents.keys()])].map((p) =>
         bytesOf(p).toString("base64"),
       ),
@@ -365,7 +377,7 @@ function journals(): { live: JournalFile[]; gone: string[] } {
     if (file === journal) continue;
     try {
       const data = JSON.parse(readFileSync(file, "utf8")) as JournalFile;
-      if (startTimeOf(data.pid) === data.started) out.live.push(data);
+      if (processStartTime(data.pid) === data.started) out.live.push(data);
       else out.gone.push(file);
     } catch {
       // Being written by its process, or not ours: left alone.
@@ -424,14 +436,4 @@ export function cleanLeftPlaceholders(stateDir: string | undefined): number {
     }
   }
   return removed;
-}
-
-/** A process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or undefined when gone. */
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
-  }
 }

@@ -7,11 +7,11 @@
  * naming the fix.
  */
 import { accessSync, constants } from "node:fs";
-import type { SandboxGrant } from "../core/index.js";
+import { displaySafe, type SandboxGrant } from "../core/index.js";
 import { bwrapArgs, expectedMounts, type SandboxMode, type SandboxPlan } from "./bwrap-args.js";
 import { closeAll, textOf } from "./descriptors.js";
 import { sandboxSupport } from "./detect.js";
-import { describeIncomplete, incompleteMark, markIncomplete } from "./incomplete.js";
+import { describeIncomplete, incompleteMark, markIncomplete, oweCheck } from "./incomplete.js";
 import { type PendingNetwork, pendingNetwork } from "./network/connect.js";
 import { LayoutMoved, type OpenedLayout, openLayout } from "./open-layout.js";
 import { cleanLeftPlaceholders, holdPlaceholders, PlaceholderRace } from "./placeholders.js";
@@ -143,6 +143,7 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
     unchecked: new Set(settings.unchecked ?? []),
   };
   const { layout, opened, releasePlaceholders } = setUp(settings, context, resolved);
+  const settle = oweCheck(settings.stateDir, context.roots);
   const bwrap = support.bwrap!;
   const check = [bash, "-c", CHECK_SCRIPT, context.shell ?? bash, ...checkArgs(expectedMounts(opened.plan))];
   /** bwrap with the arguments of `plan` at fd 3 and the seccomp filter at fd 4, then the check. */
@@ -184,8 +185,10 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
         markIncomplete(settings.stateDir, roots, report.incomplete);
         // The person hears it from toolgate, not only through the command's result (which the command shapes).
         const mark = incompleteMark(settings.stateDir, roots);
-        if (mark) process.stderr.write(`toolgate: ${describeIncomplete(mark)}\n`);
+        // The mark names paths the command chose: written out like every name shown to the person.
+        if (mark) process.stderr.write(`toolgate: ${displaySafe(describeIncomplete(mark), false)}\n`);
       }
+      settle();
       const notes = [...layout.notes, unsurveyedNote(layout), describeSweep(report)].filter(Boolean);
       return notes.length > 0 ? notes.join("\n") : undefined;
     },

@@ -1,7 +1,8 @@
 /**
  * A toolgate killed while a sandboxed command runs leaves its placeholders (empty folders) in the workspace and
  * their journal in the user's state folder: `toolgate init` still works, and the next toolgate that starts
- * removes them — through the real binary, with a real SIGKILL.
+ * removes them; the check the killed one owed is recorded, so later commands are refused until the person has
+ * looked — through the real binary, with a real SIGKILL.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -76,5 +77,26 @@ it("placeholders of a killed toolgate are removed by the next one, and toolgate 
   });
   expect(read.code, read.stderr).toBe(0);
   expect(readdirSync(ws).sort()).toEqual([".gitignore", ".toolgate"]);
+  // The check after the killed command never ran: its record stays, and sandboxed commands are refused with
+  // the reason until the person has looked and deleted it (red team 2026-11-27e, G7: a check skipped by
+  // ending the process that owes it).
+  const owed = readdirSync(journals);
+  expect(owed).toEqual([expect.stringMatching(new RegExp(`^owed-[0-9a-f]{16}-${killed.pid}-1\\.json$`))]);
+  const shellArgs = [
+    "call",
+    "shell",
+    '{"command":"echo again"}',
+    "--workspace",
+    ws,
+    "--policy",
+    join(base, "policy.toml"),
+  ];
+  const refused = await toolgate(shellArgs, { cwd: ws, env });
+  expect(refused.code).not.toBe(0);
+  expect(`${refused.stdout}${refused.stderr}`).toMatch(/ended before the check after a command/);
+  await rm(join(journals, owed[0]!));
+  const again = await toolgate(shellArgs, { cwd: ws, env });
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.stdout).toContain("again");
   expect(readdirSync(journals)).toEqual([]);
 });

@@ -247,7 +247,9 @@ function direntKind(entry: Dirent<Buffer>): Found["kind"] {
 function isGitShaped(entries: readonly FolderEntry[]): boolean {
   let seen = 0;
   for (const { name, kind } of entries) {
-    if (name === "HEAD" ? kind === "file" : GIT_SHAPE.includes(name) && kind === "dir") seen++;
+    // As git decides (setup.c is_git_directory): a HEAD it can read (a file or a link), and `objects` and
+    // `refs` it can search — a link to a folder, or even an executable file, passes `access(X_OK)`.
+    if (name === "HEAD" ? kind === "file" || kind === "link" : GIT_SHAPE.includes(name)) seen++;
   }
   return seen === GIT_SHAPE.length;
 }

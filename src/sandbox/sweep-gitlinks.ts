@@ -30,6 +30,20 @@ interface GitlinkRepository {
 }
 
 /**
+ * Whether an index path can name a folder below its worktree: no empty, `.` or `..` part and no `.git` part
+ * (git refuses to add such paths; one written into an index by hand would point the check outside the roots).
+ */
+function plainIndexPath(relative: string): boolean {
+  return relative
+    .split("/")
+    .every((part) => part !== "" && part !== "." && part !== ".." && part.toLowerCase() !== ".git");
+}
+
+function insideRoots(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => path === root || path.startsWith(`${root}/`));
+}
+
+/**
  * The worktree whose index is `<gitDir>/index`, raw absolute: the folder holding a `.git` folder, what a
  * linked worktree's `gitdir` file names (`.git/worktrees/<n>`, `.bare/worktrees/<n>`), or what `tops` (a
  * separate git folder → the folder of the `.git` file naming it, from the survey) says; undefined when none.
@@ -74,6 +88,7 @@ function gitlinkRepositories(
   if (!top) return undefined;
   const out: GitlinkRepository[] = [];
   for (const relative of links) {
+    if (!plainIndexPath(relative)) continue;
     const dotGit = `${top}/${relative}/.git`;
     const stat = lstatReopened(top, dotGit);
     if (!stat) continue;
@@ -86,7 +101,8 @@ function gitlinkRepositories(
 /**
  * The gitlinked repositories of the worktree whose git folder is `gitDir` that `judge` refuses, among those
  * not in `known` (the survey's stamps, {@link gitlinkStamps}) with the same stamp. When the index cannot be
- * read, `incomplete` says so (fail closed).
+ * read, `incomplete` says so (fail closed). One the survey found (`surveyed`) is the person's and stays; a new
+ * or changed one whose git folder is outside `roots` is refused without being read.
  */
 export function unsafeGitlinks(
   gitDir: string,
@@ -94,6 +110,7 @@ export function unsafeGitlinks(
   known: ReadonlyMap<string, string>,
   judge: (gitDir: string, worktree: string) => string | undefined,
   incomplete: string[],
+  where: { roots: readonly string[]; surveyed: ReadonlySet<string> },
 ): GitlinkFinding[] {
   const repositories = gitlinkRepositories(gitDir, tops);
   if (repositories === undefined) {
@@ -105,6 +122,18 @@ export function unsafeGitlinks(
   const found: GitlinkFinding[] = [];
   for (const { dotGit, relative, repository } of repositories) {
     if (known.get(dotGit) === stampOf(repository, dotGit)) continue;
+    // A repository the survey found is the person's (its config and hooks were read-only to the command): only
+    // the index entry is new, and moving their `.git` would lose their work.
+    if (where.surveyed.has(repository)) continue;
+    // A pointer the command wrote is not followed out of the workspace: what is there is the person's, and
+    // the check (with the person's rights) would judge it and say what it found to the command.
+    if (!insideRoots(repository, where.roots)) {
+      found.push({
+        path: dotGit,
+        why: `a .git file the index records at ${textOf(relative)} names a git folder outside the workspace`,
+      });
+      continue;
+    }
     const why = judge(repository, dirname(dotGit));
     if (why)
       found.push({ path: dotGit, why: `a repository the index records at ${textOf(relative)} ${why}` });

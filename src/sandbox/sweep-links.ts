@@ -24,9 +24,16 @@ const MAX_GIT_FOLDERS = 100_000;
  * virtual environment's `python -> /usr/bin/python3` — nor, inside the roots, into what the sandbox keeps
  * from commands: a git folder, a protected or secret path (the person's `npm install` writing
  * `package-lock.json -> .git/hooks/post-checkout`), or a folder the survey does not look into (a person's key
- * saved through `certs -> node_modules/.cache/c` would never be hidden).
+ * saved through `certs -> node_modules/.cache/c` would never be hidden). `kept` names what the survey itself
+ * keeps from commands (its git folders, hooks folders and read-only or hidden paths, whatever their names:
+ * the `.bare` layout, a `core.hooksPath` folder); the name patterns come after it.
  */
-export function linkWhy(path: string, roots: readonly string[], rules: ScanRules): string | undefined {
+export function linkWhy(
+  path: string,
+  roots: readonly string[],
+  rules: ScanRules,
+  kept: (path: string) => string | undefined = () => undefined,
+): string | undefined {
   let target: string;
   try {
     target = readlinkSync(bytesOf(path), { encoding: "buffer" }).toString("latin1");
@@ -50,8 +57,8 @@ export function linkWhy(path: string, roots: readonly string[], rules: ScanRules
       : `a link leading outside the workspace: ${why}`;
   }
   for (const end of new Set([textual, ...(real === undefined ? [] : [real])])) {
-    const kept = keptPlace(end, rootOf(end)!, rules, real === end);
-    if (kept) return `a link into ${kept}: ${why}`;
+    const place = kept(end) ?? keptPlace(end, rootOf(end)!, rules, real === end);
+    if (place) return `a link into ${place}: ${why}`;
   }
   return undefined;
 }
@@ -68,7 +75,9 @@ function keptPlace(path: string, root: string, rules: ScanRules, exists: boolean
   // Into a skipped folder: a folder linked there is where files then land unsurveyed (a file link, such as
   // `python -> .venv/bin/python`, is not).
   const isFolder = exists && lstatSync(bytesOf(path), { throwIfNoEntry: false })?.isDirectory();
-  if (isFolder && names.some((name) => SKIPPED.has(name))) return "a folder the survey does not look into";
+  const unchecked = [...(rules.unchecked ?? [])].some((u) => path === u || path.startsWith(`${u}/`));
+  if (isFolder && (unchecked || names.some((name) => SKIPPED.has(name))))
+    return "a folder the survey does not look into";
   return undefined;
 }
 

@@ -18,11 +18,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
+import { defuseMoved, quarantinedName } from "./defuse.js";
 import { bytesOf, inside, openFolder, openInside, readInsideSync, textOf } from "./descriptors.js";
 import { readWorkspaceGitConfig } from "./git-config.js";
 import { childFolders, gitDirOfFile, WATCHED } from "./git-dirs.js";
 import safe from "./git-new-repo.json" with { type: "json" };
-import { heldPlaceholderFiles, heldPlaceholders } from "./placeholders.js";
+import { heldPlaceholderFiles, heldPlaceholders, intactPlaceholder } from "./placeholders.js";
 import { reopenFolder, reopenWay } from "./reopen.js";
 import { type ScanResult, type ScanRules, scanRoot } from "./scan.js";
 import { identity, type Layout, SCAN_WIDE_MAX_DIRS } from "./survey.js";
@@ -95,6 +96,7 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
   }
   step("looking through the git folders", () => sweepGitFolders(layout, found));
   const roots = [...layout.baseline.keys()];
+  const surveyed = new Set(layout.gitDirs);
   for (const gitDir of gitFolders) {
     const root = roots.find((r) => gitDir.startsWith(`${r}/`));
     if (!root || hiddenFromCommand(layout, gitDir)) continue;
@@ -109,9 +111,22 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
       const judge = (repository: string, worktree: string) =>
         unsafeRepository(repository, worktree, layout.globalHooksPaths);
       const unread: string[] = [];
-      const gitlinks = unsafeGitlinks(gitDir, layout.gitTops, layout.gitlinks, judge, unread);
-      // An index that is no regular file (a FIFO, a folder) is read by git on the host no more than here.
-      (indexIsFile(gitDir) ? report.incomplete : report.problems).push(...unread);
+      const gitlinks = unsafeGitlinks(gitDir, layout.gitTops, layout.gitlinks, judge, unread, {
+        roots,
+        surveyed,
+      });
+      if (unread.length > 0 && !layout.gitDirs.includes(gitDir)) {
+        // A repository the command made: what toolgate cannot read goes, so the command cannot switch every
+        // later command off on purpose (an "incomplete" check refuses them until the person acts).
+        found.push({
+          root,
+          relative: gitDir.slice(root.length + 1),
+          why: "a repository the command made whose index toolgate cannot read (which repositories it reaches is unknown)",
+        });
+      } else {
+        // An index that is no regular file (a FIFO, a folder) is read by git on the host no more than here.
+        (indexIsFile(gitDir) ? report.incomplete : report.problems).push(...unread);
+      }
       for (const item of gitlinks) {
         const relative = item.path.slice(root.length + 1);
         if (hiddenFromCommand(layout, item.path)) continue;
@@ -132,6 +147,19 @@ function indexIsFile(gitDir: string): boolean {
   }
 }
 
+/**
+ * What the survey keeps from commands at raw `path`, by the layout it built rather than by names: inside a git
+ * folder it found (a `.bare` folder, a separate git folder), or at or below a path it mounted read-only or
+ * hid (hooks folders, `core.hooksPath` targets, protected files, secrets).
+ */
+function keptByLayout(layout: Layout, path: string): string | undefined {
+  const within = (folder: string) => path === folder || path.startsWith(`${folder}/`);
+  if (layout.gitDirs.some(within) || [...layout.gitTops.keys()].some(within)) return "a git folder";
+  for (const covered of layout.covers.keys())
+    if (within(covered)) return "a path the sandbox keeps read-only or hidden";
+  return undefined;
+}
+
 /** What the survey hid because it could not look there was hidden from the command too: it made nothing there. */
 function hiddenFromCommand(layout: Layout, path: string): boolean {
   return layout.unsurveyed.some((u) => path === u || path.startsWith(`${u}/`));
@@ -146,7 +174,13 @@ function sweepRoot(
   into: { report: SweepReport; found: Finding[]; gitFolders: Set<string> },
 ): void {
   const { report, found, gitFolders } = into;
-  const held = heldPlaceholders();
+  const heldFiles = heldPlaceholderFiles();
+  const placeholders = heldPlaceholders();
+  // A placeholder file counts as toolgate's only while it holds what toolgate wrote (a folder: while a folder).
+  const held = {
+    has: (path: string) =>
+      placeholders.has(path) && (!heldFiles.has(path) || intactPlaceholder(path, heldFiles.get(path))),
+  };
   const hidden = (path: string) => hiddenFromCommand(layout, path);
   // What an earlier check moved away stays where it was put.
   const quarantined = (relative: string) => relative.startsWith(`${QUARANTINE}/`);
@@ -189,7 +223,7 @@ function sweepRoot(
   }
   for (const link of now.links) {
     if (hidden(link.path) || quarantined(link.relative) || !isNew(link)) continue;
-    const why = linkWhy(link.path, roots, rules);
+    const why = linkWhy(link.path, roots, rules, (end) => keptByLayout(layout, end));
     if (why) found.push({ root, relative: link.relative, why });
   }
   for (const dir of now.gitDirs) gitFolders.add(dir.path);
@@ -250,7 +284,11 @@ function sweepGitFolders(layout: Layout, found: Finding[]): void {
     }
     for (const name of WATCHED) {
       const path = `${gitDir}/${name}`;
-      if (layout.covers.has(path) || identity(path) === "missing") continue;
+      if (identity(path) === "missing") continue;
+      // Covered for this command, and (when a placeholder file) still holding exactly what toolgate wrote.
+      const placeholder = layout.placeholderFiles.get(path);
+      if (layout.covers.has(path) && (placeholder === undefined || intactPlaceholder(path, placeholder)))
+        continue;
       if (!root) continue;
       found.push({ root, relative: path.slice(root.length + 1), why: watchedWhy(name) });
     }
@@ -369,7 +407,8 @@ export function unsafeRepository(
         (k.sub === undefined ? entry.subsection === undefined : entry.subsection !== undefined),
     );
     if (!allowed) {
-      const sub = entry.subsection === undefined ? "" : `.${entry.subsection}`;
+      // A subsection is free text (url.<https://user:token@host/>.insteadOf): never echoed.
+      const sub = entry.subsection === undefined ? "" : ".…";
       return `sets ${entry.section}${sub}.${entry.key} in its config`;
     }
   }
@@ -385,7 +424,7 @@ export function unsafeRepository(
   const ours = heldPlaceholderFiles();
   for (const name of WATCHED) {
     const path = `${gitDir}/${name}`;
-    if (identity(path) !== "missing" && !ours.has(path)) return `has ${name}`;
+    if (identity(path) !== "missing" && !intactPlaceholder(path, ours.get(path))) return `has ${name}`;
   }
   for (const name of childFolders(`${gitDir}/modules`)) {
     const why = unsafeRepository(`${gitDir}/modules/${name}`);
@@ -425,6 +464,7 @@ function unsafeWorktree(admin: string): string | undefined {
 /**
  * Moves `<root>/<relative>` (raw) to `<root>/.toolgate/quarantine/<stamp>/<relative>`, every folder reached
  * without following a link; where that cannot be made, renames it in place (`<name>.toolgate-quarantine-<stamp>`).
+ * What was moved is defused (`defuse.ts`: a repository's `.git` gets another name, a git folder loses its HEAD).
  * @returns the new path, relative to the root (raw)
  */
 function quarantine(root: string, relative: string, stamp: string): string {
@@ -437,8 +477,10 @@ function quarantine(root: string, relative: string, stamp: string): string {
     ignoreQuarantine(root);
     if (target !== undefined) {
       try {
-        renameSync(inside(parent, name), inside(target, name));
-        return `${destination.replace(/\/$/, "")}/${name}`;
+        const stored = quarantinedName(name);
+        renameSync(inside(parent, name), inside(target, stored));
+        defuseMoved(target, stored);
+        return `${destination.replace(/\/$/, "")}/${stored}`;
       } catch {
         // Another file system below the root, or the like: renamed in place instead.
       } finally {
@@ -447,6 +489,7 @@ function quarantine(root: string, relative: string, stamp: string): string {
     }
     const aside = `${name}.toolgate-quarantine-${stamp}`;
     renameSync(inside(parent, name), inside(parent, aside));
+    defuseMoved(parent, aside);
     return dirname(relative) === "." ? aside : `${dirname(relative)}/${aside}`;
   } finally {
     closeSync(parent);
