@@ -3,10 +3,12 @@ import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects. `system`: test files that start processes or servers — the real binary, bwrap, tmux, git, model
+ * Three projects. `system`: test files that start processes or servers — the real binary, bwrap, tmux, git, model
  * and web servers on loopback, or a whole gate that may run the shell. `unit`: the rest, in-process. A file is
  * sorted by what its source uses (SYSTEM_MARKERS), so a new test lands in the right project without a list to
- * keep. `vitest run` runs both; `vitest run --project unit` runs the quick half alone.
+ * keep. `vitest run` runs both; `vitest run --project unit` runs the quick half alone. Both share workers
+ * between files (`isolate: false`, with unit-leaks.ts's check); `fresh` holds the system files that need a
+ * process of their own (FRESH_PROCESS, and the sandbox's files).
  *
  * `TOOLGATE_TESTS=runtime` runs only RUNTIME and SMOKE: what `.ci/run` runs again on Node 24. Node 20 has run
  * everything by then; a second Node version can only break where toolgate meets the runtime, so the set is one
@@ -49,6 +51,16 @@ const RUNTIME = [
   "src/telemetry/spans.test.ts",
 ];
 
+/**
+ * System files that keep a process of their own (vitest's default isolation), where the others share workers:
+ * their tests check what a fresh process has loaded. The sandbox's files keep theirs too (they change HOME
+ * and hold mounts' placeholders per process; as tgtest, vitest.sandbox.config.ts, they run isolated as well).
+ */
+const FRESH_PROCESS = [
+  // The bash grammar is loaded once per process: the test checks that nothing loaded it before.
+  "src/policy/shell/parser.test.ts",
+];
+
 /** Unit files Node 24 runs too: the pipeline, the policy engine, config loading and the shell analysis. */
 const SMOKE = [
   "src/core/execute.test.ts",
@@ -67,6 +79,10 @@ function testFiles(): string[] {
 
 const system = testFiles().filter(
   (file) => file.startsWith(join("src", "e2e")) || SYSTEM_MARKERS.test(readFileSync(file, "utf8")),
+);
+
+const fresh = system.filter(
+  (file) => file.startsWith(join("src", "sandbox")) || FRESH_PROCESS.includes(file),
 );
 
 const runtimeOnly = process.env["TOOLGATE_TESTS"] === "runtime";
@@ -113,7 +129,26 @@ export default defineConfig({
           setupFiles: ["./src/test-support/unit-leaks.ts"],
         },
       },
-      { extends: true, test: { name: "system", include: runtimeOnly ? RUNTIME : system } },
+      {
+        extends: true,
+        test: {
+          name: "system",
+          include: runtimeOnly ? RUNTIME : system,
+          exclude: fresh,
+          // Shared workers, as for unit files, with the same leak check: a process per file spent ~1.5 CPU s
+          // starting a worker and loading the same modules again before its first test (40 short system files:
+          // CPU 107 s → 47 s). A file whose test needs a process no other file used first is in FRESH_PROCESS.
+          isolate: false,
+          setupFiles: ["./src/test-support/unit-leaks.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "fresh",
+          include: runtimeOnly ? RUNTIME.filter((file) => fresh.includes(join(file))) : fresh,
+        },
+      },
     ],
   },
 });

@@ -1,5 +1,5 @@
 /**
- * Set-up of every `unit` file (vitest.config.ts): unit files share a worker and its loaded modules, so a file
+ * Set-up of every `unit` and `system` file (vitest.config.ts): they share workers and loaded modules, so a file
  * must leave the process as it found it. After the file's tests, a variable of `process.env` added, changed or
  * removed, another working folder, or fake timers still on fail the file, naming what changed — and are put
  * back, so the next file in the worker starts clean (only the file that changed them fails).
@@ -32,5 +32,5 @@ afterAll(() => {
     vi.useRealTimers();
   }
   if (left.length > 0)
-    throw new Error(`this file left the shared worker changed (unit files share one): ${left.join("; ")}`);
+    throw new Error(`this file left the shared worker changed (files share one): ${left.join("; ")}`);
 });
