@@ -193,6 +193,13 @@ export interface Toolgate {
   /** The compiled policy in force (`policy.source` says where it came from). */
   readonly policy: CompiledPolicy;
   /**
+   * Puts `policy` in force for the calls decided from now on (one already past its decision keeps it): the
+   * policy file changed under a running session — "approve always" added a rule (`cli/always-rule.ts`).
+   * Checked against every registered tool first; a policy that fails the check throws a ConfigError and the
+   * one in force stays.
+   */
+  usePolicy(policy: CompiledPolicy): void;
+  /**
    * Whether every one of the workspace's own files counted in full when the gate was made (see
    * `ToolgateOptions.trustWorkspace`): false when any of them is untrusted, changed or new since trusted.
    */
@@ -328,7 +335,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       // `toolgate trust` in another terminal, counts without a restart.
       trusted: (file, sha256) =>
         (options.trustWorkspace === undefined ? trustLookup() : trust).file(file, { sha256 }),
-      admit: (tool) => validateAgainstTools(policy, [tool]),
+      admit: (tool) => validateAgainstTools(engine.policy, [tool]),
       logger,
     });
     const deps: Omit<PipelineDeps, "registry"> = {
@@ -365,7 +372,13 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
       ...(auditLog ? { auditLog } : {}),
       config,
       settings,
-      policy,
+      get policy() {
+        return engine.policy;
+      },
+      usePolicy(next) {
+        validateAgainstTools(next, source.current.registry.list());
+        engine.use(next);
+      },
       workspaceTrusted,
       hooks: hookListing,
       tools: () => source.full(),
@@ -398,7 +411,7 @@ export async function createToolgate(options: ToolgateOptions = {}): Promise<Too
         return { ...result, explanation: renderExplanation(recorder.events) + hookLines };
       },
       register(tool) {
-        validateAgainstTools(policy, [tool]);
+        validateAgainstTools(engine.policy, [tool]);
         registry.register(tool);
       },
       resolveAgent: (agent, depth) => source.resolveAgent(agent, depth),

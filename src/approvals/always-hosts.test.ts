@@ -73,6 +73,51 @@ describe('"approve always" from every host', () => {
     expect(readFileSync(join(shared.ws, "out.txt"), "utf8")).toBe("x\n");
   }, 240_000);
 
+  it("the running session puts the rule in force: the same call later in the run does not ask again", async () => {
+    const shared = await sharedWorkspace({
+      ".toolgate/config.toml": `[llm]\nprovider = "ollama"\nbase_url = "${server.url}"\nmodel = "test-model"\n\n[approvals]\nroute = "console"\n\n[confirm]\ntimeout_ms = 600000\n`,
+      ".toolgate/policy.toml": POLICY,
+    });
+    stores.push(shared.store);
+    const write = { toolCalls: [{ name: "write_file", arguments: { path: "out.txt", content: "x\n" } }] };
+    server.push(write, write, () => ({ text: "written twice" }));
+    const running = runToolgate(shared.ws, shared.home, ["run", "write twice", "--workspace", shared.ws]);
+    const ask = await pendingAsk(shared.store);
+    // Any second ask means the session did not take the rule up: it is refused at once, so the run ends and
+    // the assertions below say what happened instead of the test waiting for its timeout.
+    const asked: string[] = [];
+    const stop = shared.store.watch((record) => {
+      if (record.state !== "pending" || record.id === ask.id || asked.includes(record.id)) return;
+      asked.push(record.id);
+      void shared.store.answer(record.id, { approved: false, by: "test", reason: "asked again" });
+    });
+    try {
+      // Answered "always" by another process, as a person at another terminal would.
+      const approved = await runToolgate(shared.ws, shared.home, [
+        "approvals",
+        "approve",
+        ask.id,
+        "--always",
+        "--by",
+        "alice",
+      ]);
+      expect(approved.stderr).toBe("");
+      expect(approved.code).toBe(0);
+      const done = await running;
+      expect(asked).toEqual([]);
+      expect(done.stderr.match(/added the rule to \.toolgate\/policy\.toml\n/g)).toHaveLength(1);
+      expect(done.stdout).toBe("written twice\n");
+      expect(done.code).toBe(0);
+      expect(await shared.store.list({})).toHaveLength(1);
+      // Both calls ran: the model's last request holds two tool results, neither a refusal.
+      const results = server.requests.at(-1)?.messages.filter((m) => m.role === "tool") ?? [];
+      expect(results).toHaveLength(2);
+      for (const result of results) expect(String(result.content)).not.toMatch(/approv|denied/i);
+    } finally {
+      stop();
+    }
+  }, 240_000);
+
   it("a library gate publishes its offer with each shared ask, a call's own first, and writes on always only", async () => {
     const shared = await sharedWorkspace({});
     stores.push(shared.store);

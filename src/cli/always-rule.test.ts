@@ -7,7 +7,8 @@ import { tempWorkspace } from "../test-support/cli.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
 import { retrustFile } from "../trust/index.js";
 import { trustLookup } from "../workspace/index.js";
-import { alwaysOffer } from "./always-rule.js";
+import { alwaysOffer, gateOffer, writtenLine } from "./always-rule.js";
+import { POLICY_TEMPLATE } from "./commands/init-templates.js";
 
 const POLICY = `# my policy: this comment stays
 default = "ask"
@@ -66,6 +67,27 @@ async function decide(root: string, call: ToolCall): Promise<{ asked: boolean; d
 }
 
 const echo = (command: string): ToolCall => ({ name: "shell", args: { command } });
+
+/** The gate's own offer for `call` (what chat, run, call and mcp make). */
+function gateOfferFor(gate: Toolgate, call: ToolCall, root: string, store: string) {
+  return gateOffer(
+    async () => gate,
+    root,
+    store,
+  )({
+    callId: "c1",
+    call,
+    details: {
+      type: "generic",
+      toolName: call.name,
+      description: "",
+      risk: "medium",
+      locations: [],
+      sandbox: "",
+    },
+    signal: new AbortController().signal,
+  });
+}
 
 describe('"always" writes the exact rule to the policy file (in-process)', () => {
   it("appends the rule shown, keeps the file's text, re-trusts it; the next identical call runs without asking, a broader one still asks", async () => {
@@ -158,5 +180,100 @@ describe('"always" writes the exact rule to the policy file (in-process)', () =>
       ),
     });
     expect(await readFile(second.file, "utf8")).toBe(POLICY);
+  });
+});
+
+describe('"always" in the running process (gateOffer): the written rule is put in force at once', () => {
+  /** Whether `gate` asks about `call` now (a refusal answers, so nothing runs). */
+  async function asks(gate: Toolgate, call: ToolCall): Promise<boolean> {
+    let asked = false;
+    await gate.execute(call, {
+      confirm: async () => {
+        asked = true;
+        return { approved: false, reason: "the test said no" };
+      },
+    });
+    return asked;
+  }
+
+  it("the same gate no longer asks for the call once the rule is written; a broader call still asks", async () => {
+    const { root, store } = await setup();
+    const gate = await gateFor(root);
+    expect(await asks(gate, echo("echo hi"))).toBe(true);
+    const offer = await gateOfferFor(gate, echo("echo hi"), root, store);
+    if (!("rule" in offer)) throw new Error(offer.refused);
+    expect(await offer.write()).toEqual({ written: true });
+    expect(gate.policy.rules.at(-1)?.ref.id).toBe("policy.toml#2");
+    expect(await asks(gate, echo("echo hi"))).toBe(false);
+    expect(await asks(gate, echo("echo hi there"))).toBe(true);
+  });
+
+  it("a rule not written is not put in force; one the process refuses is reported and the policy in force stays", async () => {
+    const { root, store, file } = await setup();
+    const gate = await gateFor(root);
+    const before = gate.policy;
+    const offer = await gateOfferFor(gate, echo("echo hi"), root, store);
+    if (!("rule" in offer)) throw new Error(offer.refused);
+    await writeFile(file, `${POLICY}# meanwhile\n`);
+    expect(await offer.write()).toMatchObject({ failed: expect.stringContaining("changed since") });
+    expect(gate.policy).toBe(before);
+    expect(await asks(gate, echo("echo hi"))).toBe(true);
+
+    // The host refuses the new policy (here: it throws, as `usePolicy` does for one its tools reject).
+    const again = await setup();
+    const gate2 = await gateFor(again.root);
+    const refusing = await alwaysOffer(echo("echo hi"), "medium", {
+      policy: gate2.policy,
+      tool: gate2.registry.get("shell"),
+      tools: gate2.registry.list(),
+      root: again.root,
+      trustStore: again.store,
+      use: () => {
+        throw new Error("rule policy.toml#2 names an argument shell does not have");
+      },
+    });
+    if (!("rule" in refusing)) throw new Error(refusing.refused);
+    const written = await refusing.write();
+    expect(written).toEqual({
+      written: true,
+      notInForce: "rule policy.toml#2 names an argument shell does not have",
+    });
+    expect(writtenLine(refusing, written)).toBe(
+      "  added the rule to .toolgate/policy.toml; this session goes on without it and may ask again (rule policy.toml#2 names an argument shell does not have)\n",
+    );
+    expect(await asks(gate2, echo("echo hi"))).toBe(true);
+  });
+});
+
+describe('`toolgate init`\'s starter policy offers "always" (issue 34: the exact rule, where it goes)', () => {
+  it("offers a rule for asked writes, commands and fetches; says why for a secret read; a deny is never asked", async () => {
+    const { root, store } = await setup(POLICY_TEMPLATE);
+    const gate = await gateFor(root);
+    const offered = async (call: ToolCall) => {
+      const offer = await gateOfferFor(gate, call, root, store);
+      return "rule" in offer ? { file: offer.file, rule: offer.rule } : offer;
+    };
+    expect(await offered({ name: "write_file", args: { path: "out.txt", content: "x" } })).toEqual({
+      file: ".toolgate/policy.toml",
+      rule: '[[rules]]\ntool = "write_file"\ndecision = "allow"\nwhen.path = { equals = "out.txt" }',
+    });
+    expect(await offered(echo("npm test"))).toEqual({
+      file: ".toolgate/policy.toml",
+      rule: '[[rules]]\ntool = "shell"\ndecision = "allow"\nwhen.command = { equals = "npm test" }',
+    });
+    expect(await offered({ name: "web_fetch", args: { url: "https://example.com/a" } })).toMatchObject({
+      file: ".toolgate/policy.toml",
+    });
+    // The starter's own ask rule for files that may hold secrets is checked with the same precedence: an
+    // allow added after it cannot win, and the refusal names it.
+    expect(await offered({ name: "read_file", args: { path: ".env" } })).toEqual({
+      refused: expect.stringMatching(
+        /^rule policy\.toml#sensitive-read \(line \d+\) decides this call before the rule would \(ask\)$/,
+      ),
+    });
+    expect(await gate.check(echo("rm -rf build"))).toMatchObject({
+      ok: true,
+      decision: { decision: "deny" },
+    });
   });
 });

@@ -11,7 +11,9 @@
  *   never overrides a deny.
  * Writing appends the block (the file's text and comments stay as they were), atomically; a workspace's own
  * policy file is re-trusted with exactly the bytes written (`retrustFile`). A failure leaves the file as it
- * was and says so.
+ * was and says so. Once written, the policy compiled from exactly those bytes (checked before the offer was
+ * made) is put in force in the running process too (`use`), so the same call in this session no longer asks;
+ * a rule that was not written is never put in force.
  */
 import { isAbsolute, join } from "node:path";
 import type { ConfirmationRequest, RiskLevel, Tool, ToolCall } from "../core/index.js";
@@ -25,12 +27,19 @@ export interface AlwaysContext {
   policy: CompiledPolicy;
   tool: Tool | undefined;
   root: string;
+  /** Every tool the policy may name (its rules' examples are checked with their argument kinds). Default: `tool`. */
+  tools?: readonly Tool[];
+  /** Puts the policy with the rule in force in this process once written (the gate's `usePolicy`). */
+  use?: (policy: CompiledPolicy) => void;
   /** The trust list's file (tests give their own). Default: the user's. */
   trustStore?: string;
 }
 
-/** The outcome of writing an offered rule. */
-export type AlwaysWritten = { written: true } | { failed: string };
+/**
+ * The outcome of writing an offered rule; `notInForce` says why a written rule could not be put in force in
+ * this process (the next one loads it from the file).
+ */
+export type AlwaysWritten = { written: true; notInForce?: string } | { failed: string };
 
 /** A rule "always" would add (to show before asking, then write on "always"), or why there is none. */
 export type AlwaysOffer =
@@ -77,14 +86,33 @@ export async function alwaysOffer(call: ToolCall, risk: RiskLevel, ctx: AlwaysCo
         "the workspace's policy file changed since it was trusted, so an allow rule added to it would not apply (`toolgate trust` shows it and trusts it)",
     };
   const text = withRule(before.toString("utf8"), rule.text);
-  const shadowed = await shadowedBy(text, call, risk, { ...ctx, tool });
-  if (shadowed !== undefined) return { refused: shadowed };
+  const checked = await withRuleChecked(text, call, risk, { ...ctx, tool });
+  if ("refused" in checked) return checked;
   const shown = inWorkspace ? WORKSPACE_POLICY : path;
   return {
     rule: rule.text,
     file: shown,
-    write: () => writeRule(path, before, text, inWorkspace ? { root: ctx.root, store } : undefined),
+    write: async () => {
+      const written = await writeRule(
+        path,
+        before,
+        text,
+        inWorkspace ? { root: ctx.root, store } : undefined,
+      );
+      return "written" in written ? inForce(checked.policy, ctx.use) : written;
+    },
   };
+}
+
+/** Puts the written policy in force here; a refusal leaves the one in force and is said, never thrown. */
+function inForce(policy: CompiledPolicy, use: AlwaysContext["use"]): AlwaysWritten {
+  if (!use) return { written: true };
+  try {
+    use(policy);
+    return { written: true };
+  } catch (error) {
+    return { written: true, notInForce: (error as Error).message };
+  }
 }
 
 /** The file's text with the rule appended as its own block; nothing of the text before is changed. */
@@ -94,37 +122,40 @@ function withRule(text: string, rule: string): string {
 }
 
 /**
- * Why the policy with the rule added would not allow the call (a deny, or a rule checked first), or
- * `undefined` when the new rule is what decides it.
+ * The policy with the rule added, compiled as the file will load (every tool, so the other rules' examples
+ * are checked with their argument kinds), when the new rule is what decides the call; else why not (it does
+ * not load, a deny or a rule checked first decides the call).
  */
-async function shadowedBy(
+async function withRuleChecked(
   text: string,
   call: ToolCall,
   risk: RiskLevel,
   ctx: AlwaysContext & { tool: Tool },
-): Promise<string | undefined> {
+): Promise<{ policy: CompiledPolicy } | { refused: string }> {
   let policy: CompiledPolicy;
   try {
     policy = await parsePolicy(text, ctx.policy.source, {
       plugins: ctx.policy.plugins,
       roots: [ctx.root],
-      tools: [ctx.tool],
+      tools: ctx.tools ?? [ctx.tool],
     });
   } catch (error) {
-    return `the policy file would not load with the rule added (${(error as Error).message})`;
+    return { refused: `the policy file would not load with the rule added (${(error as Error).message})` };
   }
   const added = policy.rules.at(-1)!.ref.id;
   const engine = new PolicyEngine({ policy, roots: [ctx.root] });
   const args = (call.args ?? {}) as Record<string, unknown>;
   // The engine reads only the tool, the arguments and the risk; the invocation is the pipeline's.
   const decision = await engine.decide({ tool: ctx.tool, invocation: undefined as never, args, risk });
-  if (decision.decision === "allow" && decision.rule?.id === added) return undefined;
+  if (decision.decision === "allow" && decision.rule?.id === added) return { policy };
   const by = decision.rule
     ? `rule ${decision.rule.id}${decision.rule.line ? ` (line ${decision.rule.line})` : ""}`
     : "";
   if (decision.decision === "deny")
-    return `the policy denies this call${by ? ` (${by})` : ""}, and "always" never overrides a deny`;
-  return `${by || "the policy"} decides this call before the rule would (${decision.decision})`;
+    return {
+      refused: `the policy denies this call${by ? ` (${by})` : ""}, and "always" never overrides a deny`,
+    };
+  return { refused: `${by || "the policy"} decides this call before the rule would (${decision.decision})` };
 }
 
 async function writeRule(
@@ -163,6 +194,13 @@ async function writeRule(
   }
 }
 
+/** What an offer reads of a gate: its policy in force, its tools, and how a new policy is put in force. */
+export interface OfferingGate {
+  policy: CompiledPolicy;
+  registry: { get(name: string): Tool | undefined; list(): readonly Tool[] };
+  usePolicy?(policy: CompiledPolicy): void;
+}
+
 /** Offers "always" for one asked call (the front ends' seam: chat, `toolgate call`, the MCP server). */
 export type OfferAlways = (request: ConfirmationRequest) => Promise<AlwaysOffer>;
 
@@ -170,18 +208,16 @@ export type OfferAlways = (request: ConfirmationRequest) => Promise<AlwaysOffer>
  * The offer for a gate's asked calls: its policy in force and its tools. An offer that throws is a refusal.
  * @example terminalConfirm(rl, write, before, width, gateOffer(() => ctx.gate(), ctx.root))
  */
-export function gateOffer(
-  gate: () => Promise<{ policy: CompiledPolicy; registry: { get(name: string): Tool | undefined } }>,
-  root: string,
-  trustStore?: string,
-): OfferAlways {
+export function gateOffer(gate: () => Promise<OfferingGate>, root: string, trustStore?: string): OfferAlways {
   return async ({ call, details }) => {
     try {
       const g = await gate();
       return await alwaysOffer(call, details.risk, {
         policy: g.policy,
         tool: g.registry.get(call.name),
+        tools: g.registry.list(),
         root,
+        ...(g.usePolicy ? { use: (policy: CompiledPolicy) => g.usePolicy?.(policy) } : {}),
         ...(trustStore ? { trustStore } : {}),
       });
     } catch (error) {
@@ -211,7 +247,7 @@ export function alwaysBlock(offer: AlwaysOffer, fallback?: string): { lead: stri
 
 /** The line saying what came of writing the rule. */
 export function writtenLine(offer: AlwaysOffer & { file: string }, written: AlwaysWritten): string {
-  return "written" in written
-    ? `  added the rule to ${offer.file}\n`
-    : `  the rule was not added: ${written.failed}\n`;
+  if (!("written" in written)) return `  the rule was not added: ${written.failed}\n`;
+  if (written.notInForce === undefined) return `  added the rule to ${offer.file}\n`;
+  return `  added the rule to ${offer.file}; this session goes on without it and may ask again (${written.notInForce})\n`;
 }

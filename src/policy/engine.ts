@@ -51,7 +51,7 @@ export interface PolicyEngineOptions {
  * const decision = await engine.decide({ tool, invocation, args, risk: invocation.riskFor() });
  */
 export class PolicyEngine implements Decider {
-  readonly policy: CompiledPolicy;
+  #policy: CompiledPolicy;
   readonly roots: readonly string[];
   readonly #plugins: ReadonlyMap<ArgKind, ArgKindPlugin>;
   readonly #guard: FlowKnowledge | undefined;
@@ -60,7 +60,7 @@ export class PolicyEngine implements Decider {
   readonly #explain: boolean;
 
   constructor(options: PolicyEngineOptions) {
-    this.policy = options.policy;
+    this.#policy = options.policy;
     this.roots = Object.freeze([...options.roots]);
     const plugins = options.plugins ? pluginList(options.plugins) : options.policy.plugins;
     this.#plugins = new Map(plugins.map((p) => [p.kind, p]));
@@ -69,10 +69,24 @@ export class PolicyEngine implements Decider {
     this.#explain = options.explain ?? false;
   }
 
+  /** The policy in force. */
+  get policy(): CompiledPolicy {
+    return this.#policy;
+  }
+
+  /**
+   * Puts `policy` in force for the decisions that start from now on (one already deciding keeps the policy
+   * it started with): the policy file changed under a running session ("approve always" added a rule).
+   */
+  use(policy: CompiledPolicy): void {
+    this.#policy = policy;
+  }
+
   /** Decides one call; with a recorder, explain events are appended to it. */
   async decide(request: DecisionRequest, recorder?: PolicyRecorder): Promise<PolicyDecision> {
     const { tool, args: raw } = request;
-    const needed = this.policy.index.candidates(tool.name).args;
+    const policy = this.#policy;
+    const needed = policy.index.candidates(tool.name).args;
     const args: Record<string, unknown> = {};
     for (const arg of needed) {
       const value = Object.hasOwn(raw, arg) ? raw[arg] : undefined;
@@ -82,7 +96,7 @@ export class PolicyEngine implements Decider {
       // A rule reads an argument of a kind the policy or the engine has no plug-in for (a policy loaded
       // alone, without `tools` to refuse it at load): its conditions could never be tested, so the call is
       // refused, saying which plug-in is missing, rather than the rule never matching (or always holding).
-      if (plugin === undefined || !this.policy.plugins.some((p) => p.kind === kind)) {
+      if (plugin === undefined || !policy.plugins.some((p) => p.kind === kind)) {
         return {
           decision: "deny",
           risk: "high",
@@ -103,7 +117,7 @@ export class PolicyEngine implements Decider {
         };
       }
     }
-    const blockers = defaultAllows(this.policy) ? await this.blockers(tool, raw, args) : [];
+    const blockers = defaultAllows(policy) ? await this.blockers(tool, raw, args) : [];
     const call: PreparedCall = {
       ...(blockers.length > 0 ? { blockers } : {}),
       tool: {
@@ -119,7 +133,7 @@ export class PolicyEngine implements Decider {
     // Explaining for the audit: our own log of the events, kept in the decision as its trace.
     const log = recorder === undefined && this.#explain ? createRecorder() : undefined;
     const events = recorder ?? log;
-    let decision = evaluate(this.policy, call, events);
+    let decision = evaluate(policy, call, events);
     // Only a context that read something untrusted costs anything more (a clean one skips the guard); an
     // explain trace asked for also says what the labels would do on a clean one.
     if (this.#guard !== undefined) {

@@ -22,7 +22,7 @@ const OPTIONS = {
   always: {
     type: "boolean",
     description:
-      "approve: also add a rule allowing this tool with exactly these arguments to the project's shared overlay (never over a deny)",
+      "approve: also add a rule allowing this tool with exactly these arguments (fleet: to the project's shared overlay; the shared folder: the rule the asking process offered, to its policy file), never over a deny",
   },
   remove: { type: "string", value: "ID", description: "rules: remove the overlay rule ID" },
   reason: { type: "string", value: "TEXT", description: "deny: why, shown to the agent that asked" },
@@ -47,9 +47,9 @@ export const help: CommandHelp = {
   ],
 };
 
-/** Why there is nothing to decide here without fleet mode. */
+/** Why there is nothing to decide here without a shared store. */
 export const NO_FLEET =
-  "approvals are shared only in fleet mode: set [fleet] redis in your config (or TOOLGATE_REDIS_URL); without it an ask lives in the process that asked (docs/fleet.md)";
+  'approvals are shared only in fleet mode or through the shared folder: set [fleet] redis in your config (or TOOLGATE_REDIS_URL), or [approvals] route = "console"; without either an ask lives in the process that asked (docs/fleet.md, docs/console.md)';
 
 /** toolgate's own line above an ask's details: id, state, tool, worker, times, the decision. */
 function heading(record: ApprovalRecord): string {
@@ -90,7 +90,8 @@ function wellFormed(sub: string, args: string[], v: Values): boolean {
 /**
  * Runs `toolgate approvals ...`. Exit codes: 0 listed, shown, decided, watched until a signal, rules listed or
  * removed; 1 the ask was already decided (the message says by whom and when), cannot be approved "always", is
- * unknown, the rule is unknown, or the store failed; 2 bad usage, or no fleet configured.
+ * unknown, the rule is unknown, or the store failed; 2 bad usage, no shared store (fleet or the shared folder), or `rules`
+ * without a fleet.
  * With `--json`: `list` prints the records; `show` the record; `watch` one record per line as events come;
  * `approve`/`deny` `{"ok":true,"record"}` or `{"ok":false,"message","record"?}`; `rules` `{"version","rules"}`,
  * `rules --remove` `{"ok","id"}`.
@@ -125,8 +126,9 @@ export async function runApprovals(argv: string[], ctx: CliContext): Promise<Exi
     if (sub === "rules") return await rules(approvals, ctx, values.remove);
     const by = values.by ?? `${userInfo().username}@${hostname()}`;
     const id = args[0] as string;
+    const overlay = hasOverlay(approvals);
     if (values.always) {
-      const why = await noAlwaysRule(approvals, id);
+      const why = await noAlwaysRule(approvals, id, overlay);
       if (why) {
         if (json) io.stdout(`${JSON.stringify({ ok: false, message: why })}\n`);
         io.stderr(`toolgate: ${why}\n`);
@@ -144,7 +146,11 @@ export async function runApprovals(argv: string[], ctx: CliContext): Promise<Exi
       io.stderr(`toolgate: ${result.message}\n`);
       return EXIT.toolError;
     }
-    const always = values.always ? `; rule ${id} added to the fleet's policy overlay` : "";
+    const always = !values.always
+      ? ""
+      : overlay
+        ? `; rule ${id} added to the fleet's policy overlay`
+        : "; the asking process adds the rule it offered to its policy file";
     if (!json) io.stdout(`${result.record.state} ${id} (${result.record.tool}) as ${by}${always}\n`);
     return EXIT.ok;
   } catch (error) {
@@ -153,12 +159,33 @@ export async function runApprovals(argv: string[], ctx: CliContext): Promise<Exi
   }
 }
 
-/** Why `approve ID --always` cannot add a rule for this ask, or `undefined` (the store then settles it). */
-async function noAlwaysRule(approvals: ApprovalStore, id: string): Promise<string | undefined> {
+/** Why `rules` has nothing to list on the shared folder. */
+const NO_OVERLAY =
+  'the shared approvals folder keeps no overlay rules: an "always" there adds its rule to the asking process\'s policy file (`toolgate policy validate` checks it); overlay rules exist only in fleet mode ([fleet] redis)';
+
+/** Whether the store is a fleet's, whose "always" rules go to its shared overlay (fleet/overlay.ts). */
+const hasOverlay = (approvals: ApprovalStore) =>
+  (approvals as { overlay?: OverlayView }).overlay !== undefined;
+
+/**
+ * Why `approve ID --always` cannot add a rule for this ask, or `undefined` (the store then settles it).
+ * Without a fleet's overlay the rule is the one the asking process offered with the ask, and only it writes
+ * it: an ask offering none (or a refused one: a deny shadows it, no policy file) is not approved at all.
+ */
+async function noAlwaysRule(
+  approvals: ApprovalStore,
+  id: string,
+  overlay: boolean,
+): Promise<string | undefined> {
   const record = await approvals.get(id);
   if (!record) return unknownApprovalMessage(id);
+  const cannot = `approval ${id} cannot be approved "always"`;
   if (record.argsDigest === undefined)
-    return `approval ${id} cannot be approved "always": it was published without an argument digest, so no rule can name exactly its call; approve it once`;
+    return `${cannot}: it was published without an argument digest, so no rule can name exactly its call; approve it once`;
+  if (overlay) return undefined;
+  const offer = record.always;
+  if (offer === undefined || !("rule" in offer))
+    return `${cannot}: ${offer ? offer.refused : "the process that asked offers no rule"}; approve it once`;
   return undefined;
 }
 
@@ -204,7 +231,7 @@ async function rules(
   const { io } = ctx;
   const overlay = (approvals as { overlay?: OverlayView }).overlay;
   if (!overlay) {
-    io.stderr(`toolgate: ${NO_FLEET}\n`);
+    io.stderr(`toolgate: ${NO_OVERLAY}\n`);
     return EXIT.usage;
   }
   if (remove !== undefined) {

@@ -112,6 +112,7 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
       async () => ({
         policy: gate.policy,
         registry: values.pool ? (await gate.tools()).registry : gate.registry,
+        usePolicy: (policy) => gate.usePolicy(policy),
       }),
       ctx.root,
     ),
