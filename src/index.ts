@@ -63,6 +63,7 @@ export {
   type LabelSource,
   okResult,
   PROVIDER_NAMES,
+  type Recall,
   type StructuredReader,
   ToolFailure,
   ToolInputError,

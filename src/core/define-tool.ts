@@ -13,6 +13,7 @@ import type {
   ExecutionContext,
   JsonSchema,
   OutputCallback,
+  Recall,
   RiskLevel,
   SandboxGrant,
   SandboxRequest,
@@ -37,6 +38,8 @@ export interface RunContext {
   context?: ContextView;
   /** A tool-less, schema-bound model call, when the caller has a model (the quarantined reader's). */
   reader?: StructuredReader;
+  /** An earlier tool result still in the caller's context, by call id (the quarantined reader's by-reference mode). */
+  recall?: Recall;
 }
 
 /** What a confirmation is built with besides the parameters. */
@@ -152,6 +155,7 @@ export function defineTool<P = Record<string, unknown>>(spec: ToolSpec<P>): Tool
           if (context?.sandbox) runContext.sandbox = context.sandbox;
           if (context?.context) runContext.context = context.context;
           if (context?.reader) runContext.reader = context.reader;
+          if (context?.recall) runContext.recall = context.recall;
           try {
             return await spec.run(params, runContext);
           } catch (error) {

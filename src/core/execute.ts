@@ -31,6 +31,7 @@ import type {
   OutputCallback,
   PolicyDecision,
   PostTool,
+  Recall,
   RiskLevel,
   StructuredReader,
   Tool,
@@ -95,6 +96,11 @@ export interface ExecuteOptions {
    * docs/injection.md). The agent loop passes its own; without one that tool says it has no model.
    */
   reader?: StructuredReader;
+  /**
+   * Earlier tool results still in the caller's context, by call id (the quarantined reader's `result`
+   * argument reads them). The agent loop passes its own.
+   */
+  recall?: Recall;
 }
 
 /** A ToolResult plus what the pipeline decided. */
@@ -256,6 +262,7 @@ export async function executeCall(
     ...(sandbox ? { sandbox } : {}),
     ...(options.session ? { context: options.session } : {}),
     ...(options.reader ? { reader: options.reader } : {}),
+    ...(options.recall ? { recall: options.recall } : {}),
   };
   let ran: ToolResult;
   try {

@@ -128,6 +128,7 @@ export type {
   Logger,
   PolicyDecision,
   PostTool,
+  Recall,
   RiskLevel,
   RuleRef,
   SandboxGrant,

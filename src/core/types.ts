@@ -201,7 +201,15 @@ export interface ExecutionContext {
    * own): what the quarantined reader hands untrusted text to (docs/injection.md).
    */
   reader?: StructuredReader;
+  /**
+   * The text of an earlier tool result still in the caller's context, by its call id, when the caller keeps
+   * a conversation (the agent loop passes its own): what the quarantined reader reads by reference.
+   */
+  recall?: Recall;
 }
+
+/** An earlier tool result's text still in the caller's context, by its call id; undefined when it is not. */
+export type Recall = (callId: string) => string | undefined;
 
 /** What the quarantined reader asks a model: no tools, a reply bound to `schema` (docs/injection.md). */
 export interface StructuredRequest {

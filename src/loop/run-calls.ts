@@ -5,7 +5,13 @@
  * Reports each call's start, streamed output and end, and records them in the transcript.
  */
 import type { CallResult } from "../core/index.js";
-import { type FlowSession, READ_ONLY_KINDS, type StructuredReader, type ToolScope } from "../core/index.js";
+import {
+  type FlowSession,
+  READ_ONLY_KINDS,
+  type Recall,
+  type StructuredReader,
+  type ToolScope,
+} from "../core/index.js";
 import type { ConfirmationBroker } from "./approvals.js";
 import type { Transcript } from "./transcript.js";
 import type { LoopEvent, LoopGate } from "./types.js";
@@ -28,6 +34,8 @@ export interface RoundContext {
   flow?: FlowSession;
   /** The session's model without tools, bound to a schema: what the quarantined reader reads with. */
   reader?: StructuredReader;
+  /** Earlier tool results still in the session's messages, by call id (the reader's by-reference mode). */
+  recall?: Recall;
   emit: (event: LoopEvent) => void;
 }
 
@@ -73,6 +81,7 @@ async function runOne(call: PendingCall, ctx: RoundContext): Promise<CallResult>
       ...(ctx.broker ? { confirm: ctx.broker.confirm } : {}),
       ...(ctx.flow ? { session: ctx.flow } : {}),
       ...(ctx.reader ? { reader: ctx.reader } : {}),
+      ...(ctx.recall ? { recall: ctx.recall } : {}),
     },
   );
   ctx.emit({ type: "tool_end", id: call.id, name: call.name, description, result });

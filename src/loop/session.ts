@@ -417,6 +417,10 @@ export class AgentSession {
       flow: this.flow,
       // The quarantined reader reads with this session's current model, given no tools.
       reader: structuredReader(() => this.options.model),
+      // A result by its call id, as it entered the context and only while it is still there (compaction
+      // drops messages: a result no longer in the context cannot be read by reference); the latest with
+      // that id, since a provider that numbers calls per reply repeats ids across rounds.
+      recall: (id) => this.messages.findLast((m) => m.role === "tool" && m.toolCallId === id)?.content,
     });
     const byId = new Map(runnable.map((c, i) => [c.id, results[i]!]));
     // The round's results together get their share of the window; one over its part is cut, saying how to page.

