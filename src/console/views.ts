@@ -98,13 +98,21 @@ export function alwaysView(always: unknown): AlwaysOffered | null {
 /** The most lines of a record's explain trace the page is sent (the writer keeps at most 40). */
 const MAX_TRACE_LINES = 100;
 
-/** An audit record with its texts display-safe (the page shows them as text). */
+/** Every text in `value` display-safe and cut, at any depth (objects and lists keep their shape). */
+function safeDeep(value: unknown): unknown {
+  if (typeof value === "string") return safe(value);
+  if (Array.isArray(value)) return value.map(safeDeep);
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, safeDeep(item)]));
+  return value;
+}
+
+/**
+ * An audit record with every text display-safe (the page shows them as text): not only the fields the page
+ * shows today — the log may have been written by anyone since, and any field may be shown tomorrow.
+ */
 export function auditView(record: AuditRecord): AuditRecord {
-  const view = { ...record, tool: safe(record.tool) };
-  if (record.agent !== undefined) view.agent = safe(record.agent);
-  if (record.rule) view.rule = safe(record.rule);
-  // The trace was made display-safe when written; the log may have been written by anyone since.
-  if (Array.isArray(record.explain))
-    view.explain = record.explain.slice(0, MAX_TRACE_LINES).map((line) => safe(String(line)));
+  const view = safeDeep(record) as AuditRecord;
+  if (Array.isArray(view.explain)) view.explain = view.explain.slice(0, MAX_TRACE_LINES).map(String);
   return view;
 }
