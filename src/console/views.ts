@@ -39,6 +39,11 @@ export interface AskView {
   settled: string | null;
   /** What "approve always" would add, or why it cannot; null when the asking process offers nothing. */
   always: AlwaysOffered | null;
+  /**
+   * Why the console does not offer approving this ask, or null: a field too long to send whole would be
+   * approved unseen (its end is where a padded command puts its action; red team F4).
+   */
+  unseen: string | null;
 }
 
 function cut(text: string): string {
@@ -47,6 +52,25 @@ function cut(text: string): string {
 }
 
 const safe = (text: string, multiline = false) => cut(displaySafe(text, multiline));
+
+/**
+ * Why approving `record` from the console is refused, or undefined: a field (or the heading or sandbox line)
+ * longer than the page is sent. Deny stays possible; approving needs a terminal, which shows it whole.
+ */
+export function unseenRefusal(record: ApprovalRecord): string | undefined {
+  const { details } = record;
+  const texts = [
+    ...confirmationFields(details).map((f) => ({ label: f.label, text: displaySafe(f.text, f.multiline) })),
+    {
+      label: "heading",
+      text: displaySafe(`${details.toolName} needs your approval (risk: ${details.risk})`, false),
+    },
+    { label: "sandbox", text: displaySafe(`sandbox: ${details.sandbox ?? "none"}`, false) },
+  ];
+  const long = texts.find((t) => t.text.length > MAX_FIELD_CHARS);
+  if (!long) return undefined;
+  return `its ${long.label} is ${long.text.length.toLocaleString("en")} characters and the console shows at most ${MAX_FIELD_CHARS.toLocaleString("en")}, so its end would be approved unseen: deny it here, or approve it where it is shown whole (the asking terminal, or toolgate approvals show/approve ${record.id})`;
+}
 
 /**
  * The page's view of one ask.
@@ -73,6 +97,7 @@ export function askView(record: ApprovalRecord): AskView {
     sandbox: safe(`sandbox: ${details.sandbox ?? "none"}`),
     settled: settledMessage(record) ?? null,
     always: alwaysView(record.always),
+    unseen: unseenRefusal(record) ?? null,
   };
 }
 
