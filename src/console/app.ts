@@ -5,6 +5,7 @@
  * Every route passes the access checks of console/access.ts first.
  */
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import { type ApprovalStore, displaySafe } from "../core/index.js";
 import { type ConsoleAccess, securityHeaders } from "./access.js";
@@ -31,6 +32,20 @@ export interface ConsoleAppOptions {
 
 const MAX_REASON = 2_000;
 
+/**
+ * The largest request bodies read, in bytes: a sign-in is a token and a name; an API change at most a batch
+ * of 1,000 ids with a reason (~40 KB). Counted from Content-Length before reading, and while streaming a
+ * chunked body, so an over-large one is never held in memory.
+ */
+export const BODY_LIMITS = { signIn: 4 * 1024, api: 64 * 1024 } as const;
+
+const limitBody = (maxSize: number, what: string) =>
+  bodyLimit({
+    maxSize,
+    onError: (c) =>
+      c.text(`refused: the request body is larger than ${maxSize} bytes, the most ${what} takes`, 413),
+  });
+
 async function jsonBody(req: { json(): Promise<unknown> }): Promise<Record<string, unknown> | undefined> {
   try {
     const body = await req.json();
@@ -52,6 +67,8 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
   const { store, access } = options;
   const app = new Hono();
   app.use("*", securityHeaders, access.guard);
+  app.use("/login", limitBody(BODY_LIMITS.signIn, "a sign-in"));
+  app.use("*", limitBody(BODY_LIMITS.api, "a console request"));
 
   app.get("/style.css", (c) => c.body(STYLE, 200, { "Content-Type": "text/css; charset=utf-8" }));
   app.get("/app.js", (c) =>

@@ -12,7 +12,7 @@ import type { BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FileApprovalStore } from "../approvals/index.js";
 import type { ApprovalRecord } from "../core/index.js";
-import { ask } from "../test-support/console.js";
+import { ask, DETAILS } from "../test-support/console.js";
 import { axeViolations, callTool, consoleInBrowser, SHOTS } from "../test-support/console-browser.js";
 
 const POLICY = 'default = "ask"\n';
@@ -41,6 +41,32 @@ describe("the console page's answers in chromium", () => {
   afterAll(async () => {
     await fixture?.close();
   });
+
+  it("a command longer than the page is sent offers no Approve, alone or in a batch (red team F4)", async () => {
+    const page = await signIn("carol");
+    const command = `${"echo build-step-ok && ".repeat(1_500)}touch HIDDEN-ACTION.txt`;
+    const record = await store.publish(
+      ask({ callId: "long-tail", details: { ...DETAILS, description: "shell: long", command } }),
+    );
+    const asked = page.locator(`li.ask[data-id="${record.id}"]`);
+    await asked.waitFor({ timeout: 60_000 });
+    expect(await asked.getByRole("button", button("Approve")).isDisabled()).toBe(true);
+    expect(await asked.getByRole("button", button("Approve always")).isDisabled()).toBe(true);
+    expect(await asked.locator(".unseen").textContent()).toBe(
+      `Approving is not offered here: its command is ${command.length.toLocaleString("en")} characters and the console shows at most 20,000, so its end would be approved unseen: deny it here, or approve it where it is shown whole (the asking terminal, or toolgate approvals show/approve ${record.id})`,
+    );
+    const batch = page.locator("section.group").filter({ has: asked });
+    await expect.poll(() => batch.getByRole("button", button("Deny all")).isEnabled()).toBe(true);
+    expect(await batch.getByRole("button", button("Approve all")).isDisabled()).toBe(true);
+    // The keyboard's approve presses the same disabled button: nothing is sent.
+    await asked.focus();
+    await page.keyboard.press("a");
+    expect(await asked.getByRole("status").textContent()).toBe("");
+    expect((await store.get(record.id))?.state).toBe("pending");
+    await asked.getByRole("button", button("Deny")).click();
+    await expect.poll(async () => (await store.get(record.id))?.state).toBe("denied");
+    await page.context().close();
+  }, 240_000);
 
   it("approve always shows the rule, where it goes and two examples; the process writes exactly that rule", async () => {
     const page = await signIn("alice");

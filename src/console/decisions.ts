@@ -6,7 +6,7 @@
  * when the answer reaches it); otherwise the answer is refused with the offer's reason.
  */
 import { type ApprovalRecord, type ApprovalStore, settledMessage } from "../core/index.js";
-import { alwaysView, askView } from "./views.js";
+import { alwaysView, askView, unseenRefusal } from "./views.js";
 
 /** An answer the page sends. */
 export type ConsoleDecision = "approve" | "always" | "deny";
@@ -58,10 +58,12 @@ export class ConsoleDecisions {
 
   /** Answers one ask. "always" is checked against the ask's published offer first. */
   async one(id: string, decision: ConsoleDecision, by: string, reason: string): Promise<DecisionReply> {
-    if (decision === "always") {
+    if (decision !== "deny") {
       const record = await this.store.get(id);
       if (!record) return refuse(404, `no approval with id ${JSON.stringify(id)}`);
-      const refused = alwaysRefusal(record);
+      const unseen = unseenRefusal(record);
+      if (unseen) return refuse(409, `not approved: ${unseen}`);
+      const refused = decision === "always" ? alwaysRefusal(record) : undefined;
       if (refused) return refuse(409, refused);
     }
     const result = await this.store.answer(id, answerOf(decision, by, reason));
@@ -101,6 +103,13 @@ export class ConsoleDecisions {
     }
     if (decided.length > 0)
       return refuse(409, `none was answered: ${decided.length} of ${ids.length} already decided`, decided);
+    const unseen = decision === "approve" ? records.flatMap((r) => (r && unseenRefusal(r) ? [r] : [])) : [];
+    if (unseen.length > 0)
+      return refuse(
+        409,
+        `none was answered: ${unseen.length} of ${ids.length} cannot be approved here`,
+        unseen.map((r) => `${r.id}: ${unseenRefusal(r)}`),
+      );
     const answer = answerOf(decision, by, reason);
     const results = await Promise.all(ids.map((id) => this.store.answer(id, answer)));
     const lost = results.flatMap((r) => (r.ok ? [] : [r.message]));

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { displaySafe } from "../core/index.js";
-import { ask, consoleFixture, DETAILS, raw } from "../test-support/console.js";
+import { ask, consoleFixture, DETAILS, groupOf, raw } from "../test-support/console.js";
 import { type AskView, MAX_FIELD_CHARS } from "./index.js";
 import hostile from "./testdata/hostile-content.json" with { type: "json" };
 
@@ -53,6 +53,41 @@ describe("hostile content in the console's API", () => {
     );
     await fixture.store.withdraw(record.id);
   });
+
+  it.each([
+    ["approve", "/api/approvals/ID", { decision: "approve" }],
+    ["always", "/api/approvals/ID", { decision: "always" }],
+    ["approve all", "/api/approvals/batch", { decision: "approve" }],
+  ])(
+    "refuses %s of a command past the field cut: its end would be approved unseen (F4)",
+    async (_, path, body) => {
+      const command = `${"echo build-step-ok && ".repeat(1_500)}touch HIDDEN-ACTION.txt`;
+      const record = await fixture.store.publish(
+        ask({ callId: `long-${path}`, details: { ...DETAILS, command } }),
+      );
+      const view = (await pending()).find((v) => v.id === record.id) as AskView;
+      expect(view.unseen).toMatch(/^its command is 33,023 characters and the console shows at most 20,000/);
+      const batch = path.endsWith("batch");
+      const res = await raw(fixture.running.port, {
+        method: "POST",
+        path: path.replace("ID", record.id),
+        headers: {
+          host: fixture.host,
+          origin: `http://${fixture.host}`,
+          "content-type": "application/json",
+          "x-csrf-token": session.csrf,
+          ...session.auth,
+        },
+        body: JSON.stringify(
+          batch ? { ...body, ids: [record.id], group: await groupOf(fixture.store, record.id) } : body,
+        ),
+      });
+      expect(res.status).toBe(409);
+      expect(res.body).toContain("would be approved unseen");
+      expect((await fixture.store.get(record.id))?.state).toBe("pending");
+      await fixture.store.withdraw(record.id);
+    },
+  );
 
   it("shows the fields in the terminal's order, the sandbox line last", async () => {
     const record = await fixture.store.publish(ask({ callId: "order" }));

@@ -6,12 +6,13 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
+import { createAdaptorServer, type HttpBindings, type ServerType } from "@hono/node-server";
 import type { ApprovalStore } from "../core/index.js";
 import { ConsoleAccess } from "./access.js";
 import { createConsoleApp } from "./app.js";
+import { peerRefusal } from "./peer-uid.js";
 import type { SignInLimitOptions } from "./signin-limit.js";
 
 /** Options of {@link startConsole}. */
@@ -66,6 +67,113 @@ function pageScript(file: string): string {
   throw new Error(`the console page's script is missing (dist/console/page/${file}): run npm run build`);
 }
 
+/** Peer checks already made, per connection (a keep-alive connection sends many requests). */
+const peerChecks = new WeakMap<Socket, string | null>();
+
+/** Why the console refuses this connection's requests, or undefined (console/peer-uid.ts). */
+function connectionRefusal(socket: Socket, ownUid: number): string | undefined {
+  let refusal = peerChecks.get(socket);
+  if (refusal === undefined) {
+    const { remoteAddress, remotePort, localAddress, localPort } = socket;
+    refusal =
+      remoteAddress && remotePort && localAddress && localPort
+        ? (peerRefusal({ remoteAddress, remotePort, localAddress, localPort }, ownUid) ?? null)
+        : "refused: the console cannot tell where this connection comes from";
+    peerChecks.set(socket, refusal);
+  }
+  return refusal ?? undefined;
+}
+
+const refusedResponse = (text: string) =>
+  new Response(text, {
+    status: 403,
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Frame-Options": "DENY",
+      "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    },
+  });
+
+/** Listens on `host` at `port`; resolves once listening, rejects with the listen error. */
+function listenOn(server: ServerType, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: Error) => reject(error);
+    server.once("error", failed);
+    server.listen({ host, port, ...(host.includes(":") ? { ipv6Only: true } : {}) }, () => {
+      server.off("error", failed);
+      resolve();
+    });
+  });
+}
+
+const closeQuietly = (servers: readonly ServerType[]) =>
+  Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+
+/**
+ * The addresses the console holds for a listen address. A loopback console holds 127.0.0.1 AND ::1 at
+ * the same port: an origin is host:port, not a process, and a browser tries `localhost` on ::1 first — a
+ * loopback socket the console left free would be anyone's to serve its page from (red team F9).
+ */
+export function heldAddresses(host: string): string[] {
+  if (LOOPBACK.has(host)) return ["127.0.0.1", "::1"];
+  if (host === "0.0.0.0") return ["0.0.0.0", "::1"];
+  return [host];
+}
+
+/** Errors that mean this machine has no such address family: then nobody else can hold it either. */
+const NO_FAMILY = new Set(["EADDRNOTAVAIL", "EAFNOSUPPORT"]);
+
+/**
+ * Listens at every address of {@link heldAddresses} on one port. A taken port on any of them refuses to
+ * start, naming who holds it; with port 0 another free port is tried when the second address's is taken.
+ */
+async function listenAll(host: string, port: number, make: () => ServerType): Promise<ServerType[]> {
+  const [first, ...others] = heldAddresses(host) as [string, ...string[]];
+  for (let attempt = 0; ; attempt++) {
+    const main = make();
+    const servers = [main];
+    await listenOn(main, first, port);
+    const chosen = (main.address() as AddressInfo).port;
+    try {
+      for (const address of others) {
+        const server = make();
+        try {
+          await listenOn(server, address, chosen);
+          servers.push(server);
+        } catch (error) {
+          if (NO_FAMILY.has((error as NodeJS.ErrnoException).code ?? "")) continue;
+          throw error;
+        }
+      }
+      return servers;
+    } catch (error) {
+      await closeQuietly(servers);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EADDRINUSE" && port === 0 && attempt < 10) continue;
+      if (code === "EADDRINUSE")
+        throw new Error(
+          `port ${chosen} is taken on ${others.join(", ")} by another program${holderOf(chosen)}: a browser going to localhost:${chosen} would reach it, not the console; stop it or choose another --listen port`,
+        );
+      throw error;
+    }
+  }
+}
+
+/** ` (uid N)` of a socket listening at ::1:`port`, from /proc/net/tcp6, when it can be read. */
+function holderOf(port: number): string {
+  try {
+    const want = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+    for (const line of readFileSync("/proc/net/tcp6", "utf8").split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[1]?.endsWith(want) && cols[3] === "0A") return ` (uid ${cols[7]})`;
+    }
+  } catch {
+    // Not Linux: the holder is not named.
+  }
+  return "";
+}
+
 /**
  * Starts the console and resolves once it listens.
  * @example const running = await startConsole({ store, token }); console.log(running.url);
@@ -91,19 +199,21 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     loginScript: pageScript("login.js"),
     ...(options.auditFile ? { auditFile: options.auditFile } : {}),
   });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve(
-      {
-        fetch: app.fetch,
-        hostname: host,
-        port: options.port ?? 0,
-        ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}),
-      },
-      () => resolve(s),
-    );
-    s.once("error", reject);
-  });
-  const port = (server.address() as AddressInfo).port;
+  const ownUid = process.getuid?.();
+  // On Linux a loopback peer must be the console's own user (console/peer-uid.ts); elsewhere it cannot be told.
+  const checkPeers = process.platform === "linux" && ownUid !== undefined;
+  const fetch: typeof app.fetch = (request, env) => {
+    const socket = (env as HttpBindings).incoming.socket;
+    const refused = checkPeers ? connectionRefusal(socket, ownUid) : undefined;
+    return refused ? refusedResponse(refused) : app.fetch(request, env);
+  };
+  const servers = await listenAll(host, options.port ?? 0, () =>
+    createAdaptorServer({
+      fetch,
+      ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}),
+    }),
+  );
+  const port = ((servers[0] as ServerType).address() as AddressInfo).port;
   for (const name of ["127.0.0.1", "localhost", "[::1]"]) access.allowHost(`${name}:${port}`);
   if (options.allowRemote) {
     access.allowHost(`${host.includes(":") ? `[${host}]` : host}:${port}`);
@@ -122,8 +232,13 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(timer);
-        server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        let open = servers.length;
+        for (const server of servers) {
+          server.close(() => {
+            if (--open === 0) resolve();
+          });
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        }
       }),
   };
 }

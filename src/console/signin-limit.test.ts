@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { toolgate } from "../test-support/cli.js";
 import { consoleFixture, raw, TOKEN } from "../test-support/console.js";
 import { ConsoleAccess, consoleTokenProblem } from "./index.js";
+import { SignInLimit } from "./signin-limit.js";
 import limitCases from "./testdata/signin-limit-cases.json" with { type: "json" };
+import remoteCases from "./testdata/signin-limit-remote-cases.json" with { type: "json" };
 import tokenCases from "./testdata/token-cases.json" with { type: "json" };
 
 interface Step {
@@ -62,6 +64,21 @@ describe("the sign-in limit", () => {
     for (const guess of ["", "x", TOKEN.slice(0, -1), `${TOKEN}x`, TOKEN.repeat(100)])
       expect(access.tokenMatches(guess)).toBe(false);
     expect(access.tokenMatches(TOKEN)).toBe(true);
+  });
+});
+
+describe("the sign-in limit with remote addresses", () => {
+  it.each(remoteCases.cases)("$note", ({ steps }) => {
+    const limit = new SignInLimit({
+      freeFailures: 3,
+      freeGlobalFailures: 6,
+      firstWaitMs: 1_000,
+      now: () => 0,
+    });
+    for (const [i, step] of steps.entries()) {
+      if (step.op === "fail") for (let n = 0; n < (step.times ?? 1); n++) limit.failed(step.from);
+      else expect({ step: i, wait: limit.waitMs(step.from) }).toEqual({ step: i, wait: step.want });
+    }
   });
 });
 

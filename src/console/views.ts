@@ -39,6 +39,11 @@ export interface AskView {
   settled: string | null;
   /** What "approve always" would add, or why it cannot; null when the asking process offers nothing. */
   always: AlwaysOffered | null;
+  /**
+   * Why the console does not offer approving this ask, or null: a field too long to send whole would be
+   * approved unseen (its end is where a padded command puts its action; red team F4).
+   */
+  unseen: string | null;
 }
 
 function cut(text: string): string {
@@ -47,6 +52,25 @@ function cut(text: string): string {
 }
 
 const safe = (text: string, multiline = false) => cut(displaySafe(text, multiline));
+
+/**
+ * Why approving `record` from the console is refused, or undefined: a field (or the heading or sandbox line)
+ * longer than the page is sent. Deny stays possible; approving needs a terminal, which shows it whole.
+ */
+export function unseenRefusal(record: ApprovalRecord): string | undefined {
+  const { details } = record;
+  const texts = [
+    ...confirmationFields(details).map((f) => ({ label: f.label, text: displaySafe(f.text, f.multiline) })),
+    {
+      label: "heading",
+      text: displaySafe(`${details.toolName} needs your approval (risk: ${details.risk})`, false),
+    },
+    { label: "sandbox", text: displaySafe(`sandbox: ${details.sandbox ?? "none"}`, false) },
+  ];
+  const long = texts.find((t) => t.text.length > MAX_FIELD_CHARS);
+  if (!long) return undefined;
+  return `its ${long.label} is ${long.text.length.toLocaleString("en")} characters and the console shows at most ${MAX_FIELD_CHARS.toLocaleString("en")}, so its end would be approved unseen: deny it here, or approve it where it is shown whole (the asking terminal, or toolgate approvals show/approve ${record.id})`;
+}
 
 /**
  * The page's view of one ask.
@@ -73,6 +97,7 @@ export function askView(record: ApprovalRecord): AskView {
     sandbox: safe(`sandbox: ${details.sandbox ?? "none"}`),
     settled: settledMessage(record) ?? null,
     always: alwaysView(record.always),
+    unseen: unseenRefusal(record) ?? null,
   };
 }
 
@@ -98,13 +123,21 @@ export function alwaysView(always: unknown): AlwaysOffered | null {
 /** The most lines of a record's explain trace the page is sent (the writer keeps at most 40). */
 const MAX_TRACE_LINES = 100;
 
-/** An audit record with its texts display-safe (the page shows them as text). */
+/** Every text in `value` display-safe and cut, at any depth (objects and lists keep their shape). */
+function safeDeep(value: unknown): unknown {
+  if (typeof value === "string") return safe(value);
+  if (Array.isArray(value)) return value.map(safeDeep);
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, safeDeep(item)]));
+  return value;
+}
+
+/**
+ * An audit record with every text display-safe (the page shows them as text): not only the fields the page
+ * shows today — the log may have been written by anyone since, and any field may be shown tomorrow.
+ */
 export function auditView(record: AuditRecord): AuditRecord {
-  const view = { ...record, tool: safe(record.tool) };
-  if (record.agent !== undefined) view.agent = safe(record.agent);
-  if (record.rule) view.rule = safe(record.rule);
-  // The trace was made display-safe when written; the log may have been written by anyone since.
-  if (Array.isArray(record.explain))
-    view.explain = record.explain.slice(0, MAX_TRACE_LINES).map((line) => safe(String(line)));
+  const view = safeDeep(record) as AuditRecord;
+  if (Array.isArray(view.explain)) view.explain = view.explain.slice(0, MAX_TRACE_LINES).map(String);
   return view;
 }

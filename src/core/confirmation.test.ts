@@ -16,6 +16,7 @@ import {
 import { defineTool } from "./define-tool.js";
 import { okResult } from "./errors.js";
 import HIDDEN_TABLE from "./hidden-characters.json" with { type: "json" };
+import BY_CLASS from "./testdata/hidden-by-class.json" with { type: "json" };
 import type { PolicyDecision } from "./types.js";
 
 describe("displaySafe", () => {
@@ -60,6 +61,25 @@ describe("displaySafe", () => {
     }
     for (const visible of [0x20, 0x7e, 0xa1, 0xac, 0xae, 0x2010, 0x2027, 0x2030, 0xfe10, 0x1f600])
       expect(isHiddenCharacter(visible)).toBe(false);
+  });
+});
+
+describe("hidden by Unicode class", () => {
+  it.each(BY_CLASS.cases)("U+$code ($class, $why): hidden $hidden", ({ code, hidden }) => {
+    const point = Number.parseInt(code, 16);
+    expect(isHiddenCharacter(point)).toBe(hidden);
+    const text = `cu${String.fromCodePoint(point)}rl`;
+    expect(displaySafe(text, false)).toBe(hidden ? `cu<U+${code}>rl` : text);
+  });
+
+  it("writes out every code point of the hiding classes, over all of Unicode", () => {
+    const hiding = /^[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}]$/u;
+    const missed: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (code === 0x20 || (code >= 0xd800 && code <= 0xdfff)) continue;
+      if (hiding.test(String.fromCodePoint(code)) && !isHiddenCharacter(code)) missed.push(code.toString(16));
+    }
+    expect(missed).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
  * @module core/confirmation
  * Owns what a person sees before approving a call: the confirmation details (the tool's own additions merged
  * with the policy's decision), the order of their quoted fields, the sandbox line in toolgate's words, and
- * display-safe text (hidden characters written out, from the table in `hidden-characters.json`; the same rule
+ * display-safe text (hidden characters written out, by Unicode class and from the table in `hidden-characters.json`; the same rule
  * for a model's prose and for JSON a person reads). Every confirmation, from every tool, is built here.
  */
 
@@ -66,11 +66,24 @@ const PROSE_RANGES = HIDDEN_RANGES.filter((range) => range.prose);
 const inRanges = (code: number, ranges: readonly HiddenRange[]) =>
   ranges.some((range) => code >= range.from && code <= range.to);
 
-/** Whether a code point is written out rather than shown (C0 controls, DEL, and the table's ranges). */
+/**
+ * Hidden by Unicode property, so a character the table does not name is caught by its class: controls (Cc),
+ * format characters (Cf: bidi, joiners, Arabic number signs, musical format controls…), private use (Co),
+ * unassigned code points (Cn — what a newer Unicode may assign is unknown here), line and paragraph
+ * separators, every space but U+0020 (Zs), default-ignorable code points (they draw nothing: variation
+ * selectors, tags, fillers), and U+2800, the braille blank, which draws a space the shell does not split on.
+ */
+const HIDDEN_BY_PROPERTY =
+  /^[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\u2800]$/u;
+
+/**
+ * Whether a code point is written out rather than shown: C0 controls, DEL, lone surrogates, the table's
+ * ranges, and the Unicode classes of `HIDDEN_BY_PROPERTY`.
+ */
 export function isHiddenCharacter(code: number): boolean {
-  if (code < 0x20 || code === 0x7f) return true;
+  if (code < 0x80) return code < 0x20 || code === 0x7f;
   if (code >= 0xd800 && code <= 0xdfff) return true; // a lone surrogate (pairs arrive as one code point)
-  return inRanges(code, HIDDEN_RANGES);
+  return inRanges(code, HIDDEN_RANGES) || HIDDEN_BY_PROPERTY.test(String.fromCodePoint(code));
 }
 
 const hex = (code: number, width: number) => code.toString(16).toUpperCase().padStart(width, "0");

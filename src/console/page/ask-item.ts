@@ -134,6 +134,13 @@ export function askItem(ask: AskView): HTMLLIElement {
   const actions = el("div", undefined, "actions");
   actions.append(approve, always, label, reason, deny);
   item.append(actions, panel, outcome);
+  if (ask.unseen) {
+    // Nothing approves what the page could not show whole (the server refuses it too).
+    approve.disabled = true;
+    always.disabled = true;
+    item.dataset.unseen = "";
+    item.insertBefore(el("p", `Approving is not offered here: ${ask.unseen}`, "unseen error"), actions);
+  }
   return item;
 }
 

@@ -25,6 +25,8 @@ export interface AskView {
   sandbox: string;
   settled: string | null;
   always: AlwaysOffered | null;
+  /** Why approving is not offered here (a field too long to show whole), or null. */
+  unseen: string | null;
 }
 
 /** The reply to an answer (console/decisions.ts `DecisionReply`). */

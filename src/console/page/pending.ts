@@ -58,6 +58,10 @@ function refresh(): void {
     group.section.toggleAttribute("data-held", held);
     for (const b of group.section.querySelectorAll<HTMLButtonElement>(".batch button"))
       b.disabled = n === 0 || held;
+    // Approve all never covers an ask the page could not show whole.
+    const unseen = group.list.querySelector("li.ask[data-unseen]:not([data-state])");
+    const approveAll = group.section.querySelector<HTMLButtonElement>(".batch button");
+    if (approveAll && unseen) approveAll.disabled = true;
   }
   none.hidden = pending > 0;
 }
