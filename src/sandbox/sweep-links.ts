@@ -49,15 +49,27 @@ export function linkWhy(path: string, roots: readonly string[], rules: ScanRules
       ? `a link with an absolute target: ${why}`
       : `a link leading outside the workspace: ${why}`;
   }
+  // A link inside a skipped folder into one (pnpm's `node_modules/x -> .pnpm/…`) adds no unsurveyed place.
+  const fromSkipped = path
+    .slice(rootOf(path)?.length ?? 0)
+    .split("/")
+    .slice(0, -1)
+    .some((name) => SKIPPED.has(name));
   for (const end of new Set([textual, ...(real === undefined ? [] : [real])])) {
-    const kept = keptPlace(end, rootOf(end)!, rules, real === end);
+    const kept = keptPlace(end, rootOf(end)!, rules, real === end, fromSkipped);
     if (kept) return `a link into ${kept}: ${why}`;
   }
   return undefined;
 }
 
 /** What the sandbox keeps from commands at `path` (inside `root`), in words; undefined for an ordinary place. */
-function keptPlace(path: string, root: string, rules: ScanRules, exists: boolean): string | undefined {
+function keptPlace(
+  path: string,
+  root: string,
+  rules: ScanRules,
+  exists: boolean,
+  fromSkipped: boolean,
+): string | undefined {
   if (path === root) return undefined;
   const relative = path.slice(root.length + 1);
   const names = relative.split("/");
@@ -67,6 +79,7 @@ function keptPlace(path: string, root: string, rules: ScanRules, exists: boolean
   if (rules.secretSet.matches(text)) return "a secret's path";
   // Into a skipped folder: a folder linked there is where files then land unsurveyed (a file link, such as
   // `python -> .venv/bin/python`, is not).
+  if (fromSkipped) return undefined;
   const isFolder = exists && lstatSync(bytesOf(path), { throwIfNoEntry: false })?.isDirectory();
   if (isFolder && names.some((name) => SKIPPED.has(name))) return "a folder the survey does not look into";
   return undefined;

@@ -22,6 +22,7 @@ import { bytesOf, inside, openFolder, openInside, readInsideSync, textOf } from 
 import { readWorkspaceGitConfig } from "./git-config.js";
 import { childFolders, gitDirOfFile, WATCHED } from "./git-dirs.js";
 import safe from "./git-new-repo.json" with { type: "json" };
+import { unsafeHgRepository } from "./hg-new-repo.js";
 import { heldPlaceholderFiles, heldPlaceholders } from "./placeholders.js";
 import { reopenFolder, reopenWay } from "./reopen.js";
 import { type ScanResult, type ScanRules, scanRoot } from "./scan.js";
@@ -174,9 +175,19 @@ function sweepRoot(
     }
     if (still) report.incomplete.push(`${textOf(folder.path)} could not be looked through`);
   }
-  for (const item of [...now.protected, ...now.gitFiles]) {
-    if (held.has(item.path) || hidden(item.path) || !isNew(item)) continue;
+  if (now.skippedOver) report.incomplete.push(now.skippedOver);
+  // A Mercurial folder the command made is judged whole (as a new git repository is), not file by file.
+  const newHg = now.hgDirs.filter((dir) => !hidden(dir.path) && isNew(dir));
+  const inNewHg = (item: { relative: string }) =>
+    newHg.some((dir) => item.relative.startsWith(`${dir.relative}/`));
+  for (const item of [...now.protected, ...now.gitFiles, ...now.skippedProtected]) {
+    if (held.has(item.path) || hidden(item.path) || !isNew(item) || inNewHg(item)) continue;
     found.push({ root, relative: item.relative, why: "decides what runs next; commands may not create it" });
+  }
+  for (const dir of newHg) {
+    const why = unsafeHgRepository(dir.path);
+    if (why)
+      found.push({ root, relative: dir.relative, why: `a Mercurial repository the command made ${why}` });
   }
   const roots = [...layout.baseline.keys()];
   for (const item of now.secrets) {
