@@ -39,7 +39,7 @@ it("finds repositories, links and protected names inside skipped folders, and no
   expect(relatives(scan.hgDirs)).toEqual([".venv/src/p/.hg"]);
   // An existing .hg's config is read-only like the root's; other protected names are judged after a command.
   expect(relatives(scan.protected)).toEqual([".venv/src/p/.hg/hgrc"]);
-  expect(relatives(scan.skippedProtected)).toEqual(["node_modules/b/.vscode"]);
+  expect(relatives(scan.skippedProtected)).toEqual(["node_modules/.env", "node_modules/b/.vscode"]);
   expect(relatives(scan.secrets)).toEqual([]);
   expect(scan.skippedOver).toBeUndefined();
 });
@@ -73,6 +73,7 @@ it("past its budget says what it did not look through: the survey refuses, the c
     links: [],
     hgDirs: [],
     skippedProtected: [],
+    pycache: [],
     dirs: 0,
   };
   const start = { path: rawOf(join(root, "node_modules")), relative: "node_modules", kind: "dir" as const };

@@ -55,6 +55,8 @@ export interface ScanResult {
    * hundred); one new at its path after a command is moved like any protected name.
    */
   skippedProtected: Found[];
+  /** The project's own `__pycache__` folders (not inside another skipped folder): see sweep-pyc.ts. */
+  pycache: Found[];
   /** Set when the walk of skipped folders stopped at its budget: what it did not look through. */
   skippedOver?: string;
   /** Folders read. */
@@ -89,6 +91,7 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
     links: [],
     hgDirs: [],
     skippedProtected: [],
+    pycache: [],
     dirs: 0,
   };
   const skipped: Found[] = [];
@@ -154,6 +157,7 @@ function walkMain(root: string, rules: ScanRules, out: ScanResult, skipped: Foun
         if (isProtected) out.protected.push(found);
         if (found.kind === "dir" && SKIPPED.has(name)) {
           if (!inProtected) skipped.push(found);
+          if (name === "__pycache__") out.pycache.push(found);
         } else if (found.kind === "dir") {
           next.push({ relative: rel, inProtected: inProtected || isProtected });
         }

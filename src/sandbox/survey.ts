@@ -115,6 +115,8 @@ export interface Layout {
   unsurveyed: string[];
   /** Lines for the result about how the survey went (a root read on past the folder limit). */
   notes: string[];
+  /** When the survey began (ms): what changed since was changed by the command or while it ran. */
+  surveyedAt?: number;
 }
 
 /** Folders left unread at the limit are hidden whole; when more than this many, their parents instead. */
@@ -192,6 +194,7 @@ export function surveySandbox(input: SurveyInput): Layout {
     baseline: new Map(),
     unsurveyed: [],
     notes: [],
+    surveyedAt: Date.now(),
   };
   // What the command sees of the home folder: only what exists (a link shows what it points at).
   if (layout.home) {

@@ -29,6 +29,7 @@ import { type ScanResult, type ScanRules, scanRoot } from "./scan.js";
 import { identity, type Layout, SCAN_WIDE_MAX_DIRS } from "./survey.js";
 import { unsafeGitlinks } from "./sweep-gitlinks.js";
 import { gitFolderLinks, linkWhy, sharedSecretWhy } from "./sweep-links.js";
+import { removeNewBytecode } from "./sweep-pyc.js";
 
 /** Where quarantined paths go, below each root. */
 export const QUARANTINE = ".toolgate/quarantine";
@@ -56,6 +57,8 @@ export interface SweepReport {
    * known safe. Later commands in the workspace are refused until a check finishes (see sandbox/incomplete.ts).
    */
   incomplete: string[];
+  /** How many compiled Python files the command wrote were removed (sweep-pyc.ts). */
+  removedBytecode?: number;
   /**
    * Secret-named paths (text, absolute) new or replaced since the command started: the mounts were decided at
    * the start, so the command could read them (written by it, by the person, or by another program meanwhile).
@@ -203,6 +206,9 @@ function sweepRoot(
     const why = linkWhy(link.path, roots, rules);
     if (why) found.push({ root, relative: link.relative, why });
   }
+  const pycache = now.pycache.filter((p) => !hidden(p.path)).map((p) => p.path);
+  const removed = removeNewBytecode(pycache, layout.surveyedAt ?? 0, report.incomplete);
+  if (removed > 0) report.removedBytecode = (report.removedBytecode ?? 0) + removed;
   for (const dir of now.gitDirs) gitFolders.add(dir.path);
   for (const dir of now.gitDirs) {
     if (hidden(dir.path) || !isNew(dir)) continue;
@@ -317,6 +323,11 @@ export function describeSweep(report: SweepReport): string | undefined {
   for (const m of report.moved) {
     lines.push(`[sandbox: moved ${m.path} to ${m.to}: ${m.why}]`);
   }
+  if (report.removedBytecode)
+    lines.push(
+      `[sandbox: removed ${report.removedBytecode} compiled Python files (__pycache__/*.pyc) the command wrote: ` +
+        "Python on the host would run them instead of the source; it compiles them again at the next import]",
+    );
   for (const problem of report.problems) lines.push(`[sandbox: ${problem}]`);
   for (const problem of report.incomplete)
     lines.push(`[sandbox: the check after the command could not finish: ${problem}]`);
