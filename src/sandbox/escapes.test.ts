@@ -25,6 +25,8 @@ interface EscapeCase {
   tag?: string;
   /** A command run first (sandboxed), e.g. to prepare what the attempt relies on. */
   setup?: string;
+  /** A command run on the host before the setup: the person's own state that the attempt relies on. */
+  before?: string;
   /** write_file must refuse `path` as well. */
   files?: boolean;
   /**
@@ -342,6 +344,7 @@ it("bwrap can create sandboxes on this machine (the tests below need it; install
 
 /** Runs a case's setup command, sandboxed like the attempt. */
 async function setUp(c: EscapeCase): Promise<void> {
+  if (c.before) await run("bash", ["-c", fill(c.before)]);
   if (c.setup) await gate.execute({ name: "shell", args: { command: fill(c.setup), timeout: 30_000 } });
 }
 

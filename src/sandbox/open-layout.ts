@@ -3,14 +3,16 @@
  * Opens what the survey decided (src/sandbox/survey.ts) and makes the plan bwrap gets: each source a
  * descriptor opened without following a link and checked to be at its surveyed path (descriptors.ts), mounted
  * as `/proc/self/fd/N`. A path that moved, turned into a link or changed kind since the survey is a
- * {@link LayoutMoved}: the caller surveys again (and fails closed after a few tries).
+ * {@link LayoutMoved}: the caller surveys again (and fails closed after a few tries). A protected file with a
+ * second hard link is given a file of its own first (own-copy.ts).
  */
 import { chmodSync, closeSync, mkdtempSync, rmdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Mount, SandboxPlan } from "./bwrap-args.js";
 import { closeAll, kindOf, openChecked, rawOf, textOf } from "./descriptors.js";
-import type { Layout } from "./survey.js";
+import { giveOwnCopy } from "./own-copy.js";
+import { type Layout, SandboxSetupError } from "./survey.js";
 
 /** A path changed between the survey and opening it. */
 export class LayoutMoved extends Error {
@@ -53,7 +55,10 @@ function theEmptyFolder(): string {
 export function openLayout(layout: Layout, firstSlot: number): OpenedLayout {
   const fds: number[] = [];
   const slots = new Map<string, number>();
-  const slotOf = (path: string, want?: "dir"): { slot: number } => {
+  // Protected files given a file of their own: the layout is opened again (each was surveyed as it was).
+  const copied: string[] = [];
+  const writableAt = (path: string) => layout.writable.some((w) => path.startsWith(`${w}/`));
+  const slotOf = (path: string, want?: "dir" | "protected"): { slot: number } => {
     const known = slots.get(path);
     if (known !== undefined) return { slot: known };
     const opened = openChecked(path);
@@ -64,6 +69,21 @@ export function openLayout(layout: Layout, firstSlot: number): OpenedLayout {
     if (kind === "link" || (want === "dir" && kind !== "dir")) {
       closeSync(opened.fd);
       throw new LayoutMoved(`${textOf(path)} is now a ${kind === "link" ? "link" : kind}`);
+    }
+    if (want === "protected" && kind === "file" && opened.stat.nlink > 1 && writableAt(path)) {
+      // Another name of it could be writable: it gets a file of its own, and the layout is opened again.
+      closeSync(opened.fd);
+      try {
+        giveOwnCopy(path, opened.stat.ino);
+      } catch (error) {
+        throw new SandboxSetupError(
+          `${textOf(path)} has ${opened.stat.nlink} hard links, so a command could change it through another ` +
+            `name while it is read-only here, and toolgate could not give it a file of its own ` +
+            `(${(error as Error).message}); make it a single file (cp, then mv over it) and run the command again`,
+        );
+      }
+      copied.push(path);
+      return { slot: -1 };
     }
     const slot = firstSlot + fds.length;
     fds.push(opened.fd);
@@ -93,9 +113,13 @@ export function openLayout(layout: Layout, firstSlot: number): OpenedLayout {
           ? ({ system: "/dev/null" } as const)
           : kind === "empty"
             ? slotOf(theEmptyFolder(), "dir")
-            : slotOf(path);
+            : slotOf(path, "protected");
       covers.push({ path, source, writable: false });
     }
+    if (copied.length > 0)
+      throw new LayoutMoved(
+        `${copied.map(textOf).join(", ")} had hard links and were given files of their own`,
+      );
     return {
       plan: {
         mode: layout.mode,

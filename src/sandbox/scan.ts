@@ -9,6 +9,7 @@ import type { Dirent } from "node:fs";
 import { closeSync, lstatSync, readdirSync, type Stats, statfsSync } from "node:fs";
 import type { PathPatternSet } from "../workspace/index.js";
 import { bytesOf, inside, openChecked, textOf } from "./descriptors.js";
+import { walkSkipped } from "./scan-skipped.js";
 import survey from "./survey.json" with { type: "json" };
 
 /** At most this many folders are read per root; the folders left are hidden whole (fail closed). */
@@ -45,8 +46,19 @@ export interface ScanResult {
   unreadable: Found[];
   /** Folders not read because the walk reached {@link SCAN_MAX_DIRS}. */
   unscanned: Found[];
-  /** Symbolic links (outside git folders and skipped folders), for the check after a command. */
+  /** Symbolic links (outside git folders; inside skipped folders too), for the check after a command. */
   links: Found[];
+  /** Mercurial folders (`.hg`), anywhere: a new one is judged like a new git repository. */
+  hgDirs: Found[];
+  /**
+   * Protected names inside skipped folders (scan-skipped.ts): not mounted over (packages ship CI files by the
+   * hundred); one new at its path after a command is moved like any protected name.
+   */
+  skippedProtected: Found[];
+  /** The project's own `__pycache__` folders (not inside another skipped folder): see sweep-pyc.ts. */
+  pycache: Found[];
+  /** Set when the walk of skipped folders stopped at its budget: what it did not look through. */
+  skippedOver?: string;
   /** Folders read. */
   dirs: number;
 }
@@ -58,6 +70,8 @@ export interface ScanRules {
   /** Raw absolute folders the walk leaves alone (`[sandbox] unchecked`). */
   unchecked?: ReadonlySet<string>;
   maxDirs?: number;
+  /** At most this many folders inside skipped folders (default: scan-skipped.ts's SKIPPED_MAX_DIRS). */
+  skippedMaxDirs?: number;
 }
 
 /**
@@ -75,8 +89,19 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
     unreadable: [],
     unscanned: [],
     links: [],
+    hgDirs: [],
+    skippedProtected: [],
+    pycache: [],
     dirs: 0,
   };
+  const skipped: Found[] = [];
+  walkMain(root, rules, out, skipped);
+  walkSkipped(root, skipped, rules, out, listFolder);
+  return out;
+}
+
+/** The walk of everything but skipped folders (those met are added to `skipped`). */
+function walkMain(root: string, rules: ScanRules, out: ScanResult, skipped: Found[]): void {
   const max = rules.maxDirs ?? SCAN_MAX_DIRS;
   // Each queued folder: its relative path and whether it lies inside a protected folder (secrets only).
   let queue: { relative: string; inProtected: boolean }[] = [{ relative: "", inProtected: false }];
@@ -92,7 +117,7 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
         for (const left of next) {
           out.unscanned.push({ path: `${root}/${left.relative}`, relative: left.relative, kind: "dir" });
         }
-        return out;
+        return;
       }
       out.dirs++;
       let entries: readonly FolderEntry[];
@@ -127,16 +152,19 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
           continue;
         }
         if (found.kind === "link") out.links.push(found);
+        if (name === ".hg" && found.kind === "dir" && !inProtected) out.hgDirs.push(found);
         const isProtected = !inProtected && rules.protectedSet.matches(text, textOf(found.path));
         if (isProtected) out.protected.push(found);
-        if (found.kind === "dir" && !SKIPPED.has(name)) {
+        if (found.kind === "dir" && SKIPPED.has(name)) {
+          if (!inProtected) skipped.push(found);
+          if (name === "__pycache__") out.pycache.push(found);
+        } else if (found.kind === "dir") {
           next.push({ relative: rel, inProtected: inProtected || isProtected });
         }
       }
     }
     queue = next;
   }
-  return out;
 }
 
 /** One entry of a folder: its raw name and kind. */

@@ -57,6 +57,8 @@ export interface SurveyInput {
   env?: Readonly<Record<string, string | undefined>>;
   /** At most this many folders read per root (default {@link SCAN_MAX_DIRS}). */
   maxDirs?: number;
+  /** At most this many folders read inside skipped folders per root (tests; default in scan-skipped.ts). */
+  skippedMaxDirs?: number;
   /**
    * When hiding what lies past `maxDirs` would hide a root, the walk reads on up to this many folders instead of
    * refusing (default {@link SCAN_WIDE_MAX_DIRS}).
@@ -113,6 +115,8 @@ export interface Layout {
   unsurveyed: string[];
   /** Lines for the result about how the survey went (a root read on past the folder limit). */
   notes: string[];
+  /** When the survey began (ms): what changed since was changed by the command or while it ran. */
+  surveyedAt?: number;
 }
 
 /** Folders left unread at the limit are hidden whole; when more than this many, their parents instead. */
@@ -190,6 +194,7 @@ export function surveySandbox(input: SurveyInput): Layout {
     baseline: new Map(),
     unsurveyed: [],
     notes: [],
+    surveyedAt: Date.now(),
   };
   // What the command sees of the home folder: only what exists (a link shows what it points at).
   if (layout.home) {
@@ -210,7 +215,12 @@ export function surveySandbox(input: SurveyInput): Layout {
   const { protectedSet, secretSet } = surveyPatterns(input.protectedExtra);
   const unchecked = new Set((input.unchecked ?? []).map(rawOf));
   const scans = roots.map((root) =>
-    scanWithin(root, { protectedSet, secretSet, unchecked, maxDirs: input.maxDirs }, input, layout.notes),
+    scanWithin(
+      root,
+      { protectedSet, secretSet, unchecked, maxDirs: input.maxDirs, skippedMaxDirs: input.skippedMaxDirs },
+      input,
+      layout.notes,
+    ),
   );
   const git: GitContext = {
     writableAt,
@@ -564,7 +574,8 @@ function baselineOf(scan: ScanResult): Map<string, string> {
   const out = new Map<string, string>();
   for (const found of [...scan.protected, ...scan.gitFiles, ...scan.secrets])
     out.set(found.relative, identity(found.path));
-  for (const found of scan.gitDirs) out.set(found.relative, identity(found.path));
+  for (const found of [...scan.gitDirs, ...scan.hgDirs, ...scan.skippedProtected])
+    out.set(found.relative, identity(found.path));
   // Links by path: the check after the command judges a link new at its path, whatever its age.
   for (const found of scan.links) out.set(found.relative, identity(found.path));
   return out;
@@ -609,20 +620,29 @@ function scanWithin(
   input: Pick<SurveyInput, "maxDirsWide">,
   notes: string[],
 ): ScanResult {
-  const scan = scanRoot(root, rules);
+  const scan = skippedWalked(scanRoot(root, rules));
   if (scan.unscanned.length === 0) return scan;
   const left = coarsen(
     scan.unscanned.map((f) => f.path),
     root,
   );
   if (!left.includes(root)) return scan;
-  const wide = scanRoot(root, { ...rules, maxDirs: input.maxDirsWide ?? SCAN_WIDE_MAX_DIRS });
+  const wide = skippedWalked(scanRoot(root, { ...rules, maxDirs: input.maxDirsWide ?? SCAN_WIDE_MAX_DIRS }));
   notes.push(
     `[sandbox: ${textOf(root)} holds ${wide.dirs} or more folders side by side: the survey read past its ` +
       `limit of ${rules.maxDirs ?? SCAN_MAX_DIRS} rather than hide the workspace, so commands start slower; ` +
       "list large build folders in [sandbox] unchecked]",
   );
   return wide;
+}
+
+/** A walk whose skipped folders were looked through within their budget; refused otherwise (fail closed). */
+function skippedWalked(scan: ScanResult): ScanResult {
+  if (!scan.skippedOver) return scan;
+  throw new SandboxSetupError(
+    `${scan.skippedOver}; list such folders in [sandbox] unchecked (then nothing there is checked) or ` +
+      "remove some",
+  );
 }
 
 /**

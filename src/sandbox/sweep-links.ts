@@ -56,15 +56,27 @@ export function linkWhy(
       ? `a link with an absolute target: ${why}`
       : `a link leading outside the workspace: ${why}`;
   }
+  // A link inside a skipped folder into one (pnpm's `node_modules/x -> .pnpm/…`) adds no unsurveyed place.
+  const fromSkipped = path
+    .slice(rootOf(path)?.length ?? 0)
+    .split("/")
+    .slice(0, -1)
+    .some((name) => SKIPPED.has(name));
   for (const end of new Set([textual, ...(real === undefined ? [] : [real])])) {
-    const place = kept(end) ?? keptPlace(end, rootOf(end)!, rules, real === end);
+    const place = kept(end) ?? keptPlace(end, rootOf(end)!, rules, real === end, fromSkipped);
     if (place) return `a link into ${place}: ${why}`;
   }
   return undefined;
 }
 
 /** What the sandbox keeps from commands at `path` (inside `root`), in words; undefined for an ordinary place. */
-function keptPlace(path: string, root: string, rules: ScanRules, exists: boolean): string | undefined {
+function keptPlace(
+  path: string,
+  root: string,
+  rules: ScanRules,
+  exists: boolean,
+  fromSkipped: boolean,
+): string | undefined {
   if (path === root) return undefined;
   const relative = path.slice(root.length + 1);
   const names = relative.split("/");
@@ -74,6 +86,7 @@ function keptPlace(path: string, root: string, rules: ScanRules, exists: boolean
   if (rules.secretSet.matches(text)) return "a secret's path";
   // Into a skipped folder: a folder linked there is where files then land unsurveyed (a file link, such as
   // `python -> .venv/bin/python`, is not).
+  if (fromSkipped) return undefined;
   const isFolder = exists && lstatSync(bytesOf(path), { throwIfNoEntry: false })?.isDirectory();
   const unchecked = [...(rules.unchecked ?? [])].some((u) => path === u || path.startsWith(`${u}/`));
   if (isFolder && (unchecked || names.some((name) => SKIPPED.has(name))))

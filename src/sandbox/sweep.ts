@@ -23,12 +23,14 @@ import { bytesOf, inside, openFolder, openInside, readInsideSync, textOf } from 
 import { readWorkspaceGitConfig } from "./git-config.js";
 import { childFolders, gitDirOfFile, WATCHED } from "./git-dirs.js";
 import safe from "./git-new-repo.json" with { type: "json" };
+import { unsafeHgRepository } from "./hg-new-repo.js";
 import { heldPlaceholderFiles, heldPlaceholders, intactPlaceholder } from "./placeholders.js";
 import { reopenFolder, reopenWay } from "./reopen.js";
 import { type ScanResult, type ScanRules, scanRoot } from "./scan.js";
 import { identity, type Layout, SCAN_WIDE_MAX_DIRS } from "./survey.js";
 import { unsafeGitlinks } from "./sweep-gitlinks.js";
 import { gitFolderLinks, linkWhy, sharedSecretWhy } from "./sweep-links.js";
+import { removeNewBytecode } from "./sweep-pyc.js";
 
 /** Where quarantined paths go, below each root. */
 export const QUARANTINE = ".toolgate/quarantine";
@@ -56,6 +58,8 @@ export interface SweepReport {
    * known safe. Later commands in the workspace are refused until a check finishes (see sandbox/incomplete.ts).
    */
   incomplete: string[];
+  /** How many compiled Python files the command wrote were removed (sweep-pyc.ts). */
+  removedBytecode?: number;
   /**
    * Secret-named paths (text, absolute) new or replaced since the command started: the mounts were decided at
    * the start, so the command could read them (written by it, by the person, or by another program meanwhile).
@@ -208,9 +212,19 @@ function sweepRoot(
     }
     if (still) report.incomplete.push(`${textOf(folder.path)} could not be looked through`);
   }
-  for (const item of [...now.protected, ...now.gitFiles]) {
-    if (held.has(item.path) || hidden(item.path) || !isNew(item)) continue;
+  if (now.skippedOver) report.incomplete.push(now.skippedOver);
+  // A Mercurial folder the command made is judged whole (as a new git repository is), not file by file.
+  const newHg = now.hgDirs.filter((dir) => !hidden(dir.path) && isNew(dir));
+  const inNewHg = (item: { relative: string }) =>
+    newHg.some((dir) => item.relative.startsWith(`${dir.relative}/`));
+  for (const item of [...now.protected, ...now.gitFiles, ...now.skippedProtected]) {
+    if (held.has(item.path) || hidden(item.path) || !isNew(item) || inNewHg(item)) continue;
     found.push({ root, relative: item.relative, why: "decides what runs next; commands may not create it" });
+  }
+  for (const dir of newHg) {
+    const why = unsafeHgRepository(dir.path);
+    if (why)
+      found.push({ root, relative: dir.relative, why: `a Mercurial repository the command made ${why}` });
   }
   const roots = [...layout.baseline.keys()];
   for (const item of now.secrets) {
@@ -226,6 +240,9 @@ function sweepRoot(
     const why = linkWhy(link.path, roots, rules, (end) => keptByLayout(layout, end));
     if (why) found.push({ root, relative: link.relative, why });
   }
+  const pycache = now.pycache.filter((p) => !hidden(p.path)).map((p) => p.path);
+  const removed = removeNewBytecode(pycache, layout.surveyedAt ?? 0, report.incomplete);
+  if (removed > 0) report.removedBytecode = (report.removedBytecode ?? 0) + removed;
   for (const dir of now.gitDirs) gitFolders.add(dir.path);
   for (const dir of now.gitDirs) {
     if (hidden(dir.path) || !isNew(dir)) continue;
@@ -344,6 +361,11 @@ export function describeSweep(report: SweepReport): string | undefined {
   for (const m of report.moved) {
     lines.push(`[sandbox: moved ${m.path} to ${m.to}: ${m.why}]`);
   }
+  if (report.removedBytecode)
+    lines.push(
+      `[sandbox: removed ${report.removedBytecode} compiled Python files (__pycache__/*.pyc) the command wrote: ` +
+        "Python on the host would run them instead of the source; it compiles them again at the next import]",
+    );
   for (const problem of report.problems) lines.push(`[sandbox: ${problem}]`);
   for (const problem of report.incomplete)
     lines.push(`[sandbox: the check after the command could not finish: ${problem}]`);
