@@ -93,7 +93,7 @@ export function openLayout(layout: Layout, firstSlot: number): OpenedLayout {
           ? ({ system: "/dev/null" } as const)
           : kind === "empty"
             ? slotOf(theEmptyFolder(), "dir")
-            : slotOf(path);
+            : slotOf(layout.coverSources?.get(path) ?? path);
       covers.push({ path, source, writable: false });
     }
     return {
