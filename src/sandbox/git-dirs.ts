@@ -54,6 +54,11 @@ export interface GitProtection {
   blockedFiles: Map<string, string>;
   /** Git folders whose missing {@link WATCHED} entries the check after the command looks for. */
   watched: Set<string>;
+  /**
+   * Files a repository's config includes from outside every writable place: hidden (the command's copy of the
+   * config drops its includes, and they often hold tokens; outside the writable places nothing is writable).
+   */
+  hidden: Set<string>;
 }
 
 /** Where paths may be protected, and the user's own git settings. */
@@ -67,7 +72,13 @@ export interface GitContext {
 
 /** An empty protection to add repositories to. */
 export function newGitProtection(): GitProtection {
-  return { readOnly: new Set(), blocked: new Set(), blockedFiles: new Map(), watched: new Set() };
+  return {
+    readOnly: new Set(),
+    blocked: new Set(),
+    blockedFiles: new Map(),
+    watched: new Set(),
+    hidden: new Set(),
+  };
 }
 
 /**
@@ -101,7 +112,8 @@ export function protectGitDir(
   const base = worktree ?? gitDir;
   const hooksPaths = [...context.globalHooksPaths, ...configValues(config, "core", "hookspath")];
   for (const configPath of includedConfigs(`${gitDir}/config`, context.home)) {
-    protectPath(configPath, context, into);
+    if (context.writableAt(configPath)) protectPath(configPath, context, into);
+    else if (exists(configPath)) into.hidden.add(configPath);
     const included = readGitConfig(bytesOf(configPath)) ?? [];
     hooksPaths.push(...configValues(included, "core", "hookspath"));
   }
@@ -206,7 +218,7 @@ function fileStamp(path: string): string {
 }
 
 /** The files a config includes (`include.path`, `includeIf.*.path`), followed recursively, raw absolute. */
-function includedConfigs(
+export function includedConfigs(
   file: string,
   home: string,
   read: (path: string) => ReturnType<typeof readGitConfig> = (path) => readGitConfig(bytesOf(path)),

@@ -3,7 +3,8 @@
  * What a sandboxed command sees of the user's own git config files (~/.gitconfig, ~/.config/git/config): a
  * copy keeping only the keys of git-user-config.json (identity, line endings, colours, aliases that are not
  * shell commands, …). Those files often hold tokens (`url.<with token>.insteadOf`, `http.*.extraheader`,
- * `credential.helper = !echo password=…`, `include.path` of another file), so the original is never shown.
+ * `credential.helper = !echo password=…`, `include.path` of another file), so the original is never shown;
+ * a kept key whose value has a credential's shape (credential-shapes.json: a token in an alias) is dropped too.
  * The file is read with git itself (`--file F --no-includes`, which runs no program); when that fails the
  * command gets an empty config and a note (fail closed).
  */
@@ -12,6 +13,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { credentialShaped } from "./credential-shapes.js";
 import data from "./git-user-config.json" with { type: "json" };
 
 /** One setting as git lists it: the key (section and name lower-cased) and its value (undefined: a bare key). */
@@ -38,7 +40,7 @@ export function keptSetting(setting: GitSetting): boolean {
   const key = setting.key.toLowerCase();
   if (!KEEP.some((p) => p.test(key)) || DROP.some((p) => p.test(key))) return false;
   const value = setting.value ?? "";
-  return !DROP_VALUES.some((d) => d.key.test(key) && d.value.test(value));
+  return !DROP_VALUES.some((d) => d.key.test(key) && d.value.test(value)) && !credentialShaped(value);
 }
 
 /** Parses `git config --list -z` output: `key\nvalue\0` per setting (`key\0` for a bare key). */
@@ -76,11 +78,16 @@ export interface GitConfigCopy {
   note?: string;
 }
 
+/** What a copy keeps of one setting: the setting (maybe rewritten), or undefined to drop it. */
+export type GitSettingFilter = (setting: GitSetting) => GitSetting | undefined;
+
+const userFilter: GitSettingFilter = (setting) => (keptSetting(setting) ? setting : undefined);
+
 /**
- * Reads `file` with git and keeps what {@link keptSetting} allows; an unreadable or invalid file gives an
- * empty copy and a note, never the original.
+ * Reads `file` with git and keeps what `filter` allows ({@link keptSetting} by default); an unreadable or invalid
+ * file gives an empty copy and a note, never the original.
  */
-export function filteredGitConfig(file: string, git = "git"): GitConfigCopy {
+export function filteredGitConfig(file: string, git = "git", filter = userFilter): GitConfigCopy {
   let output: string;
   try {
     output = execFileSync(git, ["config", "--file", file, "--no-includes", "--list", "-z"], {
@@ -98,19 +105,18 @@ export function filteredGitConfig(file: string, git = "git"): GitConfigCopy {
       note: `[sandbox: ${file} is shown empty to the command: git could not read it (${why})]`,
     };
   }
-  const settings = parseListZ(output);
-  const kept = settings.filter(keptSetting);
+  const kept = parseListZ(output).flatMap((setting) => filter(setting) ?? []);
   return { text: formatGitConfig(kept) };
 }
 
 let folder: string | undefined;
-const made = new Map<string, { stamp: string; path: string; note?: string }>();
+const made = new Map<string, { stamp: string; filter: GitSettingFilter; path: string; note?: string }>();
 
 /**
  * A private file (0600, in a 0700 folder of this process's, removed at exit) holding the filtered copy of
  * `file`; made again only when the file changed (same size, times and inode: the same copy).
  */
-export function gitConfigCopyFile(file: string): { path: string; note?: string } {
+export function gitConfigCopyFile(file: string, filter = userFilter): { path: string; note?: string } {
   let stamp = "";
   try {
     const s = statSync(file, { bigint: true });
@@ -119,8 +125,8 @@ export function gitConfigCopyFile(file: string): { path: string; note?: string }
     // Unreadable: filteredGitConfig says why.
   }
   const known = made.get(file);
-  if (known && stamp !== "" && known.stamp === stamp) return known;
-  const copy = filteredGitConfig(file);
+  if (known && stamp !== "" && known.stamp === stamp && known.filter === filter) return known;
+  const copy = filteredGitConfig(file, "git", filter);
   if (folder === undefined) {
     const dir = mkdtempSync(join(tmpdir(), "toolgate-gitconfig-"));
     chmodSync(dir, 0o700);
@@ -130,7 +136,7 @@ export function gitConfigCopyFile(file: string): { path: string; note?: string }
   const name = createHash("sha256").update(copy.text).digest("hex").slice(0, 16);
   const path = join(folder, `gitconfig-${name}`);
   writeFileSync(path, copy.text, { mode: 0o600 });
-  const entry = { stamp, path, ...(copy.note ? { note: copy.note } : {}) };
+  const entry = { stamp, filter, path, ...(copy.note ? { note: copy.note } : {}) };
   made.set(file, entry);
   return entry;
 }

@@ -12,14 +12,16 @@ const START = "<!-- home-visible:start (generated from src/sandbox/home-visible.
 const END = "<!-- home-visible:end -->";
 
 function table(): string {
-  const rows = HOME_VISIBLE.map((e) => `| \`~/${e.path}\` | ${e.why} |`);
+  const parts = (e: (typeof HOME_VISIBLE)[number]) =>
+    e.show ? e.show.map((p) => `\`${p}\``).join(", ") : "all of it";
+  const rows = HOME_VISIBLE.map((e) => `| \`~/${e.path}\` | ${parts(e)} | ${e.why} |`);
   const variables = HOME_TOOLCHAIN_VARIABLES.map((v) => `\`${v}\``).join(", ");
   return [
-    "| shown read-only | why a build needs it |",
-    "| --- | --- |",
+    "| shown read-only | which parts (`*`: any one name but `etc` or a secret's; `/`: folders only) | why a build needs it |",
+    "| --- | --- | --- |",
     ...rows,
     "",
-    `Also shown, read-only, when inside the home folder: each folder on \`PATH\`, and the folders ${variables} name.`,
+    `Also shown, read-only, when inside the home folder: each folder on \`PATH\` (whole), and the folders ${variables} name (the same parts as their entry; a JDK's or Go's folders but \`etc\`).`,
   ].join("\n");
 }
 

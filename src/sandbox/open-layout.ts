@@ -107,13 +107,21 @@ export function openLayout(layout: Layout, firstSlot: number): OpenedLayout {
       if (seen.has(binds[i]!.path)) binds.splice(i, 1);
       else seen.add(binds[i]!.path);
     }
+    // A file shown as a filtered copy (a repository's config): the copy is what is bound, and the original is
+    // still checked for a second hard link a command could write it through.
+    const coverSource = (path: string) => {
+      const copy = layout.coverSources?.get(path);
+      if (copy === undefined) return slotOf(path, "protected");
+      slotOf(path, "protected");
+      return slotOf(copy);
+    };
     for (const [path, kind] of layout.covers) {
       const source =
         kind === "null"
           ? ({ system: "/dev/null" } as const)
           : kind === "empty"
             ? slotOf(theEmptyFolder(), "dir")
-            : slotOf(path, "protected");
+            : coverSource(path);
       covers.push({ path, source, writable: false });
     }
     if (copied.length > 0)

@@ -227,9 +227,10 @@ describe("surveySandbox: secrets", () => {
 });
 
 describe("surveySandbox: the home folder", () => {
-  it("empties the home folder but for toolchains that exist, PATH entries and [sandbox] readable", () => {
+  it("empties the home folder but for toolchains' parts that exist, PATH entries and [sandbox] readable", () => {
     mkdirSync(join(home, ".nvm"));
-    mkdirSync(join(home, ".cargo"));
+    writeFileSync(join(home, ".nvm/nvm.sh"), "");
+    mkdirSync(join(home, ".cargo/bin"), { recursive: true });
     writeFileSync(join(home, ".cargo/credentials.toml"), "token");
     mkdirSync(join(home, "tools/bin"), { recursive: true });
     mkdirSync(join(home, "notes"));
@@ -240,8 +241,9 @@ describe("surveySandbox: the home folder", () => {
     });
     expect(layout.home).toBe(rawOf(home));
     const visible = layout.visible.map((v) => v.path.slice(base.length)).sort();
-    expect(visible).toEqual(["/home/.cargo", "/home/.nvm", "/home/notes", "/home/tools/bin"]);
-    expect(covers(layout).get("/home/.cargo/credentials.toml")).toBe("null");
+    expect(visible).toEqual(["/home/.cargo/bin", "/home/.nvm/nvm.sh", "/home/notes", "/home/tools/bin"]);
+    // Not a part shown: nothing to cover.
+    expect(covers(layout).has("/home/.cargo/credentials.toml")).toBe(false);
     expect(covers(layout).has("/home/.pgpass")).toBe(false); // not listed: the emptied home hides it
   });
 

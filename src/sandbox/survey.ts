@@ -21,14 +21,18 @@ import { bytesOf, rawOf, textOf } from "./descriptors.js";
 import {
   commonDirOf,
   type GitContext,
+  type GitProtection,
   gitDirOfFile,
   globalHooksPaths,
+  includedConfigs,
   newGitProtection,
   protectGitDir,
 } from "./git-dirs.js";
 import { trackedUnchanged } from "./git-index.js";
+import { repoConfigCopyFile } from "./git-repo-config.js";
 import { gitConfigCopyFile, userGitConfigPaths } from "./git-user-config.js";
-import { visibleInHome } from "./home.js";
+import { type VisiblePath, visibleInHome } from "./home.js";
+import { shownParts } from "./home-parts.js";
 import { heldPlaceholderFiles, heldPlaceholders } from "./placeholders.js";
 import { fitPlan, PlanBudgetError } from "./plan-budget.js";
 import { listFolder, SCAN_MAX_DIRS, type ScanResult, type ScanRules, scanRoot } from "./scan.js";
@@ -95,6 +99,11 @@ export interface Layout {
   readOnlyRoots: string[];
   /** Covered paths and how. */
   covers: Map<string, CoverKind>;
+  /**
+   * `self` covers shown with another file's content: a repository's config → its filtered copy
+   * (git-repo-config.ts). Absent: each shows itself.
+   */
+  coverSources?: Map<string, string>;
   /** Missing protected paths to make (empty folders) so they can be covered; inside a writable place. */
   placeholders: string[];
   /** Missing git files to make so they can be covered (raw path → what git reads there as nothing). */
@@ -171,9 +180,10 @@ export function surveySandbox(input: SurveyInput): Layout {
   const writing = input.mode === "workspace-write";
   const writable = writing ? [...roots, ...writableExtra] : writableExtra;
   const writableAt = (path: string) => writable.some((w) => isInsideOrEqual(w, path));
-  const visibleAll = visibleInHome(homeText, env, input.readable ?? []).map((v) => rawOf(v.path));
+  const visibleAll = visibleInHome(homeText, env, input.readable ?? []);
   const homeShown =
-    visibleAll.includes(home) || roots.some((r) => isInsideOrEqual(r, home) && r.length >= home.length);
+    visibleAll.some((v) => rawOf(v.path) === home) ||
+    roots.some((r) => isInsideOrEqual(r, home) && r.length >= home.length);
   const layout: Layout = {
     mode: input.mode,
     network: input.network,
@@ -196,15 +206,11 @@ export function surveySandbox(input: SurveyInput): Layout {
     notes: [],
     surveyedAt: Date.now(),
   };
-  // What the command sees of the home folder: only what exists (a link shows what it points at).
+  const { protectedSet, secretSet } = surveyPatterns(input.protectedExtra);
   if (layout.home) {
-    for (const path of visibleAll) {
-      if (roots.some((r) => isInsideOrEqual(r, path))) continue;
-      const source = realPathOf(path);
-      if (source) layout.visible.push({ path, source });
-    }
+    showHomeParts(layout, visibleAll, roots, secretSet);
+    showGitConfigCopies(layout, homeText, env.XDG_CONFIG_HOME);
   }
-  if (layout.home) showGitConfigCopies(layout, homeText, env.XDG_CONFIG_HOME);
   const readableAt = (path: string) =>
     !layout.home ||
     !isInsideOrEqual(home, path) ||
@@ -212,7 +218,6 @@ export function surveySandbox(input: SurveyInput): Layout {
     roots.some((r) => isInsideOrEqual(r, path)) ||
     layout.visible.some((v) => isInsideOrEqual(v.path, path));
 
-  const { protectedSet, secretSet } = surveyPatterns(input.protectedExtra);
   const unchecked = new Set((input.unchecked ?? []).map(rawOf));
   const scans = roots.map((root) =>
     scanWithin(
@@ -234,7 +239,12 @@ export function surveySandbox(input: SurveyInput): Layout {
     hideSecrets(scan, layout, roots, readableAt);
     if (writing) coverProtected(scan, layout, writableAt, held);
     layout.baseline.set(scan.root, baselineOf(scan));
-    if (!writing) continue;
+    if (!writing) {
+      // Nothing is writable, but the repositories' configs are still shown only as filtered copies.
+      for (const found of scan.gitDirs)
+        if (kindAt(`${found.path}/config`) === "file") gitProtection.readOnly.add(`${found.path}/config`);
+      continue;
+    }
     for (const found of scan.gitDirs) {
       const worktree = found.relative.split("/").pop() === ".git" ? dirname(found.path) : undefined;
       protectGitDir(found.path, worktree, git, gitProtection);
@@ -253,6 +263,8 @@ export function surveySandbox(input: SurveyInput): Layout {
     if (kindAt(`${path}/HEAD`) === "file") protectGitDir(path, undefined, git, gitProtection);
   }
   for (const path of gitProtection.readOnly) layout.covers.set(path, "self");
+  showRepoConfigCopies(layout, gitProtection);
+  for (const path of gitProtection.hidden) if (readableAt(path)) layout.covers.set(path, "null");
   for (const path of gitProtection.blocked) block(layout, path);
   for (const [path, content] of gitProtection.blockedFiles) {
     layout.covers.set(path, "self");
@@ -264,7 +276,7 @@ export function surveySandbox(input: SurveyInput): Layout {
       layout.gitlinks.set(dotGit, stamp);
   }
   if (writing) blockMissingAtRoots(layout, roots, home);
-  hideListed(layout, input, home, readableAt);
+  hideListed(layout, input, home, readableAt, env.XDG_CONFIG_HOME);
   try {
     fitPlan(layout, roots);
   } catch (error) {
@@ -430,6 +442,35 @@ function whereMissing(root: string, path: string): string | undefined {
 }
 
 /**
+ * What the command sees of the home folder: what exists of each visible entry — whole, or only the parts its
+ * patterns name (home-parts.ts) — as the real path it leads to. A part that leads elsewhere in the home folder
+ * (a link out of the toolchain's folder) is not shown: only the entry's own folder was chosen.
+ */
+function showHomeParts(
+  layout: Layout,
+  visible: readonly VisiblePath[],
+  roots: readonly string[],
+  secretSet: PathPatternSet,
+): void {
+  const shown = new Set<string>();
+  const secretName = (name: string) => secretSet.matches(textOf(name));
+  for (const entry of visible) {
+    const path = rawOf(entry.path);
+    if (roots.some((r) => isInsideOrEqual(r, path))) continue;
+    const own = realPathOf(path);
+    if (own === undefined) continue;
+    const parts = entry.show ? shownParts(path, entry.show, secretName) : [path];
+    for (const part of parts) {
+      const source = part === path ? own : realPathOf(part);
+      if (source === undefined || shown.has(part)) continue;
+      if (layout.home && isInsideOrEqual(layout.home, source) && !isInsideOrEqual(own, source)) continue;
+      shown.add(part);
+      layout.visible.push({ path: part, source });
+    }
+  }
+}
+
+/**
  * The user's git config files the command could read are shown as filtered copies (git-user-config.ts): they
  * often hold tokens. Only inside an emptied home folder: a home shown whole is the user's explicit choice.
  */
@@ -447,16 +488,36 @@ function showGitConfigCopies(layout: Layout, home: string, xdgConfigHome: string
   }
 }
 
-/** `[sandbox] hidden` and the user's credential paths, where the command could otherwise read them. */
+/**
+ * A repository's own config files (`config`, `config.worktree` of each git folder protected) are shown as
+ * filtered copies: remote URLs with a token, `http.*.extraheader`, `url.*.insteadOf` carry credentials.
+ */
+function showRepoConfigCopies(layout: Layout, protection: GitProtection): void {
+  for (const path of protection.readOnly) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    if ((name !== "config" && name !== "config.worktree") || kindAt(path) !== "file") continue;
+    const copy = repoConfigCopyFile(textOf(path));
+    if (copy.note) layout.notes.push(copy.note);
+    layout.coverSources ??= new Map();
+    layout.coverSources.set(path, rawOf(copy.path));
+  }
+}
+
+/**
+ * `[sandbox] hidden`, the user's credential paths and the files the user's git config includes (their copies
+ * drop the includes: the files often hold tokens), where the command could otherwise read them.
+ */
 function hideListed(
   layout: Layout,
   input: SurveyInput,
   home: string,
   readableAt: (path: string) => boolean,
+  xdgConfigHome: string | undefined,
 ): void {
   const listed = [
     ...USER_SECRET_PATHS.map((p) => (p.startsWith("~/") ? `${home}/${rawOf(p.slice(2))}` : rawOf(p))),
     ...(input.hidden ?? []).map(rawOf),
+    ...userGitConfigPaths(textOf(home), xdgConfigHome).flatMap((p) => includedConfigs(rawOf(p), home)),
   ];
   for (const listedPath of listed) {
     if (!readableAt(listedPath)) continue;

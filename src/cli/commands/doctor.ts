@@ -162,7 +162,7 @@ function checkSandboxView(gate: Toolgate | undefined): DoctorCheck {
   );
   const shown = visibleInHome(home, process.env, readable)
     .filter((v) => existsSync(v.path))
-    .map((v) => (v.path === home ? "~" : `~${v.path.slice(home.length)}`));
+    .map((v) => `${v.path === home ? "~" : `~${v.path.slice(home.length)}`}${v.show ? " (what runs)" : ""}`);
   return {
     check: "sandbox view",
     ok: true,
