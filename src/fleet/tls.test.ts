@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool, okResult } from "../core/index.js";
 import { createMemoryStore } from "../state/index.js";
-import { projectLifecycle } from "../test-support/fleet-lifecycle.js";
+import { details, projectLifecycle } from "../test-support/fleet-lifecycle.js";
 import {
   makeCertificates,
   removeCertificates,
@@ -64,15 +64,6 @@ async function open(config: FleetConfig): Promise<Fleet> {
 
 /** The project's keys as the server holds them. */
 const keysOf = (project: string) => plain.keys(`toolgate:{${project}}:*`);
-
-const details = {
-  toolName: "deploy",
-  description: "deploy",
-  risk: "high" as const,
-  locations: [],
-  type: "generic" as const,
-  sandbox: "not sandboxed",
-};
 
 describe("fleet mode over TLS", { timeout: 120_000 }, () => {
   it("runs a project's whole life over rediss:// with the test CA and a client certificate", async () => {
