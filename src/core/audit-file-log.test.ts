@@ -10,7 +10,6 @@ import { REPO_ROOT, runProcess, tempWorkspace } from "../test-support/cli.js";
 import { FileAuditSink } from "./audit.js";
 import { GENESIS, verifyChain } from "./audit-chain.js";
 import { FileAuditLog } from "./audit-file-log.js";
-import type { AuditRecord } from "./types.js";
 
 const record = sampleRecord;
 
