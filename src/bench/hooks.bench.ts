@@ -9,26 +9,14 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defineTool, okResult } from "../core/index.js";
 import { HookSet } from "../hooks/index.js";
 import { createToolgate, type Toolgate } from "../toolgate.js";
 import { fmt, interleaved, p50p99, report, stats } from "./harness.js";
+import { NOOP_CALL, noopTool } from "./noop-gate.js";
 
-const noop = defineTool<{ text: string }>({
-  name: "noop",
-  description: "Does nothing",
-  kind: "think",
-  risk: "low",
-  parameters: {
-    type: "object",
-    properties: { text: { type: "string" } },
-    required: ["text"],
-    additionalProperties: false,
-  },
-  run: async ({ text }) => okResult(text),
-});
+const noop = noopTool();
 
-const call = { name: "noop", args: { text: "x" } };
+const call = NOOP_CALL;
 
 async function gateWith(root: string, home: string, hooks: object[]): Promise<Toolgate> {
   const gate = await createToolgate({

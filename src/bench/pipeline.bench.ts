@@ -3,28 +3,17 @@
  * Pipeline overhead: an allowed no-op tool through `gate.execute` (resolve → validate → policy → execute →
  * shape) against calling the tool's function directly. Target: ≤ 25 µs p50 above the direct call.
  */
-import { defineTool, okResult } from "../core/index.js";
+import { okResult } from "../core/index.js";
 import { createToolgate } from "../toolgate.js";
 import { fmt, report, stats } from "./harness.js";
+import { noopTool } from "./noop-gate.js";
 
 const BATCH = 200;
 const BATCHES = 200;
 
 export default async function run(): Promise<void> {
   const noop = async (params: { text: string }) => okResult(params.text);
-  const tool = defineTool<{ text: string }>({
-    name: "noop",
-    description: "Does nothing",
-    kind: "think",
-    risk: "low",
-    parameters: {
-      type: "object",
-      properties: { text: { type: "string" } },
-      required: ["text"],
-      additionalProperties: false,
-    },
-    run: noop,
-  });
+  const tool = noopTool();
   const gate = await createToolgate({
     builtins: false,
     tools: [tool],

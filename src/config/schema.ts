@@ -239,6 +239,13 @@ export const CONFIG_SCHEMA = z.strictObject({
       password_env: text(
         "The environment variable holding the Redis password (default `TOOLGATE_REDIS_PASSWORD`). A password is never read from the config file: one written into `redis` or `cluster` is refused.",
       ).optional(),
+      tls_ca: text(
+        "For a `rediss://` server: the PEM file of the CA its certificate must chain to (relative to the workspace; default: Node's trusted CAs). The certificate and the server's name are always checked: one that does not verify is refused, and nothing is sent.",
+      ).optional(),
+      tls_cert: text(
+        "For a `rediss://` server that asks clients for a certificate (`tls-auth-clients`): this client's certificate, PEM; needs `tls_key`.",
+      ).optional(),
+      tls_key: text("The private key of `tls_cert` (PEM; keep it readable only by you).").optional(),
       project: text(
         "The key namespace, `toolgate:{PROJECT}:…` (default: the name of the first root).",
       ).optional(),

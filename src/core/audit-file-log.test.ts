@@ -2,26 +2,16 @@
  * The JSONL audit file's chain: four processes appending to one file keep one chain; verify names an edited
  * line; tail, follow and `toolgate audit verify|export|tail` read it back.
  */
-import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, REPO_ROOT, runProcess, tempWorkspace, toolgate } from "../test-support/cli.js";
+import { auditCli, followAudit, readCalls, sampleRecord, seqs } from "../test-support/audit-cli.js";
+import { REPO_ROOT, runProcess, tempWorkspace } from "../test-support/cli.js";
 import { FileAuditSink } from "./audit.js";
 import { GENESIS, verifyChain } from "./audit-chain.js";
 import { FileAuditLog } from "./audit-file-log.js";
-import type { AuditRecord } from "./types.js";
 
-const record: AuditRecord = {
-  time: "2026-01-01T00:00:00.000Z",
-  tool: "read_file",
-  argsDigest: "sha256:x",
-  decision: "allow",
-  rule: "p#1",
-  risk: "low",
-  outcome: "ok",
-  durationMs: 1,
-};
+const record = sampleRecord;
 
 // One writer process: appends N records through the built FileAuditSink.
 const WRITER = `
@@ -82,17 +72,11 @@ describe("the audit file's chain", () => {
     const ws = await tempWorkspace({ "a.txt": "hi\n" });
     const config = join(await tempWorkspace(), "config.toml");
     await writeFile(config, '[audit]\nfile = "audit.jsonl"\n');
-    const run = (args: string[], input?: string) =>
-      toolgate(["--workspace", ws, "--config", config, ...args], input === undefined ? {} : { input });
-    const batch = `${JSON.stringify({ name: "read_file", args: { path: "a.txt" } })}\n`.repeat(3);
+    const run = auditCli(ws, config);
+    const batch = readCalls(3);
     expect((await run(["call", "--batch", "-"], batch)).code).toBe(0);
     const tail = await run(["--json", "audit", "tail", "-n", "2"]);
-    expect(
-      tail.stdout
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l).seq),
-    ).toEqual([2, 3]);
+    expect(seqs(tail.stdout)).toEqual([2, 3]);
     const verified = await run(["audit", "verify"]);
     expect(verified.stdout).toContain(
       `the audit file ${join(ws, "audit.jsonl")}: 3 record(s), chain intact from #1 to #3`,
@@ -102,41 +86,13 @@ describe("the audit file's chain", () => {
     expect(await readFile(out, "utf8")).toBe(await readFile(join(ws, "audit.jsonl"), "utf8"));
     expect((await run(["audit", "export", join(ws, "x.jsonl"), "--trim"])).code).toBe(2);
 
-    const follower = spawn(process.execPath, [
-      BIN,
-      "--workspace",
-      ws,
-      "--config",
-      config,
-      "--json",
-      "audit",
-      "tail",
-      "-n",
-      "0",
-      "-f",
-    ]);
-    let stdout = "";
-    let stderr = "";
-    follower.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    follower.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => follower.once("close", resolve));
+    const follower = await followAudit(ws, config, "the audit file");
     try {
-      await expect.poll(() => stderr, { timeout: 60_000 }).toContain("following the audit file");
       expect((await run(["call", "--batch", "-"], batch)).code).toBe(0);
-      await expect.poll(() => stdout.trim().split("\n").filter(Boolean).length, { timeout: 60_000 }).toBe(3);
-      expect(
-        stdout
-          .trim()
-          .split("\n")
-          .map((l) => JSON.parse(l).seq),
-      ).toEqual([4, 5, 6]);
+      await expect.poll(() => follower.seqs().length, { timeout: 60_000 }).toBe(3);
+      expect(follower.seqs()).toEqual([4, 5, 6]);
     } finally {
-      follower.kill("SIGINT");
+      expect(await follower.stop()).toBe(0);
     }
-    expect(await exited).toBe(0);
   }, 180_000);
 });

@@ -2,20 +2,11 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sampleRecord } from "../test-support/audit-cli.js";
 import { canonicalJson } from "../utils/index.js";
 import { argsDigest, FileAuditSink } from "./audit.js";
-import type { AuditRecord } from "./types.js";
 
-const record: AuditRecord = {
-  time: "2026-01-01T00:00:00.000Z",
-  tool: "read_file",
-  argsDigest: "sha256:x",
-  decision: "allow",
-  rule: "p#1",
-  risk: "low",
-  outcome: "ok",
-  durationMs: 1,
-};
+const record = sampleRecord;
 
 describe("audit records", () => {
   it("digests arguments independently of key order, never logging them", () => {

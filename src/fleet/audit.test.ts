@@ -3,12 +3,12 @@
  * processes (`toolgate call --batch`), `toolgate audit verify|tail --follow|export` on it, tampering named by
  * verify, the trim exporting first (or refusing), and records buffered while the server is down.
  */
-import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifyChain } from "../core/index.js";
-import { BIN, tempWorkspace, toolgate } from "../test-support/cli.js";
+import { auditCli, followAudit, readCalls, seqs } from "../test-support/audit-cli.js";
+import { tempWorkspace } from "../test-support/cli.js";
 import { useRedis } from "../test-support/redis-server.js";
 import { createToolgate } from "../toolgate.js";
 import { connectFleet } from "./connect.js";
@@ -23,12 +23,11 @@ async function fleetWorkspace(extra = "") {
   const home = await tempWorkspace({});
   const config = join(home, "config.toml");
   await writeFile(config, `[fleet]\nredis = "${server().url}"\nproject = "${project}"\n${extra}`);
-  const run = (args: string[], input?: string) =>
-    toolgate(["--workspace", ws, "--config", config, ...args], input === undefined ? {} : { input });
+  const run = auditCli(ws, config);
   return { project, ws, home, config, run, stream: `toolgate:{${project}}:audit` };
 }
 
-const batch = (n: number) => `${JSON.stringify({ name: "read_file", args: { path: "a.txt" } })}\n`.repeat(n);
+const batch = readCalls;
 
 describe("the audit stream", () => {
   it("keeps one chain across four writer processes, and verify says so", async () => {
@@ -94,45 +93,16 @@ describe("the audit stream", () => {
     const f = await fleetWorkspace();
     expect((await f.run(["call", "--batch", "-"], batch(3))).code).toBe(0);
     const tail = await f.run(["--json", "audit", "tail", "-n", "2"]);
-    expect(
-      tail.stdout
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l).seq),
-    ).toEqual([2, 3]);
+    expect(seqs(tail.stdout)).toEqual([2, 3]);
 
-    const follower = spawn(process.execPath, [
-      BIN,
-      "--workspace",
-      f.ws,
-      "--config",
-      f.config,
-      "--json",
-      "audit",
-      "tail",
-      "-n",
-      "0",
-      "--follow",
-    ]);
-    let out = "";
-    let err = "";
-    follower.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    follower.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    const exited = new Promise<number | null>((resolve) => follower.once("close", resolve));
+    const follower = await followAudit(f.ws, f.config, `the Redis stream ${f.stream}`);
     try {
-      await expect.poll(() => err, { timeout: 60_000 }).toContain(`following the Redis stream ${f.stream}`);
       expect((await f.run(["call", "--batch", "-"], batch(2))).code).toBe(0);
-      await expect.poll(() => out.trim().split("\n").filter(Boolean).length, { timeout: 60_000 }).toBe(2);
-      expect(
-        out
-          .trim()
-          .split("\n")
-          .map((l) => JSON.parse(l).seq),
-      ).toEqual([4, 5]);
+      await expect.poll(() => follower.seqs().length, { timeout: 60_000 }).toBe(2);
+      expect(follower.seqs()).toEqual([4, 5]);
     } finally {
-      follower.kill("SIGINT");
+      expect(await follower.stop()).toBe(0);
     }
-    expect(await exited).toBe(0);
   }, 120_000);
 
   it("exports JSONL that verifies on its own, and names an edited line", async () => {

@@ -5,7 +5,9 @@
  * when the server has not seen the script).
  */
 import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import type { RedisClientType } from "redis";
+import type { FleetTlsFiles } from "./settings.js";
 
 /** A connected client (any modules). */
 export type FleetClient = RedisClientType<
@@ -24,6 +26,28 @@ export interface FleetConnectOptions {
   password?: string;
   /** Milliseconds to wait for the connection before failing (default 5,000). */
   connectTimeoutMs?: number;
+  /** `rediss://`: the CA file to verify the server with (default Node's CAs) and a client certificate. */
+  tls?: FleetTlsFiles;
+}
+
+/**
+ * The TLS socket options of `files`, each file read now (a clear error naming the key when one cannot be).
+ * The server's certificate and name are always verified: nothing here turns that off.
+ */
+async function tlsOptions(files: FleetTlsFiles | undefined): Promise<Record<string, Buffer>> {
+  const options: Record<string, Buffer> = {};
+  for (const name of ["ca", "cert", "key"] as const) {
+    const path = files?.[name];
+    if (path === undefined) continue;
+    try {
+      options[name] = await readFile(path);
+    } catch (error) {
+      throw new Error(
+        `cannot read [fleet] tls_${name} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+  }
+  return options;
 }
 
 /** Imports `redis`, saying what to install when it is missing. */
@@ -60,7 +84,8 @@ export async function startFleetClient(
   onError: (error: Error) => void = () => undefined,
 ): Promise<StartedClient> {
   const redis = await loadRedis();
-  if (options.cluster) return startCluster(redis, options, onError);
+  const tls = await tlsOptions(options.tls);
+  if (options.cluster) return startCluster(redis, options, tls, onError);
   const timeout = options.connectTimeoutMs ?? 5_000;
   const credentials = {
     ...(options.username === undefined ? {} : { username: options.username }),
@@ -77,7 +102,7 @@ export async function startFleetClient(
         ...credentials,
         url: options.url,
         disableOfflineQueue: true,
-        socket: { connectTimeout: timeout, reconnectStrategy },
+        socket: { connectTimeout: timeout, reconnectStrategy, ...tls },
       })) as unknown as FleetClient;
   let settle: (error?: Error) => void = () => undefined;
   const first = new Promise<Error | undefined>((resolve) => {
@@ -124,6 +149,7 @@ export async function connectFleet(
 async function startCluster(
   redis: typeof import("redis"),
   options: FleetConnectOptions,
+  tls: Record<string, Buffer>,
   onError: (error: Error) => void,
 ): Promise<StartedClient> {
   const timeout = options.connectTimeoutMs ?? 5_000;
@@ -133,7 +159,7 @@ async function startCluster(
       ...(options.username === undefined ? {} : { username: options.username }),
       ...(options.password === undefined ? {} : { password: options.password }),
       disableOfflineQueue: true,
-      socket: { connectTimeout: timeout, reconnectStrategy },
+      socket: { connectTimeout: timeout, reconnectStrategy, ...tls },
     },
   });
   cluster.on("error", (error: Error) => onError(error));

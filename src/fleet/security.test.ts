@@ -89,7 +89,7 @@ describe("fleet mode with Redis ACL users", { timeout: 120_000 }, () => {
     );
     expect(
       resolveFleet(
-        { redis: "redis://h:1", password_env: "SHOP_REDIS_PW", username_env: "SHOP_REDIS_USER" },
+        { redis: "redis://h:1", passwordEnv: "SHOP_REDIS_PW", usernameEnv: "SHOP_REDIS_USER" },
         ["/w"],
         {
           SHOP_REDIS_PW: "pw",
@@ -97,7 +97,7 @@ describe("fleet mode with Redis ACL users", { timeout: 120_000 }, () => {
         },
       ),
     ).toMatchObject({ url: "redis://h:1", username: "shop", password: "pw" });
-    expect(() => resolveFleet({ redis: "redis://h:1", password_env: "NOT_SET" }, ["/w"], {})).toThrow(
+    expect(() => resolveFleet({ redis: "redis://h:1", passwordEnv: "NOT_SET" }, ["/w"], {})).toThrow(
       "[fleet] password_env names the variable NOT_SET, which is not set",
     );
   });

@@ -2,6 +2,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax under test
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
+import { settingsFromConfig } from "../config/index.js";
 import { redactUrl } from "./connect.js";
 import { resolveFleet } from "./settings.js";
 
@@ -66,9 +67,29 @@ describe("resolveFleet", () => {
     expect(() => resolveFleet({ cluster: ["unix:///r.sock"] }, ["/w"], {})).toThrow(
       "[fleet] cluster nodes are redis:// or rediss:// URLs",
     );
-    expect(() => resolveFleet({ redis: "redis://h", username_env: "not a name" }, ["/w"], {})).toThrow(
+    expect(() => resolveFleet({ redis: "redis://h", usernameEnv: "not a name" }, ["/w"], {})).toThrow(
       "[fleet] username_env must name an environment variable",
     );
+  });
+
+  it("reads username_env, password_env and the TLS files as the config file names them", () => {
+    const { fleet } = settingsFromConfig({
+      fleet: {
+        redis: "rediss://h:6380",
+        project: "p",
+        worker: "w",
+        username_env: "SHOP_USER",
+        password_env: "SHOP_PW",
+        tls_ca: "certs/ca.crt",
+        tls_cert: "/etc/toolgate/client.crt",
+        tls_key: "/etc/toolgate/client.key",
+      },
+    });
+    expect(resolveFleet(fleet, ["/w/shop"], { SHOP_USER: "shop", SHOP_PW: "pw" })).toMatchObject({
+      username: "shop",
+      password: "pw",
+      tls: { ca: "/w/shop/certs/ca.crt", cert: "/etc/toolgate/client.crt", key: "/etc/toolgate/client.key" },
+    });
   });
 
   it("hides a password in messages", () => {

@@ -9,15 +9,21 @@ import { hostname } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
 import { projectNameProblem } from "./keys.js";
 
-/** `[fleet]` as the config file gives it. */
+/** `[fleet]` as the settings give it (the file's snake_case keys in camelCase: `username_env` is `usernameEnv`). */
 export interface FleetConfig {
   redis?: string;
   /** Redis Cluster: URLs of some of its nodes (the rest are discovered). Instead of `redis`. */
   cluster?: string[];
   /** The variable holding the ACL user name (default `TOOLGATE_REDIS_USERNAME`). */
-  username_env?: string;
+  usernameEnv?: string;
   /** The variable holding the password (default `TOOLGATE_REDIS_PASSWORD`). */
-  password_env?: string;
+  passwordEnv?: string;
+  /** `rediss://` only: the PEM file of the CA the server's certificate must chain to (default: Node's CAs). */
+  tlsCa?: string;
+  /** `rediss://` only: this client's certificate (PEM), for a server that asks for one; needs `tlsKey`. */
+  tlsCert?: string;
+  /** `rediss://` only: the private key of `tlsCert` (PEM). */
+  tlsKey?: string;
   project?: string;
   worker?: string;
   auditMaxLen?: number;
@@ -42,6 +48,15 @@ export interface FleetSettings {
   auditArchive?: string;
   /** Audit records kept in memory while Redis is away. */
   auditBuffer?: number;
+  /** TLS files (absolute paths), for `rediss://`: the CA to verify the server with, the client's own pair. */
+  tls?: FleetTlsFiles;
+}
+
+/** The files of a TLS connection; the server's certificate is always verified (against `ca`, else Node's CAs). */
+export interface FleetTlsFiles {
+  ca?: string;
+  cert?: string;
+  key?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -94,8 +109,9 @@ export function resolveFleet(
   if (worker === "" || /[\r\n]/.test(worker)) throw new Error("[fleet] worker must be one non-empty line");
   if (config?.auditArchive !== undefined && config.auditMaxLen === undefined)
     throw new Error("[fleet] audit_archive is where trimmed records go: it needs audit_max_len");
-  const username = variable(config?.username_env, "username_env", "TOOLGATE_REDIS_USERNAME", env);
-  const password = variable(config?.password_env, "password_env", "TOOLGATE_REDIS_PASSWORD", env);
+  const username = variable(config?.usernameEnv, "username_env", "TOOLGATE_REDIS_USERNAME", env);
+  const password = variable(config?.passwordEnv, "password_env", "TOOLGATE_REDIS_PASSWORD", env);
+  const tls = tlsFiles(config, urls, roots);
   return {
     url: urls[0] as string,
     ...(config?.cluster ? { cluster: urls } : {}),
@@ -112,7 +128,32 @@ export function resolveFleet(
             : join(roots[0] ?? ".", config.auditArchive),
         }),
     ...(config?.auditBuffer === undefined ? {} : { auditBuffer: config.auditBuffer }),
+    ...(tls ? { tls } : {}),
   };
+}
+
+/**
+ * The TLS files of `[fleet]` (relative paths from the first root), or `undefined` when none is named. They
+ * are for `rediss://` URLs only, and a client certificate comes with its key.
+ */
+function tlsFiles(
+  config: FleetConfig | undefined,
+  urls: readonly string[],
+  roots: readonly string[],
+): FleetTlsFiles | undefined {
+  const named = { ca: config?.tlsCa, cert: config?.tlsCert, key: config?.tlsKey };
+  if (named.ca === undefined && named.cert === undefined && named.key === undefined) return undefined;
+  if (!urls.every((url) => url.startsWith("rediss://")))
+    throw new Error("[fleet] tls_ca, tls_cert and tls_key are for TLS: the server's URL must be rediss://");
+  if ((named.cert === undefined) !== (named.key === undefined))
+    throw new Error("[fleet] tls_cert and tls_key come together: the client certificate and its private key");
+  const files: FleetTlsFiles = {};
+  for (const [name, path] of Object.entries(named) as [keyof FleetTlsFiles, string | undefined][]) {
+    if (path === undefined) continue;
+    if (path === "") throw new Error(`[fleet] tls_${name} is empty: name a PEM file`);
+    files[name] = isAbsolute(path) ? path : join(roots[0] ?? ".", path);
+  }
+  return files;
 }
 
 /** `raw` with every `${env:VAR}` replaced by its value. */

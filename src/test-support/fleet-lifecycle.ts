@@ -11,7 +11,8 @@ import { argsDigest, type ConfirmationDetails } from "../core/index.js";
 import type { Fleet } from "../fleet/index.js";
 import { createMemoryStore, createTodoStore } from "../state/index.js";
 
-const details: ConfirmationDetails = {
+/** The details of the ask the life publishes (any test publishing an ask may use them). */
+export const details: ConfirmationDetails = {
   toolName: "shell",
   description: "make deploy",
   risk: "high",
