@@ -135,18 +135,17 @@ export function incompleteMark(
         const mark = JSON.parse(readFileSync(file, "utf8")) as IncompleteMark;
         return { ...mark, file };
       } catch (error) {
-        // Deleted by the person: the workspace is theirs again.
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-          inMemory.delete(root);
-          continue;
-        }
-        return { root, at: "", problems: [`the mark ${file} cannot be read`], file };
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+          return { root, at: "", problems: [`the mark ${file} cannot be read`], file };
+        // Deleted by the person: the workspace is theirs again (unless a check is owed by a process gone).
+        inMemory.delete(root);
+        const abandoned = abandonedCheck(stateDir, root);
+        if (abandoned) return abandoned;
+        continue;
       }
     }
     const mark = inMemory.get(root);
     if (mark) return mark;
-    const abandoned = stateDir ? abandonedCheck(stateDir, root) : undefined;
-    if (abandoned) return abandoned;
   }
   return undefined;
 }

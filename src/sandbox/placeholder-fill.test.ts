@@ -60,6 +60,8 @@ it("a background command that fills a later command's placeholder commondir has 
     `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch ${marker}; false"\\n' > node_modules/evil/config`,
     "for i in $(seq 600); do [ -f sub/.git/commondir ] && break; sleep 0.1; done",
     "[ -f sub/.git/commondir ] || { echo no-placeholder; exit 3; }",
+    // Once the later command's sandbox is up (its setup fails closed on a file that changes under it).
+    "sleep 3",
     `printf '${ws}/node_modules/evil\\n' > sub/.git/commondir && echo filled`,
   ].join("\n");
   const started = await gate.execute({ name: "shell", args: { command: background, background: true } });
@@ -68,7 +70,7 @@ it("a background command that fills a later command's placeholder commondir has 
   // A later command, once the repository is in the index: its survey makes the placeholder.
   for (let i = 0; i < 600 && !git(ws, "ls-files", "-s").includes("160000"); i++)
     await new Promise((done) => setTimeout(done, 100));
-  const later = await gate.execute({ name: "shell", args: { command: "sleep 1" } });
+  const later = await gate.execute({ name: "shell", args: { command: "sleep 8" } });
   expect(later.ok, later.llmContent).toBe(true);
   let output = "";
   for (let i = 0; i < 600; i++) {

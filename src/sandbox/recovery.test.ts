@@ -63,7 +63,13 @@ it("placeholders of a killed toolgate are removed by the next one, and toolgate 
   const left = readdirSync(ws);
   expect(left).toEqual(expect.arrayContaining([".envrc", ".mcp.json", ".vscode", ".toolgate"]));
   // The kill may land while the journal is rewritten after the placeholders are made: its `.tmp` copy stays too.
-  expect(readdirSync(journals).filter((n) => n.endsWith(".json"))).toEqual([
+  // Beside it, the record of the check the killed command owed.
+  expect(
+    readdirSync(journals)
+      .filter((n) => n.endsWith(".json"))
+      .sort(),
+  ).toEqual([
+    expect.stringMatching(new RegExp(`^owed-[0-9a-f]{16}-${killed.pid}-1\\.json$`)),
     `placeholders-${killed.pid}.json`,
   ]);
 

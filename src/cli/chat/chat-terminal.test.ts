@@ -79,7 +79,7 @@ describe("toolgate chat in a terminal", () => {
       );
       term.keys(name, "a", "Enter");
       const answered = await term.waitFor(name, "There is one agent: scout.");
-      expect(answered).toMatch(/✓ list_available_agents · list available agents · ask · \d+ ms/);
+      expect(answered).toMatch(/✓ list_available_agents · list available agents · ask · \d+(\.\d+)? m?s/);
 
       // The exact same call again: approved from the session's allow-list, no question. The next line is
       // typed only once the prompt is back (a line typed while no question is pending is lost).
