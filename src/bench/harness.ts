@@ -3,6 +3,7 @@
  * The small harness every benchmark uses: time a function many times, report our figure beside its anchor
  * (measured in the same run) and the ratio, and check it against the target the issue sets.
  */
+import { seededRandom } from "../utils/index.js";
 
 export interface Stats {
   /** Samples in milliseconds. */
@@ -72,8 +73,8 @@ export function stats(samples: Float64Array | number[]): Stats {
 }
 
 /**
- * Times functions alternately, one call each per round (after one warm-up call each), so cache state and
- * machine noise hit all alike; returns one set of stats per function, in order.
+ * Times functions in turn, one call each per round in a shuffled order (after one warm-up call each), so
+ * cache state and machine noise hit all alike; returns one set of stats per function, in order.
  */
 export async function interleaved(
   ours: () => unknown,
@@ -84,8 +85,17 @@ export async function interleaved(
   const fns = [ours, anchor, ...more];
   for (const fn of fns) await fn();
   const samples: number[][] = fns.map(() => []);
+  // Each round runs the sides in a fresh random order (seeded: the same every run): a fixed order lets the
+  // side that runs second find caches warm from the first, and a simple alternation lines up with callers
+  // that step through an even number of inputs.
+  const random = seededRandom(0x70015);
+  const order = fns.map((_, k) => k);
   for (let i = 0; i < iterations; i++) {
-    for (let k = 0; k < fns.length; k++) {
+    for (let j = order.length - 1; j > 0; j--) {
+      const swap = Math.floor(random() * (j + 1));
+      [order[j], order[swap]] = [order[swap]!, order[j]!];
+    }
+    for (const k of order) {
       const t0 = performance.now();
       await fns[k]!();
       samples[k]!.push(performance.now() - t0);
