@@ -15,6 +15,8 @@ const ALLOWED: Record<string, string> = {
   "src/console/page/login.ts": "the console's sign-in page, in the browser: one same-origin request",
   "src/bench/web.bench.ts": "a benchmark's anchor: the plain client the web tools are measured against",
   "src/bench/loop.bench.ts": "a benchmark's anchor: a plain request to the same model server",
+  "src/bench/console-scale.bench.ts":
+    "a benchmark's anchor page, in the browser: a same-origin request for the filtered rows, as the console's page makes",
 };
 
 /** Code without comments, so a doc comment that says `fetch(` is not a call. */

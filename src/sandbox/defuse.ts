@@ -9,6 +9,7 @@
  */
 import { closeSync, renameSync } from "node:fs";
 import { inside, openInside } from "./descriptors.js";
+import { reopenFolder } from "./reopen.js";
 
 /** The suffix a defused name gets. */
 export const DEFUSED_SUFFIX = ".quarantined";
@@ -22,11 +23,13 @@ export function quarantinedName(name: string): string {
 }
 
 /**
- * Defuses what was just moved to `name` inside the opened folder `folderFd`: a folder holding a git `HEAD`
- * (a git folder, moved whole or under its new name) gets it renamed. Best effort: the move itself already
- * took it out of every host program's way.
+ * Defuses what was just moved to `name` inside the opened folder `folderFd` (raw `path` names the same entry):
+ * a folder holding a git `HEAD` (a git folder, moved whole or under its new name) gets it renamed; a folder
+ * the command made read-only gets its owner's permissions back first.
+ * @throws when a git folder's HEAD cannot be renamed (the move is then not complete: git run inside it would
+ * still take it for a repository)
  */
-export function defuseMoved(folderFd: number, name: string): void {
+export function defuseMoved(folderFd: number, name: string, path: string): void {
   let moved: ReturnType<typeof openInside>;
   try {
     moved = openInside(folderFd, name);
@@ -39,9 +42,13 @@ export function defuseMoved(folderFd: number, name: string): void {
     const head = openInside(moved.fd, "HEAD");
     if (!head) return;
     closeQuietly(head.fd);
-    renameSync(inside(moved.fd, "HEAD"), inside(moved.fd, `HEAD${DEFUSED_SUFFIX}`));
-  } catch {
-    // Left as moved: its name already keeps git from finding it from the folder above.
+    const rename = () => renameSync(inside(moved.fd, "HEAD"), inside(moved.fd, `HEAD${DEFUSED_SUFFIX}`));
+    try {
+      rename();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EACCES" || !reopenFolder(path)) throw error;
+      rename();
+    }
   } finally {
     closeQuietly(moved.fd);
   }

@@ -42,19 +42,23 @@ export function unsafeHgRepository(hgDir: string): string | undefined {
 
 /** Anything in an hgrc but `[paths]` entries (what `hg clone` writes) and comments runs or redirects. */
 function hgrcWhy(text: string): string | undefined {
+  // Allowed only by exact shape, line by line (Mercurial's own reader opens a section at `[name]` whatever
+  // follows the `]`, and splits lines at a lone CR too: red team 2026-11-27f, H2). What `hg init`/`hg clone`
+  // write is comments at the line's start, headers alone on their line, and `name = url` lines under `[paths]`.
   let section = "";
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
+  for (const line of text.split(/\r\n|\r|\n/)) {
     if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
     if (line.startsWith("%")) return `has ${line.split(/\s/)[0]} in its hgrc`;
-    const header = /^\[([^\]]*)\]$/.exec(line);
-    if (header) {
-      section = header[1]!.trim();
+    if (line.startsWith("[")) {
+      const header = /^\[([A-Za-z0-9_.-]+)\]$/.exec(line);
+      if (!header) return "has a section header toolgate does not read in its hgrc";
+      section = header[1]!;
       continue;
     }
     if (section !== "paths")
       return `sets ${section === "" ? "a value outside any section" : `[${section}]`} in its hgrc`;
-    // A continuation line (leading whitespace) belongs to the value above; a paths value runs nothing.
+    if (!/^[A-Za-z0-9_.:@-]+[ \t]*=[^\r\n]*$/.test(line))
+      return "has a line toolgate does not read in its hgrc";
   }
   return undefined;
 }

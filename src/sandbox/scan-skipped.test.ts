@@ -74,6 +74,7 @@ it("past its budget says what it did not look through: the survey refuses, the c
     hgDirs: [],
     skippedProtected: [],
     pycache: [],
+    pythonCode: [],
     dirs: 0,
   };
   const start = { path: rawOf(join(root, "node_modules")), relative: "node_modules", kind: "dir" as const };

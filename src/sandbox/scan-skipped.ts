@@ -10,6 +10,7 @@
  */
 import type { PathPatternSet } from "../workspace/index.js";
 import { textOf } from "./descriptors.js";
+import { isGitShaped } from "./git-shape.js";
 import type { FolderEntry, Found, ScanResult, ScanRules } from "./scan.js";
 
 /** At most this many folders inside skipped folders are read per root; past it the walk is incomplete. */
@@ -68,6 +69,11 @@ export function walkSkipped(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT")
         out.unreadable.push({ path, relative, kind: "dir" });
+      continue;
+    }
+    // A folder git takes for a repository (HEAD, objects, refs), whatever its name (red team H5).
+    if (relative !== "" && isGitShaped(entries)) {
+      out.gitDirs.push({ path, relative, kind: "dir" });
       continue;
     }
     let names = cache.get(entries);

@@ -9,6 +9,7 @@ import type { Dirent } from "node:fs";
 import { closeSync, lstatSync, readdirSync, type Stats, statfsSync } from "node:fs";
 import type { PathPatternSet } from "../workspace/index.js";
 import { bytesOf, inside, openChecked, textOf } from "./descriptors.js";
+import { isGitShaped } from "./git-shape.js";
 import { walkSkipped } from "./scan-skipped.js";
 import survey from "./survey.json" with { type: "json" };
 
@@ -21,8 +22,6 @@ export const SCAN_MAX_DIRS = 10_000;
  */
 /** Folder names the walk does not look into (survey.json). */
 export const SKIPPED: ReadonlySet<string> = new Set(survey.skip.map((e) => e.name));
-/** The entries that make a folder a git folder (bare repositories, `.bare`, submodules' git folders). */
-const GIT_SHAPE = ["HEAD", "objects", "refs"];
 
 /** Something the walk found: raw absolute path, raw path relative to the root, and its kind. */
 export interface Found {
@@ -57,6 +56,11 @@ export interface ScanResult {
   skippedProtected: Found[];
   /** The project's own `__pycache__` folders (not inside another skipped folder): see sweep-pyc.ts. */
   pycache: Found[];
+  /**
+   * Compiled Python code outside `__pycache__` that Python imports in place of a source: sourceless `.pyc`/`.pyo`
+   * files and extension modules (`*.cpython-*.so`, `*.abi3.so`, `*.pyd`).
+   */
+  pythonCode: Found[];
   /** Set when the walk of skipped folders stopped at its budget: what it did not look through. */
   skippedOver?: string;
   /** Folders read. */
@@ -92,6 +96,7 @@ export function scanRoot(root: string, rules: ScanRules): ScanResult {
     hgDirs: [],
     skippedProtected: [],
     pycache: [],
+    pythonCode: [],
     dirs: 0,
   };
   const skipped: Found[] = [];
@@ -152,6 +157,7 @@ function walkMain(root: string, rules: ScanRules, out: ScanResult, skipped: Foun
           continue;
         }
         if (found.kind === "link") out.links.push(found);
+        if (found.kind !== "dir" && PYTHON_CODE.test(name)) out.pythonCode.push(found);
         if (name === ".hg" && found.kind === "dir" && !inProtected) out.hgDirs.push(found);
         const isProtected = !inProtected && rules.protectedSet.matches(text, textOf(found.path));
         if (isProtected) out.protected.push(found);
@@ -166,6 +172,9 @@ function walkMain(root: string, rules: ScanRules, out: ScanResult, skipped: Foun
     queue = next;
   }
 }
+
+/** Compiled Python code Python imports instead of a source (red team 2026-11-27f, H1). */
+const PYTHON_CODE = /\.(pyc|pyo|pyd)$|\.(cpython-[^./]+|abi3)\.so$/;
 
 /** One entry of a folder: its raw name and kind. */
 export interface FolderEntry {
@@ -270,14 +279,4 @@ function direntKind(entry: Dirent<Buffer>): Found["kind"] {
   if (entry.isSymbolicLink()) return "link";
   if (entry.isDirectory()) return "dir";
   return entry.isFile() ? "file" : "other";
-}
-
-function isGitShaped(entries: readonly FolderEntry[]): boolean {
-  let seen = 0;
-  for (const { name, kind } of entries) {
-    // As git decides (setup.c is_git_directory): a HEAD it can read (a file or a link), and `objects` and
-    // `refs` it can search — a link to a folder, or even an executable file, passes `access(X_OK)`.
-    if (name === "HEAD" ? kind === "file" || kind === "link" : GIT_SHAPE.includes(name)) seen++;
-  }
-  return seen === GIT_SHAPE.length;
 }

@@ -164,6 +164,18 @@ function keptByLayout(layout: Layout, path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether raw `path` was written, made or moved since `since` (ms): its change time, which no command can set
+ * back (a rename sets it too); the kernel's file clock is coarse, so a second of slack.
+ */
+function changedSince(path: string, since: number): boolean {
+  try {
+    return (lstatSync(bytesOf(path), { throwIfNoEntry: false })?.ctimeMs ?? 0) >= since - 1000;
+  } catch {
+    return true;
+  }
+}
+
 /** What the survey hid because it could not look there was hidden from the command too: it made nothing there. */
 function hiddenFromCommand(layout: Layout, path: string): boolean {
   return layout.unsurveyed.some((u) => path === u || path.startsWith(`${u}/`));
@@ -239,6 +251,17 @@ function sweepRoot(
     if (hidden(link.path) || quarantined(link.relative) || !isNew(link)) continue;
     const why = linkWhy(link.path, roots, rules, (end) => keptByLayout(layout, end));
     if (why) found.push({ root, relative: link.relative, why });
+  }
+  // Compiled Python code outside __pycache__ the command wrote or moved (change times: a command cannot set them
+  // back) is moved away: Python on the host imports it in place of the reviewed source.
+  for (const code of now.pythonCode) {
+    if (hidden(code.path) || quarantined(code.relative)) continue;
+    if (changedSince(code.path, layout.surveyedAt ?? 0))
+      found.push({
+        root,
+        relative: code.relative,
+        why: "compiled Python code Python on the host would import instead of the source",
+      });
   }
   const pycache = now.pycache.filter((p) => !hidden(p.path)).map((p) => p.path);
   const removed = removeNewBytecode(pycache, layout.surveyedAt ?? 0, report.incomplete);
@@ -491,6 +514,9 @@ function unsafeWorktree(admin: string): string | undefined {
  */
 function quarantine(root: string, relative: string, stamp: string): string {
   const name = basename(relative);
+  // A folder the command made read-only cannot move to another parent (its `..` changes): its owner's
+  // permissions are given back first, so it is not left armed in place (red team H6).
+  reopenFolder(`${root}/${relative}`);
   const parent = openFolder(dirname(`${root}/${relative}`));
   if (parent === undefined) throw new Error("a folder on the way is gone or is a link");
   try {
@@ -498,12 +524,16 @@ function quarantine(root: string, relative: string, stamp: string): string {
     const target = makeFolders(root, destination.replace(/\/$/, ""));
     ignoreQuarantine(root);
     if (target !== undefined) {
+      const stored = quarantinedName(name);
+      let renamed = false;
       try {
-        const stored = quarantinedName(name);
         renameSync(inside(parent, name), inside(target, stored));
-        defuseMoved(target, stored);
+        renamed = true;
+        defuseMoved(target, stored, `${root}/${destination.replace(/\/$/, "")}/${stored}`);
         return `${destination.replace(/\/$/, "")}/${stored}`;
-      } catch {
+      } catch (error) {
+        // Moved but not defused: the caller says so (the check is incomplete).
+        if (renamed) throw error;
         // Another file system below the root, or the like: renamed in place instead.
       } finally {
         closeSync(target);
@@ -511,7 +541,7 @@ function quarantine(root: string, relative: string, stamp: string): string {
     }
     const aside = `${name}.toolgate-quarantine-${stamp}`;
     renameSync(inside(parent, name), inside(parent, aside));
-    defuseMoved(parent, aside);
+    defuseMoved(parent, aside, `${root}/${dirname(relative) === "." ? "" : `${dirname(relative)}/`}${aside}`);
     return dirname(relative) === "." ? aside : `${dirname(relative)}/${aside}`;
   } finally {
     closeSync(parent);
