@@ -54,7 +54,10 @@ it("placeholders of a killed toolgate are removed by the next one, and toolgate 
   );
   // Wait (for state) until the command runs: its placeholders are there, and journaled.
   const journals = join(base, "xdg", "toolgate", "state", "sandbox");
-  const journaled = () => existsSync(join(journals, `placeholders-${killed.pid}.json`));
+  // …and the check it owes is recorded (written once the sandbox is set up, before the command starts).
+  const journaled = () =>
+    existsSync(join(journals, `placeholders-${killed.pid}.json`)) &&
+    readdirSync(journals).some((n) => n.startsWith("owed-") && n.includes(`-${killed.pid}-`));
   for (let i = 0; i < 600 && !(existsSync(join(ws, ".mcp.json")) && journaled()); i++) await wait(100);
   expect(existsSync(join(ws, ".mcp.json")), "the sandboxed command started").toBe(true);
   const exited = new Promise((done) => killed.once("exit", done));
