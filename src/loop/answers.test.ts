@@ -6,33 +6,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type ModelServer, startModelServer } from "../llm/testdata/model-server.js";
-import type { Toolgate } from "../toolgate.js";
+import { describe, expect, it } from "vitest";
 import { AgentSession } from "./session.js";
-import { makeGate, makeWorkspace, modelOf, removeWorkspace } from "./testdata/harness.js";
+import { loopTestbed, modelOf } from "./testdata/harness.js";
 
-let server: ModelServer;
-beforeAll(async () => {
-  server = await startModelServer(["test-model"]);
-});
-afterAll(async () => server.close());
+const bed = loopTestbed();
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-  expect(server.remaining()).toBe(0);
-});
-
-async function setup(): Promise<{ root: string; gate: Toolgate }> {
-  const root = await makeWorkspace({ "a.txt": "alpha\n", "keep.txt": "k" });
-  const gate = await makeGate(root, 'default = "allow"\n');
-  cleanup.push(async () => {
-    await gate.close();
-    await removeWorkspace(root);
-  });
-  return { root, gate };
-}
+const setup = () => bed.setup({ "a.txt": "alpha\n", "keep.txt": "k" }, 'default = "allow"\n');
 
 const example =
   'To delete a file, a tool call looks like this:\n```json\n{"name": "shell", "arguments": {"command": "rm keep.txt"}}\n```\nI did not run it.';
@@ -50,8 +30,8 @@ describe.each(["ollama", "openai"] as const)("over %s with native tool calling",
     ],
   ])("%s is the answer; nothing runs", async (_, text) => {
     const { root, gate } = await setup();
-    server.push({ text });
-    const session = new AgentSession({ gate, model: modelOf(server, provider) });
+    bed.server.push({ text });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, provider) });
     const turn = await session.send("how do tools work here?");
     expect(turn).toMatchObject({ stopReason: "answer", calls: [] });
     expect(turn.answer).toBe(text.replace(/<think>[\s\S]*<\/think>/, ""));
@@ -67,8 +47,8 @@ describe.each(["ollama", "openai"] as const)("over %s with native tool calling",
     ],
   ])("%s is a call", async (_, text) => {
     const { gate } = await setup();
-    server.push({ text }, { text: "a.txt says alpha." });
-    const session = new AgentSession({ gate, model: modelOf(server, provider) });
+    bed.server.push({ text }, { text: "a.txt says alpha." });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, provider) });
     const turn = await session.send("read a.txt");
     expect(turn.calls.map((c) => [c.name, c.args, c.result.ok])).toEqual([
       ["read_file", { path: "a.txt" }, true],
@@ -80,8 +60,8 @@ describe.each(["ollama", "openai"] as const)("over %s with native tool calling",
 describe("a text-only model", () => {
   it("after tool results, a JSON example inside prose is the answer", async () => {
     const { root, gate } = await setup();
-    server.push({ text: '{"name": "read_file", "arguments": {"path": "a.txt"}}' }, { text: example });
-    const session = new AgentSession({ gate, model: modelOf(server, "ollama"), nativeTools: false });
+    bed.server.push({ text: '{"name": "read_file", "arguments": {"path": "a.txt"}}' }, { text: example });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "ollama"), nativeTools: false });
     const turn = await session.send("read a.txt, then show me a tool call example");
     expect(turn.calls.map((c) => c.name)).toEqual(["read_file"]);
     expect(turn).toMatchObject({ stopReason: "answer", answer: example });
@@ -90,8 +70,8 @@ describe("a text-only model", () => {
 
   it("a hedged mention while thinking does not replace a visible answer", async () => {
     const { gate } = await setup();
-    server.push({ text: "<think>maybe read_file would help on a.txt</think>Hi! How can I help?" });
-    const session = new AgentSession({ gate, model: modelOf(server, "ollama"), nativeTools: false });
+    bed.server.push({ text: "<think>maybe read_file would help on a.txt</think>Hi! How can I help?" });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "ollama"), nativeTools: false });
     const turn = await session.send("hello");
     expect(turn).toMatchObject({ stopReason: "answer", answer: "Hi! How can I help?", calls: [] });
   });

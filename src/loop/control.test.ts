@@ -5,50 +5,27 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type ModelServer, startModelServer } from "../llm/testdata/model-server.js";
-import type { Toolgate } from "../toolgate.js";
+import { describe, expect, it } from "vitest";
 import { parseRoutingReply } from "./routing.js";
 import { AgentSession } from "./session.js";
-import { makeGate, makeWorkspace, modelOf, removeWorkspace } from "./testdata/harness.js";
+import { loopTestbed, modelOf } from "./testdata/harness.js";
 import type { LoopEvent } from "./types.js";
 
-let server: ModelServer;
-beforeAll(async () => {
-  server = await startModelServer(["test-model"]);
-});
-afterAll(async () => server.close());
+const bed = loopTestbed();
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-  expect(server.remaining()).toBe(0);
-});
-
-async function setup(
-  files: Record<string, string>,
-  policy = 'default = "allow"\n',
-): Promise<{ root: string; gate: Toolgate }> {
-  const root = await makeWorkspace(files);
-  const gate = await makeGate(root, policy);
-  cleanup.push(async () => {
-    await gate.close();
-    await removeWorkspace(root);
-  });
-  return { root, gate };
-}
+const setup = bed.setup;
 
 describe("ending a turn", () => {
   it("cancels a running tool through its signal; the conversation stays usable", async () => {
     const { gate } = await setup({});
     const controller = new AbortController();
-    server.push(
+    bed.server.push(
       { toolCalls: [{ name: "shell", arguments: { command: "sleep 30" } }] },
       { text: "still here" },
     );
     const session = new AgentSession({
       gate,
-      model: modelOf(server, "ollama"),
+      model: modelOf(bed.server, "ollama"),
       onEvent: (e) => {
         if (e.type === "tool_start") setTimeout(() => controller.abort(), 100);
       },
@@ -66,8 +43,8 @@ describe("ending a turn", () => {
   it("cancels while the model is still answering", async () => {
     const { gate } = await setup({});
     const controller = new AbortController();
-    server.push({ hang: true });
-    const session = new AgentSession({ gate, model: modelOf(server, "openai") });
+    bed.server.push({ hang: true });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "openai") });
     setTimeout(() => controller.abort(), 100);
     const turn = await session.send("hello", { signal: controller.signal });
     expect(turn).toMatchObject({ stopReason: "cancelled", answer: "cancelled", steps: 0 });
@@ -76,11 +53,11 @@ describe("ending a turn", () => {
   it("stops when the same calls come back three rounds in a row", async () => {
     const { gate } = await setup({ "a.txt": "a" });
     const same = { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }] };
-    server.push(same, same, same);
+    bed.server.push(same, same, same);
     const events: LoopEvent[] = [];
     const session = new AgentSession({
       gate,
-      model: modelOf(server, "ollama"),
+      model: modelOf(bed.server, "ollama"),
       onEvent: (e) => events.push(e),
     });
     const turn = await session.send("read a.txt");
@@ -92,11 +69,11 @@ describe("ending a turn", () => {
 
   it("stops at the step limit", async () => {
     const { gate } = await setup({ "a.txt": "a", "b.txt": "b" });
-    server.push(
+    bed.server.push(
       { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }] },
       { toolCalls: [{ name: "read_file", arguments: { path: "b.txt" } }] },
     );
-    const session = new AgentSession({ gate, model: modelOf(server, "openai"), maxSteps: 2 });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "openai"), maxSteps: 2 });
     const turn = await session.send("read everything");
     expect(turn).toMatchObject({
       stopReason: "step_limit",
@@ -107,8 +84,8 @@ describe("ending a turn", () => {
 
   it("ends with the model error's one line", async () => {
     const { gate } = await setup({});
-    server.push({ error: { status: 500, message: "out of memory" } });
-    const session = new AgentSession({ gate, model: modelOf(server, "ollama") });
+    bed.server.push({ error: { status: 500, message: "out of memory" } });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "ollama") });
     const turn = await session.send("hi");
     expect(turn).toMatchObject({
       stopReason: "model_error",
@@ -120,7 +97,7 @@ describe("ending a turn", () => {
 describe("rounds", () => {
   it("runs consecutive reads together and an edit between them in order", async () => {
     const { root, gate } = await setup({ "a.txt": "a\n", "b.txt": "b\n" });
-    server.push(
+    bed.server.push(
       {
         toolCalls: [
           { name: "read_file", arguments: { path: "a.txt" } },
@@ -134,7 +111,7 @@ describe("rounds", () => {
     const order: string[] = [];
     const session = new AgentSession({
       gate,
-      model: modelOf(server, "openai"),
+      model: modelOf(bed.server, "openai"),
       onEvent: (e) => {
         if (e.type === "tool_start" || e.type === "tool_end") order.push(`${e.type}:${e.name}`);
       },
@@ -157,8 +134,8 @@ describe("rounds", () => {
 
   it("routes first, then fans sub-questions out to suggested tools without another model call", async () => {
     const { gate } = await setup({ "a.txt": "alpha\n", "b.txt": "beta\n" });
-    const start = server.requests.length;
-    server.push(
+    const start = bed.server.requests.length;
+    bed.server.push(
       {
         text: JSON.stringify({
           query_type: "compare",
@@ -171,7 +148,7 @@ describe("rounds", () => {
     const events: LoopEvent[] = [];
     const session = new AgentSession({
       gate,
-      model: modelOf(server, "ollama"),
+      model: modelOf(bed.server, "ollama"),
       routing: true,
       onEvent: (e) => events.push(e),
     });
@@ -179,10 +156,10 @@ describe("rounds", () => {
     expect(turn.answer).toBe("a.txt has alpha, b.txt has beta.");
     expect(turn.steps).toBe(1);
     expect(turn.calls.map((c) => c.args)).toEqual([{ path: "a.txt" }, { path: "b.txt" }]);
-    expect(server.requests.length - start).toBe(2);
-    expect(server.requests[start]!.format).toBe("json");
-    expect(server.requests[start]!.tools).toBeUndefined();
-    const tools = server.requests[start + 1]!.messages.filter((m) => m.role === "tool");
+    expect(bed.server.requests.length - start).toBe(2);
+    expect(bed.server.requests[start]!.format).toBe("json");
+    expect(bed.server.requests[start]!.tools).toBeUndefined();
+    const tools = bed.server.requests[start + 1]!.messages.filter((m) => m.role === "tool");
     expect(
       tools.map((m) => String(m.content).includes("alpha") || String(m.content).includes("beta")),
     ).toEqual([true, true]);
@@ -191,7 +168,7 @@ describe("rounds", () => {
 
   it("limits text extraction to the routing plan's suggested tools", async () => {
     const { root, gate } = await setup({ "a.txt": "alpha\n", "gone.txt": "g" });
-    server.push(
+    bed.server.push(
       { text: JSON.stringify({ query_type: "lookup", sub_questions: [], suggested_tools: ["read_file"] }) },
       { text: "I could run shell to delete gone.txt, or use read_file on a.txt." },
       { text: "a.txt says alpha." },
@@ -199,7 +176,7 @@ describe("rounds", () => {
     const events: LoopEvent[] = [];
     const session = new AgentSession({
       gate,
-      model: modelOf(server, "openai"),
+      model: modelOf(bed.server, "openai"),
       routing: true,
       nativeTools: false,
       onEvent: (e) => events.push(e),
@@ -215,32 +192,32 @@ describe("rounds", () => {
 
   it("runs a structured call the model wrote as JSON in its text (no native tool calling)", async () => {
     const { gate } = await setup({ "a.txt": "alpha\n" });
-    const start = server.requests.length;
-    server.push(
+    const start = bed.server.requests.length;
+    bed.server.push(
       { text: 'I will read it.\n```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```' },
       { text: "alpha" },
     );
-    const session = new AgentSession({ gate, model: modelOf(server, "ollama"), nativeTools: false });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "ollama"), nativeTools: false });
     const turn = await session.send("read a.txt");
     expect(turn.calls.map((c) => c.result.ok)).toEqual([true]);
     // The model sees its call as a call, answered by a tool message.
-    const sent = server.requests[start + 1]!.messages.slice(-2);
+    const sent = bed.server.requests[start + 1]!.messages.slice(-2);
     expect(sent[0]).toMatchObject({
       role: "assistant",
       tool_calls: [{ function: { name: "read_file", arguments: { path: "a.txt" } } }],
     });
     expect(sent[1]).toMatchObject({ role: "tool", tool_name: "read_file" });
-    expect(server.requests[start]!.tools).toBeUndefined();
+    expect(bed.server.requests[start]!.tools).toBeUndefined();
     expect(turn.answer).toBe("alpha");
   });
 
   it("goes on without a plan when the routing reply is not valid JSON", async () => {
     const { gate } = await setup({});
-    server.push({ text: "Sure! The query is about greetings." }, { text: "Hello." });
+    bed.server.push({ text: "Sure! The query is about greetings." }, { text: "Hello." });
     const events: LoopEvent[] = [];
     const session = new AgentSession({
       gate,
-      model: modelOf(server, "openai"),
+      model: modelOf(bed.server, "openai"),
       routing: true,
       onEvent: (e) => events.push(e),
     });

@@ -5,35 +5,15 @@
 import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createChatModel } from "../llm/index.js";
-import { type ModelServer, startModelServer } from "../llm/testdata/model-server.js";
-import type { Toolgate } from "../toolgate.js";
 import { AgentSession } from "./session.js";
-import { makeGate, makeWorkspace, modelOf, removeWorkspace } from "./testdata/harness.js";
+import { loopTestbed, modelOf } from "./testdata/harness.js";
 import { sessionsDir, Transcript } from "./transcript.js";
 
-let server: ModelServer;
-beforeAll(async () => {
-  server = await startModelServer(["test-model"]);
-});
-afterAll(async () => server.close());
+const bed = loopTestbed();
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-  expect(server.remaining()).toBe(0);
-});
-
-async function setup(files: Record<string, string>, policy = 'default = "allow"\n') {
-  const root = await makeWorkspace(files);
-  const gate: Toolgate = await makeGate(root, policy);
-  cleanup.push(async () => {
-    await gate.close();
-    await removeWorkspace(root);
-  });
-  return { root, gate };
-}
+const setup = bed.setup;
 
 const ollamaLine = (message: Record<string, unknown>, done = false) =>
   `${JSON.stringify({ model: "test-model", created_at: "2025-01-01T00:00:00Z", message: { role: "assistant", content: "", ...message }, done, ...(done ? { done_reason: "stop" } : {}) })}\n`;
@@ -49,13 +29,13 @@ describe("malformed model replies never crash a turn", () => {
     ["arguments that are a string", [{ function: { name: "read_file", arguments: "not json" } }]],
   ])("Ollama: %s", async (_label, calls) => {
     const { gate } = await setup({ "a.txt": "a" });
-    server.push({ raw: ollamaLine({ tool_calls: calls }) + ollamaLine({}, true) }, { text: "recovered" });
-    const start = server.requests.length;
-    const session = new AgentSession({ gate, model: modelOf(server, "ollama") });
+    bed.server.push({ raw: ollamaLine({ tool_calls: calls }) + ollamaLine({}, true) }, { text: "recovered" });
+    const start = bed.server.requests.length;
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "ollama") });
     const turn = await session.send("go");
     expect(turn).toMatchObject({ stopReason: "answer", answer: "recovered", steps: 2 });
     // The unreadable call was answered with an error the model can act on, not dropped.
-    const last = server.requests[start + 1]!.messages.at(-1)!;
+    const last = bed.server.requests[start + 1]!.messages.at(-1)!;
     expect(last.role).toBe("tool");
     expect(String(last.content)).toMatch(/^Error \((invalid_params|tool_not_found)\)/);
   });
@@ -74,7 +54,7 @@ describe("malformed model replies never crash a turn", () => {
     ],
   ])("OpenAI: %s", async (_label, part, want) => {
     const { gate } = await setup({ "a.txt": "a" });
-    server.push(
+    bed.server.push(
       {
         raw:
           sse({ role: "assistant", content: "" }) +
@@ -84,11 +64,11 @@ describe("malformed model replies never crash a turn", () => {
       },
       { text: "recovered" },
     );
-    const start = server.requests.length;
-    const session = new AgentSession({ gate, model: modelOf(server, "openai") });
+    const start = bed.server.requests.length;
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "openai") });
     const turn = await session.send("go");
     expect(turn).toMatchObject({ stopReason: "answer", answer: "recovered", steps: 2 });
-    const last = server.requests[start + 1]!.messages.at(-1)!;
+    const last = bed.server.requests[start + 1]!.messages.at(-1)!;
     expect(last.role).toBe("tool");
     expect(String(last.content).startsWith("Error (")).toBe(want === "error");
   });
@@ -98,11 +78,11 @@ describe("secrets", () => {
   it("a server that echoes the API key does not get it into the error or the transcript", async () => {
     const { root, gate } = await setup({});
     const key = "sk-test-SECRET-1234567890abcdef";
-    server.push({ error: { status: 401, message: `Incorrect API key provided: ${key}` } });
+    bed.server.push({ error: { status: 401, message: `Incorrect API key provided: ${key}` } });
     const model = createChatModel({
       provider: "openai",
       model: "test-model",
-      baseUrl: server.openaiUrl,
+      baseUrl: bed.server.openaiUrl,
       apiKey: key,
       apiKeyEnv: "TEST_KEY",
     });
@@ -121,11 +101,11 @@ describe("loop detection", () => {
   it("does not stop a model polling a file whose content changes between rounds", async () => {
     const { root, gate } = await setup({ "status.txt": "pending 1\n" });
     const poll = { toolCalls: [{ name: "read_file", arguments: { path: "status.txt" } }] };
-    server.push(poll, poll, poll, { text: "the build is done" });
+    bed.server.push(poll, poll, poll, { text: "the build is done" });
     let polls = 0;
     const session = new AgentSession({
       gate,
-      model: modelOf(server, "openai"),
+      model: modelOf(bed.server, "openai"),
       onEvent: (e) => {
         // Between rounds, the "build" moves on: each poll sees new content.
         if (e.type === "tool_end") writeFileSync(join(root, "status.txt"), `pending ${++polls + 1}\n`);

@@ -4,43 +4,20 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createScope } from "../agents/index.js";
-import { type ModelServer, startModelServer } from "../llm/testdata/model-server.js";
-import type { Toolgate } from "../toolgate.js";
 import { ConfirmationBroker } from "./approvals.js";
 import { AgentSession } from "./session.js";
-import { makeGate, makeWorkspace, modelOf, removeWorkspace } from "./testdata/harness.js";
+import { loopTestbed, modelOf } from "./testdata/harness.js";
 import { readTranscript, Transcript } from "./transcript.js";
 import type { LoopEvent } from "./types.js";
 
-let server: ModelServer;
-beforeAll(async () => {
-  server = await startModelServer(["test-model"]);
-});
-afterAll(async () => server.close());
+const bed = loopTestbed();
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-  expect(server.remaining()).toBe(0);
-});
-
-async function setup(
-  files: Record<string, string>,
-  policy: string,
-): Promise<{ root: string; gate: Toolgate }> {
-  const root = await makeWorkspace(files);
-  const gate = await makeGate(root, policy);
-  cleanup.push(async () => {
-    await gate.close();
-    await removeWorkspace(root);
-  });
-  return { root, gate };
-}
+const setup = bed.setup;
 
 /** The content of the newest tool message the model was sent. */
-const lastTool = (i: number) => String(server.requests[i]!.messages.at(-1)?.content);
+const lastTool = (i: number) => String(bed.server.requests[i]!.messages.at(-1)?.content);
 
 describe.each(["ollama", "openai"] as const)("over %s", (provider) => {
   it("reads, edits and verifies a file, each call through the pipeline, and saves the transcript", async () => {
@@ -48,8 +25,8 @@ describe.each(["ollama", "openai"] as const)("over %s", (provider) => {
       { "notes.txt": "helo world\n" },
       'default = "deny"\n[[rules]]\ntool = ["read_file", "edit_file"]\ndecision = "allow"\n',
     );
-    const start = server.requests.length;
-    server.push(
+    const start = bed.server.requests.length;
+    bed.server.push(
       { text: "Let me look.", toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] },
       (body) => {
         expect(String(body.messages.at(-1)?.content)).toContain("helo world");
@@ -69,7 +46,7 @@ describe.each(["ollama", "openai"] as const)("over %s", (provider) => {
     const events: LoopEvent[] = [];
     const session = new AgentSession({
       gate,
-      model: modelOf(server, provider),
+      model: modelOf(bed.server, provider),
       root,
       transcript,
       onEvent: (e) => events.push(e),
@@ -86,7 +63,7 @@ describe.each(["ollama", "openai"] as const)("over %s", (provider) => {
     expect(await readFile(join(root, "notes.txt"), "utf8")).toBe("hello world\n");
     expect(lastTool(start + 3)).toContain("hello world");
     // The model saw only tools, in its provider's schema shape.
-    const sent = server.requests[start]!.tools!.map((t) => t.function.name);
+    const sent = bed.server.requests[start]!.tools!.map((t) => t.function.name);
     expect(sent).toContain("read_file");
     expect(events.filter((e) => e.type === "tool_end").map((e) => e.type === "tool_end" && e.name)).toEqual([
       "read_file",
@@ -104,30 +81,30 @@ describe.each(["ollama", "openai"] as const)("over %s", (provider) => {
 
   it("answers a tool outside the agent's scope with 'tool not found', and the model recovers", async () => {
     const { gate } = await setup({ "a.txt": "alpha\n", "gone.txt": "x" }, 'default = "allow"\n');
-    const start = server.requests.length;
-    server.push(
+    const start = bed.server.requests.length;
+    bed.server.push(
       { toolCalls: [{ name: "shell", arguments: { command: "rm gone.txt" } }] },
       { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }] },
       { text: "a.txt says alpha." },
     );
     const session = new AgentSession({
       gate,
-      model: modelOf(server, provider),
+      model: modelOf(bed.server, provider),
       scope: createScope(["read_file"], "reader", 0),
     });
     const turn = await session.send("What does a.txt say?");
     expect(turn.answer).toBe("a.txt says alpha.");
     expect(lastTool(start + 1)).toBe('Error (tool_not_found): tool not found: "shell"');
     expect(turn.calls[0]!.result.error?.type).toBe("tool_not_found");
-    expect(server.requests[start]!.tools!.map((t) => t.function.name)).toEqual(["read_file"]);
+    expect(bed.server.requests[start]!.tools!.map((t) => t.function.name)).toEqual(["read_file"]);
   });
 });
 
 describe("the guard path and policy", () => {
   it("extracts a call from a text-only model's prose (guarded), and treats prose after results as the answer", async () => {
     const { gate } = await setup({ "README.md": "# Demo\n" }, 'default = "allow"\n');
-    const start = server.requests.length;
-    server.push(
+    const start = bed.server.requests.length;
+    bed.server.push(
       {
         text: "<think>The user asks about README.md. I could use web_fetch but there is no URL; read_file fits.</think>I will open README.md with read_file.",
       },
@@ -136,12 +113,12 @@ describe("the guard path and policy", () => {
     const events: LoopEvent[] = [];
     const session = new AgentSession({
       gate,
-      model: modelOf(server, "openai"),
+      model: modelOf(bed.server, "openai"),
       nativeTools: false,
       onEvent: (e) => events.push(e),
     });
     const turn = await session.send("What is in README.md?");
-    expect(server.requests[start]!.tools).toBeUndefined();
+    expect(bed.server.requests[start]!.tools).toBeUndefined();
     expect(turn.calls.map((c) => [c.name, c.args])).toEqual([["read_file", { path: "README.md" }]]);
     expect(events.find((e) => e.type === "plan")).toMatchObject({ method: "text" });
     expect(lastTool(start + 1)).toContain("# Demo");
@@ -154,12 +131,12 @@ describe("the guard path and policy", () => {
       { "keep.txt": "k" },
       'default = "allow"\n[[rules]]\ntool = "shell"\ndecision = "deny"\nmessage = "no shell in this project"\n',
     );
-    const start = server.requests.length;
-    server.push(
+    const start = bed.server.requests.length;
+    bed.server.push(
       { toolCalls: [{ name: "shell", arguments: { command: "rm keep.txt" } }] },
       { text: "I may not run commands here." },
     );
-    const session = new AgentSession({ gate, model: modelOf(server, "ollama") });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "ollama") });
     const turn = await session.send("delete keep.txt");
     expect(lastTool(start + 1)).toBe("Error (denied_by_policy): shell was denied: no shell in this project");
     expect(turn.calls[0]!.result.decision).toBe("deny");
@@ -174,8 +151,8 @@ describe("the guard path and policy", () => {
       asked.push(`${request.details.toolName}:${request.details.locations.join(",")}`);
       return { approved: request.details.locations.some((l) => l.endsWith("ok.txt")) };
     });
-    const start = server.requests.length;
-    server.push(
+    const start = bed.server.requests.length;
+    bed.server.push(
       {
         toolCalls: [
           { name: "write_file", arguments: { path: "ok.txt", content: "yes" } },
@@ -184,7 +161,7 @@ describe("the guard path and policy", () => {
       },
       { text: "Wrote ok.txt; no.txt was refused." },
     );
-    const session = new AgentSession({ gate, model: modelOf(server, "openai") });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "openai") });
     const turn = await session.send("write two files");
     expect(asked).toEqual([`write_file:${join(root, "ok.txt")}`, `write_file:${join(root, "no.txt")}`]);
     expect(turn.calls.map((c) => [c.result.decision, c.result.error?.type ?? "ok"])).toEqual([
@@ -192,7 +169,7 @@ describe("the guard path and policy", () => {
       ["ask", "denied_by_policy"],
     ]);
     expect(await readFile(join(root, "ok.txt"), "utf8")).toBe("yes");
-    const messages = server.requests[start + 1]!.messages.filter((m) => m.role === "tool");
+    const messages = bed.server.requests[start + 1]!.messages.filter((m) => m.role === "tool");
     expect(String(messages[1]!.content)).toBe(
       "Error (denied_by_policy): write_file was denied: it was not approved",
     );
@@ -209,8 +186,8 @@ describe("the guard path and policy", () => {
     const write = (content: string) => ({
       toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content, overwrite: true } }],
     });
-    server.push(write("1"), write("1"), write("2"), { text: "done" });
-    const session = new AgentSession({ gate, model: modelOf(server, "ollama"), broker, maxRepeats: 5 });
+    bed.server.push(write("1"), write("1"), write("2"), { text: "done" });
+    const session = new AgentSession({ gate, model: modelOf(bed.server, "ollama"), broker, maxRepeats: 5 });
     const turn = await session.send("write");
     expect(turn.calls.map((c) => c.result.ok)).toEqual([true, true, true]);
     expect(asked).toEqual([

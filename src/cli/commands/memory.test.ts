@@ -1,39 +1,14 @@
 /** `toolgate memory` as a plain function: output, JSON, exit codes, scopes, errors. */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFileStateBackend } from "../../state/index.js";
-import { runMemoryCommand, type StateCommandIo } from "./memory.js";
+import { describe, expect, it } from "vitest";
+import { stateCommandHarness } from "../../test-support/state-command.js";
+import { runMemoryCommand } from "./memory.js";
 
-let dir: string;
-let root: string;
-let userDir: string;
-let out: string[];
-let err: string[];
-
-function io(json = false): StateCommandIo {
-  // The backend a gate makes, its warnings on stderr as the gate's logger writes them.
-  const logger = { warn: (m: string) => err.push(`toolgate: warning: ${m}\n`) };
-  const state = createFileStateBackend({ root, userDir, logger });
-  return { state, json, stdout: (s) => out.push(s), stderr: (s) => err.push(s) };
-}
-async function memory(argv: string[], json = false) {
-  out = [];
-  err = [];
-  const code = await runMemoryCommand(argv, io(json));
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "toolgate-cli-state-"));
-  root = join(dir, "ws");
-  userDir = join(dir, "user-state");
-  await mkdir(root);
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const harness = stateCommandHarness(runMemoryCommand);
+const memory = harness.run;
+const root = harness.root;
+const userDir = harness.userDir;
 
 describe("toolgate memory", () => {
   it("sets, gets, lists and deletes", async () => {
@@ -50,7 +25,7 @@ describe("toolgate memory", () => {
       stdout: 'deleted "build" from project memory\n',
       stderr: "",
     });
-    const file = JSON.parse(await readFile(join(root, ".toolgate", "state", "memory.json"), "utf8"));
+    const file = JSON.parse(await readFile(join(root(), ".toolgate", "state", "memory.json"), "utf8"));
     expect(Object.keys(file.entries)).toEqual(["notes"]);
   });
 
@@ -84,7 +59,7 @@ describe("toolgate memory", () => {
     await memory(["set", "k", "user value", "--scope", "user"]);
     expect((await memory(["get", "k"])).code).toBe(1);
     expect((await memory(["get", "--scope", "user", "k"])).stdout).toBe("user value\n");
-    expect(JSON.parse(await readFile(join(userDir, "memory.json"), "utf8")).entries.k.value).toBe(
+    expect(JSON.parse(await readFile(join(userDir(), "memory.json"), "utf8")).entries.k.value).toBe(
       "user value",
     );
   });
@@ -128,7 +103,7 @@ describe("toolgate memory", () => {
   });
 
   it("warns about a corrupt store on stderr and keeps the file aside", async () => {
-    const stateDir = join(root, ".toolgate", "state");
+    const stateDir = join(root(), ".toolgate", "state");
     await mkdir(stateDir, { recursive: true });
     await writeFile(join(stateDir, "memory.json"), "garbage");
     const result = await memory(["list"]);
@@ -139,12 +114,12 @@ describe("toolgate memory", () => {
   });
 
   it("exits 1 with the store's message when the file system refuses", async () => {
-    await writeFile(join(root, ".toolgate"), "a file, not a directory");
+    await writeFile(join(root(), ".toolgate"), "a file, not a directory");
     const result = await memory(["set", "a", "1"]);
     expect(result).toEqual({
       code: 1,
       stdout: "",
-      stderr: `toolgate: could not create the state directory ${join(root, ".toolgate", "state")}: a parent path is not a directory (ENOTDIR)\n`,
+      stderr: `toolgate: could not create the state directory ${join(root(), ".toolgate", "state")}: a parent path is not a directory (ENOTDIR)\n`,
     });
   });
 });

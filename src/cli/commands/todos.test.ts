@@ -1,40 +1,9 @@
 /** `toolgate todos` as a plain function: output, JSON, exit codes, errors. */
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFileStateBackend } from "../../state/index.js";
-import type { StateCommandIo } from "./memory.js";
+import { describe, expect, it } from "vitest";
+import { stateCommandHarness } from "../../test-support/state-command.js";
 import { runTodosCommand } from "./todos.js";
 
-let dir: string;
-let root: string;
-let userDir: string;
-let out: string[];
-let err: string[];
-
-function io(json = false): StateCommandIo {
-  // The backend a gate makes, its warnings on stderr as the gate's logger writes them.
-  const logger = { warn: (m: string) => err.push(`toolgate: warning: ${m}\n`) };
-  const state = createFileStateBackend({ root, userDir, logger });
-  return { state, json, stdout: (s) => out.push(s), stderr: (s) => err.push(s) };
-}
-async function todos(argv: string[], json = false) {
-  out = [];
-  err = [];
-  const code = await runTodosCommand(argv, io(json));
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "toolgate-cli-state-"));
-  root = join(dir, "ws");
-  userDir = join(dir, "user-state");
-  await mkdir(root);
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const todos = stateCommandHarness(runTodosCommand).run;
 
 describe("toolgate todos", () => {
   it("adds, updates, completes, removes and lists", async () => {

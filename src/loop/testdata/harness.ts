@@ -6,9 +6,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import type { ChatModel, LlmSettings } from "../../llm/index.js";
 import { createChatModel } from "../../llm/index.js";
-import type { ChatBody, ModelServer } from "../../llm/testdata/model-server.js";
+import { type ChatBody, type ModelServer, startModelServer } from "../../llm/testdata/model-server.js";
 import { createToolgate, type Toolgate } from "../../toolgate.js";
 
 /** Creates a temp workspace holding `files` (relative path → content). */
@@ -63,4 +64,39 @@ export function lastMessage(body: ChatBody): { role: string; content?: string | 
 /** The system message of a request. */
 export function systemOf(body: ChatBody): string {
   return String(body.messages.find((m) => m.role === "system")?.content ?? "");
+}
+
+/** What `loopTestbed` gives a test file: its model server (made before its tests) and a per-test set-up. */
+export interface LoopTestbed {
+  server: ModelServer;
+  /** A workspace of `files` and a gate over it under `policy`, both removed after the test. */
+  setup(files: Record<string, string>, policy?: string): Promise<{ root: string; gate: Toolgate }>;
+}
+
+/**
+ * Registers a scripted model server for the file's tests and a clean-up after each test, which also checks
+ * that the test used every reply it scripted.
+ */
+export function loopTestbed(): LoopTestbed {
+  const cleanup: (() => Promise<void>)[] = [];
+  const bed = {
+    async setup(files: Record<string, string>, policy = 'default = "allow"\n') {
+      const root = await makeWorkspace(files);
+      const gate = await makeGate(root, policy);
+      cleanup.push(async () => {
+        await gate.close();
+        await removeWorkspace(root);
+      });
+      return { root, gate };
+    },
+  } as LoopTestbed;
+  beforeAll(async () => {
+    bed.server = await startModelServer(["test-model"]);
+  });
+  afterAll(async () => bed.server?.close());
+  afterEach(async () => {
+    while (cleanup.length) await cleanup.pop()!();
+    expect(bed.server.remaining()).toBe(0);
+  });
+  return bed;
 }
