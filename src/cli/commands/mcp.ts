@@ -14,6 +14,7 @@ import { isLoopbackHost, type PolicyVerdict, serveMcp, serveMcpHttp } from "../.
 import { watchGenerations } from "../../mcp-client/index.js";
 import { type CompiledPolicy, evaluate } from "../../policy/index.js";
 import { gateOffer } from "../always-rule.js";
+import { onTermination } from "../chat/termination.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode, UsageError } from "../exit-codes.js";
 import { parseListen } from "../listen.js";
@@ -99,12 +100,14 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
       `${listen.host} is not a loopback address: add --allow-remote to serve beyond this machine (anyone who reaches it may try the token)`,
     );
   const gate = await ctx.gate();
+  const calls = callsToEnd();
   // No terminal approver here: stdin/stdout carry the protocol; approvals go to the client as elicitations.
   // With --pool every tool of the gate's current generation is served (`.mcp.json` edits included); without,
   // the host's own tools only.
   const target: Parameters<typeof serveMcp>[0] = {
     registry: values.pool ? async () => (await gate.tools()).registry : gate.registry,
-    execute: (call, options) => gate.execute(call, options),
+    execute: (call, options) =>
+      calls.run((signal) => gate.execute(call, { ...options, signal }), options?.signal),
     // Listings are no looser than the policy: a tool it asks about or denies is not advertised read-only.
     verdict: (tool) => policyVerdict(gate.policy, tool),
     // An elicitation offers "always": the rule allowing exactly the call, added to the policy file (shown first).
@@ -152,21 +155,52 @@ export async function runMcp(argv: string[], ctx: CliContext): Promise<ExitCode>
           : `toolgate: token (send as Authorization: Bearer <token>): ${http.token}`
       }\n`,
     );
-    await new Promise<void>((resolve) => {
-      process.once("SIGINT", resolve);
-      process.once("SIGTERM", resolve);
-    });
+    await untilTerminated();
+    await calls.end();
     await http.close();
     return EXIT.ok;
   }
   const transport = new StdioServerTransport();
+  // The client closing stdin is gone: nobody would read a running call's result.
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
   });
   await serveMcp(target, transport, scope ? { scope } : {});
-  await closed;
+  await Promise.race([closed, untilTerminated()]);
+  await calls.end();
   return EXIT.ok;
+}
+
+/** Resolves on the first SIGINT, SIGTERM or SIGHUP (a second one, or the grace period, exits the process). */
+function untilTerminated(): Promise<void> {
+  return new Promise((resolve) => {
+    onTermination(["SIGINT", "SIGTERM", "SIGHUP"], () => resolve());
+  });
+}
+
+/**
+ * The calls in flight, to end them before the server goes: each gets a signal that `end` aborts, and `end`
+ * waits until every one has finished — so the sandbox's check after a cancelled command runs, rather than the
+ * process exiting under it (which leaves the check owed, and the workspace refused until the person looks).
+ */
+function callsToEnd() {
+  const controller = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  return {
+    run<T>(call: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+      const both = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+      const done = call(both);
+      running.add(done);
+      const forget = () => running.delete(done);
+      done.then(forget, forget);
+      return done;
+    },
+    async end(): Promise<void> {
+      controller.abort();
+      await Promise.allSettled([...running]);
+    },
+  };
 }
 
 /**
