@@ -58,7 +58,8 @@ export interface ScanResult {
   pycache: Found[];
   /**
    * Compiled Python code outside `__pycache__` that Python imports in place of a source: sourceless `.pyc`/`.pyo`
-   * files and extension modules (`*.cpython-*.so`, `*.abi3.so`, `*.pyd`).
+   * files and extension modules (`*.cpython-*.so`, `*.abi3.so`, `*.pyd`, `__init__.so`, and any `*.so` in a
+   * folder holding `*.py` files).
    */
   pythonCode: Found[];
   /** Set when the walk of skipped folders stopped at its budget: what it did not look through. */
@@ -139,6 +140,8 @@ function walkMain(root: string, rules: ScanRules, out: ScanResult, skipped: Foun
         out.gitDirs.push({ path, relative, kind: "dir" });
         continue;
       }
+      // Python imports any `NAME.so` (its plainest extension suffix) before `NAME.py` from the same folder.
+      const besidePython = entries.some((e) => e.kind !== "dir" && e.name.endsWith(".py"));
       for (const { name, kind } of entries) {
         const rel = relative ? `${relative}/${name}` : name;
         const found: Found = { path: `${root}/${rel}`, relative: rel, kind };
@@ -157,7 +160,8 @@ function walkMain(root: string, rules: ScanRules, out: ScanResult, skipped: Foun
           continue;
         }
         if (found.kind === "link") out.links.push(found);
-        if (found.kind !== "dir" && PYTHON_CODE.test(name)) out.pythonCode.push(found);
+        if (found.kind !== "dir" && (PYTHON_CODE.test(name) || (besidePython && name.endsWith(".so"))))
+          out.pythonCode.push(found);
         if (name === ".hg" && found.kind === "dir" && !inProtected) out.hgDirs.push(found);
         const isProtected = !inProtected && rules.protectedSet.matches(text, textOf(found.path));
         if (isProtected) out.protected.push(found);
@@ -173,8 +177,12 @@ function walkMain(root: string, rules: ScanRules, out: ScanResult, skipped: Foun
   }
 }
 
-/** Compiled Python code Python imports instead of a source (red team 2026-11-27f, H1). */
-const PYTHON_CODE = /\.(pyc|pyo|pyd)$|\.(cpython-[^./]+|abi3)\.so$/;
+/**
+ * Compiled Python code Python imports instead of a source (red team 2026-11-27f, H1): bytecode, and extension
+ * modules by all three of Python's suffixes where the name says so — `.cpython-*.so`, `.abi3.so`, and a package's
+ * `__init__.so` (a plain `.so` beside Python source is judged in the walk; I1).
+ */
+const PYTHON_CODE = /\.(pyc|pyo|pyd)$|\.(cpython-[^./]+|abi3)\.so$|^__init__\.so$/;
 
 /** One entry of a folder: its raw name and kind. */
 export interface FolderEntry {
