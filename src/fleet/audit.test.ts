@@ -23,8 +23,10 @@ async function fleetWorkspace(extra = "") {
   const home = await tempWorkspace({});
   const config = join(home, "config.toml");
   await writeFile(config, `[fleet]\nredis = "${server().url}"\nproject = "${project}"\n${extra}`);
-  const run = auditCli(ws, config);
-  return { project, ws, home, config, run, stream: `toolgate:{${project}}:audit` };
+  // In this process where the test is about what a command does; real processes where it is about several.
+  const run = auditCli(ws, config, "in-process");
+  const spawned = auditCli(ws, config, "process");
+  return { project, ws, home, config, run, spawned, stream: `toolgate:{${project}}:audit` };
 }
 
 const batch = readCalls;
@@ -32,9 +34,9 @@ const batch = readCalls;
 describe("the audit stream", () => {
   it("keeps one chain across four writer processes, and verify says so", async () => {
     const f = await fleetWorkspace();
-    const runs = await Promise.all([1, 2, 3, 4].map(() => f.run(["call", "--batch", "-"], batch(15))));
+    const runs = await Promise.all([1, 2, 3, 4].map(() => f.spawned(["call", "--batch", "-"], batch(15))));
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
-    const verified = await f.run(["--json", "audit", "verify"]);
+    const verified = await f.spawned(["--json", "audit", "verify"]);
     expect(verified.code, verified.stderr).toBe(0);
     const report = JSON.parse(verified.stdout);
     expect(report).toMatchObject({ ok: true, records: 60, first: { seq: 1 }, last: { seq: 60 } });

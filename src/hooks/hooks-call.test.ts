@@ -1,8 +1,10 @@
 /**
  * Hook scripts in bash, node and python3 (testdata/scripts/), written in the style of Claude Code's and
  * gemini-cli's documented examples, run unchanged from the user's `~/.claude/settings.json` and
- * `~/.gemini/settings.json` through the real `toolgate call`; and a cloned workspace's `.claude/settings.json`
- * or `.codex/hooks.json` runs nothing until `toolgate trust`.
+ * `~/.gemini/settings.json` through `toolgate call`; and a cloned workspace's `.claude/settings.json`,
+ * `.codex/hooks.json` or `.toolgate/config.toml` runs nothing until `toolgate trust`. The commands run in this
+ * process (toolgateInProcess: the hooks are real processes either way), but for the last test's, which runs
+ * the real binary for `call`, `trust --show` and `trust`.
  */
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
@@ -10,6 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, tempWorkspace, toolgate } from "../test-support/cli.js";
+import { toolgateInProcess } from "../test-support/cli-in-process.js";
 
 const SCRIPTS = join(REPO_ROOT, "src", "hooks", "testdata", "scripts");
 const command = (name: string) => join(SCRIPTS, name);
@@ -57,7 +60,7 @@ beforeAll(async () => {
 });
 
 const call = (tool: string, args: object, extra: string[] = []) =>
-  toolgate(["call", "--policy", policy, "--json", ...extra, tool, JSON.stringify(args)], {
+  toolgateInProcess(["call", "--policy", policy, "--json", ...extra, tool, JSON.stringify(args)], {
     cwd: workspace,
     env: { HOME: home },
   });
@@ -163,7 +166,7 @@ describe("hook scripts through `toolgate call`", () => {
       "shell",
       '{"command":"curl http://x/"}',
     ];
-    const r = await toolgate(args, { cwd: workspace, env: { HOME: home } });
+    const r = await toolgateInProcess(args, { cwd: workspace, env: { HOME: home } });
     expect(r.stdout).toContain(
       `asked because hook \`${command("ask-network.sh")}\` said: this command uses the network`,
     );
@@ -176,7 +179,7 @@ describe("hook scripts through `toolgate call`", () => {
   });
 
   it("lists every hook with its source, and the entries it does not run", async () => {
-    const r = await toolgate(["hooks", "list", "--json"], { cwd: workspace, env: { HOME: home } });
+    const r = await toolgateInProcess(["hooks", "list", "--json"], { cwd: workspace, env: { HOME: home } });
     expect(r.code, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as { source: string; status: string; event: string; why?: string }[];
     expect(rows.map((row) => [row.status, row.event, row.source])).toEqual([
@@ -212,21 +215,21 @@ describe("a cloned workspace's hooks", () => {
       );
       const env = { HOME: home, XDG_CONFIG_HOME: xdg };
       const args = ["call", "--policy", policy, "--json", "read_file", JSON.stringify({ path: file })];
-      const before = await toolgate(args, { cwd: cloned, env });
+      const before = await toolgateInProcess(args, { cwd: cloned, env });
       expect(before.code, before.stderr).toBe(0);
       expect(existsSync(marker)).toBe(false);
       expect(before.stderr).toContain(`${file} has hooks that do not run until the workspace is trusted`);
-      const listed = await toolgate(["hooks", "list", "--json"], { cwd: cloned, env });
+      const listed = await toolgateInProcess(["hooks", "list", "--json"], { cwd: cloned, env });
       const waiting = JSON.parse(listed.stdout).filter((h: { status: string }) => h.status === "not trusted");
       expect(waiting.map((h: { source: string }) => h.source)).toEqual([
         `${cloned}/${file}#PreToolUse[0].hooks[0]`,
       ]);
 
-      const shown = await toolgate(["trust", "--show"], { cwd: cloned, env });
+      const shown = await toolgateInProcess(["trust", "--show"], { cwd: cloned, env });
       expect(shown.stdout).toContain(`hook pre_tool [*]: runs ${JSON.stringify(hook)}`);
-      expect((await toolgate(["trust"], { cwd: cloned, env })).code).toBe(0);
+      expect((await toolgateInProcess(["trust"], { cwd: cloned, env })).code).toBe(0);
 
-      const after = await toolgate(args, { cwd: cloned, env });
+      const after = await toolgateInProcess(args, { cwd: cloned, env });
       expect(after.code).toBe(3);
       expect(JSON.parse(after.stdout).error.message).toContain("said: the workspace hook blocks everything");
       expect(existsSync(marker)).toBe(true);

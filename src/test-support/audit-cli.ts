@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { expect } from "vitest";
 import type { AuditRecord } from "../core/index.js";
 import { BIN, type RunResult, toolgate } from "./cli.js";
+import { toolgateInProcess } from "./cli-in-process.js";
 
 /** One allowed call's record. */
 export const sampleRecord: AuditRecord = {
@@ -25,10 +26,16 @@ export const sampleRecord: AuditRecord = {
 export const readCalls = (n: number) =>
   `${JSON.stringify({ name: "read_file", args: { path: "a.txt" } })}\n`.repeat(n);
 
-/** `toolgate --workspace WS --config CONFIG ARGS…`, fed `input` when given. */
-export function auditCli(ws: string, config: string) {
+/**
+ * `toolgate --workspace WS --config CONFIG ARGS…`, fed `input` when given: the real binary (`"process"`), or
+ * its dispatcher in this process (`"in-process"`, cli-in-process.ts) where the test is about what the command
+ * does, not about separate processes (a spawn in fleet mode costs ~1.5 CPU s, most of it loading the Redis
+ * client again).
+ */
+export function auditCli(ws: string, config: string, where: "process" | "in-process" = "process") {
+  const run = where === "process" ? toolgate : toolgateInProcess;
   return (args: string[], input?: string): Promise<RunResult> =>
-    toolgate(["--workspace", ws, "--config", config, ...args], input === undefined ? {} : { input });
+    run(["--workspace", ws, "--config", config, ...args], input === undefined ? {} : { input });
 }
 
 /** The `seq` of each record in JSON lines (`--json` output). */

@@ -1,8 +1,10 @@
 /**
- * `toolgate approvals show|watch|rules` and `approve --always` against a real redis-server this file starts,
- * with real processes: a waiting `toolgate call` is shown, approved "always" from another process, and the
+ * `toolgate approvals show|watch|rules` and `approve --always` against a real redis-server this file starts:
+ * a waiting `toolgate call` (a real process) is shown, approved "always" from this process, and the
  * same call made again runs without asking — the rule is in the project's overlay, listed and removable;
- * once removed, the call asks again. `watch` prints each ask as it is published and settled.
+ * once removed, the call asks again (a real process again). `watch` (a real process) prints each ask as it
+ * is published and settled. The commands that only read or decide run in this process (toolgateInProcess):
+ * a spawn costs ~1.5 CPU s in fleet mode, most of it loading the Redis client again.
  */
 import { spawn } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
@@ -12,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ApprovalRecord } from "../../core/index.js";
 import { connectFleet, RedisApprovalStore } from "../../fleet/index.js";
 import { BIN, tempWorkspace, toolgate } from "../../test-support/cli.js";
+import { toolgateInProcess } from "../../test-support/cli-in-process.js";
 import { useRedis } from "../../test-support/redis-server.js";
 
 const server = useRedis();
@@ -27,8 +30,11 @@ async function fleetWorkspace(name: string) {
   await writeFile(config, `[fleet]\nredis = "${server().url}"\nproject = "${name}"\n`);
   const store = new RedisApprovalStore({ client: await connectFleet({ url: server().url }), project: name });
   stores.push(store);
+  /** A real `toolgate` process: for the calls that wait for a decision made elsewhere. */
   const cli = (args: string[]) => toolgate(["--config", config, ...args], { cwd: ws, env });
-  return { ws, config, store, cli };
+  /** `toolgate` in this process: one command at a time. */
+  const run = (args: string[]) => toolgateInProcess(["--config", config, ...args], { cwd: ws, env });
+  return { ws, config, store, cli, run };
 }
 
 async function pendingAsk(store: RedisApprovalStore): Promise<ApprovalRecord> {
@@ -42,41 +48,41 @@ const write = ["call", "write_file", JSON.stringify({ path: "b.txt", content: "w
 
 describe("toolgate approvals show, watch, rules and approve --always", { timeout: 300_000 }, () => {
   it("shows an ask, approves it always; the same call then runs unasked until its rule is removed", async () => {
-    const { ws, store, cli } = await fleetWorkspace("always-1");
+    const { ws, store, cli, run } = await fleetWorkspace("always-1");
     const first = cli(write);
     const ask = await pendingAsk(store);
     expect(ask.argsDigest).toMatch(/^sha256:/);
 
-    const shown = await cli(["approvals", "show", ask.id]);
+    const shown = await run(["approvals", "show", ask.id]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`${ask.id}  pending  write_file`);
-    const json = await cli(["--json", "approvals", "show", ask.id]);
+    const json = await run(["--json", "approvals", "show", ask.id]);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: ask.id, state: "pending", tool: "write_file" });
-    const unknown = await cli(["approvals", "show", "nope"]);
+    const unknown = await run(["approvals", "show", "nope"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no approval with id "nope"');
 
-    const approved = await cli(["--json", "approvals", "approve", ask.id, "--always", "--by", "alice"]);
+    const approved = await run(["--json", "approvals", "approve", ask.id, "--always", "--by", "alice"]);
     expect(approved.code).toBe(0);
     expect(JSON.parse(approved.stdout)).toMatchObject({ ok: true, record: { settled: { scope: "always" } } });
     expect((await first).code).toBe(0);
 
-    const rules = await cli(["--json", "approvals", "rules"]);
+    const rules = await run(["--json", "approvals", "rules"]);
     expect(JSON.parse(rules.stdout)).toMatchObject({
       version: 1,
       rules: [{ id: ask.id, tool: "write_file", argsDigest: ask.argsDigest, by: "alice" }],
     });
     // The same call again (its file removed, so the write is new): allowed by the overlay, no ask published.
     await rm(join(ws, "b.txt"));
-    const again = await cli(write);
+    const again = await run(write);
     expect(again.code).toBe(0);
     expect(await store.list()).toHaveLength(1);
 
-    expect((await cli(["approvals", "rules", "--remove", ask.id])).code).toBe(0);
-    const gone = await cli(["--json", "approvals", "rules", "--remove", ask.id]);
+    expect((await run(["approvals", "rules", "--remove", ask.id])).code).toBe(0);
+    const gone = await run(["--json", "approvals", "rules", "--remove", ask.id]);
     expect(gone.code).toBe(1);
     expect(JSON.parse(gone.stdout)).toEqual({ ok: false, id: ask.id });
-    expect((await cli(["approvals", "rules"])).stdout).toBe("no overlay rules (version 2)\n");
+    expect((await run(["approvals", "rules"])).stdout).toBe("no overlay rules (version 2)\n");
 
     // Removed: the call asks again.
     await rm(join(ws, "b.txt"));
@@ -88,7 +94,7 @@ describe("toolgate approvals show, watch, rules and approve --always", { timeout
   });
 
   it("refuses --always for an ask with no argument digest, deciding nothing", async () => {
-    const { store, cli } = await fleetWorkspace("always-2");
+    const { store, run } = await fleetWorkspace("always-2");
     const ask = await store.publish({
       callId: "c1",
       tool: "shell",
@@ -102,11 +108,11 @@ describe("toolgate approvals show, watch, rules and approve --always", { timeout
       },
       timeoutMs: 60_000,
     });
-    const r = await cli(["approvals", "approve", ask.id, "--always"]);
+    const r = await run(["approvals", "approve", ask.id, "--always"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('cannot be approved "always"');
     expect((await store.get(ask.id))?.state).toBe("pending");
-    const bad = await cli(["approvals", "deny", ask.id, "--always"]);
+    const bad = await run(["approvals", "deny", ask.id, "--always"]);
     expect(bad.code).toBe(2);
   });
 

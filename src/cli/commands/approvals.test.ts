@@ -1,8 +1,10 @@
 /**
- * `toolgate approvals` against a real redis-server this file starts, with real processes: one `toolgate call`
- * (no terminal, an `ask`) publishes its ask and waits; other `toolgate approvals` processes list and decide
- * it; the first one goes on (or is refused) by that decision. Two deciders racing: exactly one wins, the
- * other is told who decided and when. Every wait is for a state (the ask listed, the process exited).
+ * `toolgate approvals` against a real redis-server this file starts: one `toolgate call` (a real process, no
+ * terminal, an `ask`) publishes its ask and waits; `toolgate approvals` in this process lists and decides
+ * it; the call goes on (or is refused) by that decision. Two deciders racing, each a real process: exactly
+ * one wins, the other is told who decided and when. Every wait is for a state (the ask listed, the process
+ * exited). Commands that only read or decide run in this process (toolgateInProcess): a spawn costs ~1.5
+ * CPU s in fleet mode, most of it loading the Redis client again.
  */
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -11,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { ApprovalRecord } from "../../core/index.js";
 import { connectFleet, RedisApprovalStore } from "../../fleet/index.js";
 import { type RunResult, tempWorkspace, toolgate } from "../../test-support/cli.js";
+import { toolgateInProcess } from "../../test-support/cli-in-process.js";
 import { useRedis } from "../../test-support/redis-server.js";
 
 const server = useRedis();
@@ -28,8 +31,11 @@ async function fleetWorkspace() {
     `[fleet]\nredis = "${server().url}"\nproject = "${name}"\nworker = "worker-${name}"\n`,
   );
   const store = new RedisApprovalStore({ client: await connectFleet({ url: server().url }), project: name });
+  /** A real `toolgate` process. */
   const cli = (args: string[]) => toolgate(["--config", config, ...args], { cwd: ws, env });
-  return { ws, name, config, store, cli };
+  /** `toolgate` in this process: one command at a time. */
+  const run = (args: string[]) => toolgateInProcess(["--config", config, ...args], { cwd: ws, env });
+  return { ws, name, config, store, cli, run };
 }
 
 /**
@@ -64,27 +70,27 @@ async function pendingAsk(store: RedisApprovalStore): Promise<ApprovalRecord> {
 describe("toolgate approvals", { timeout: 300_000 }, () => {
   it("says that approvals are shared only in fleet mode", async () => {
     const ws = await tempWorkspace();
-    const r = await toolgate(["approvals", "list"], { cwd: ws, env });
+    const r = await toolgateInProcess(["approvals", "list"], { cwd: ws, env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("approvals are shared only in fleet mode");
-    const bad = await toolgate(["approvals", "approve"], { cwd: ws, env });
+    const bad = await toolgateInProcess(["approvals", "approve"], { cwd: ws, env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("usage: toolgate approvals list");
   });
 
   it("approves, from another process, the ask a waiting `toolgate call` published; a second decision is told who won", async () => {
-    await withWaitingCall(async ({ ws, store, cli }, call) => {
+    await withWaitingCall(async ({ ws, store, run }, call) => {
       const ask = await pendingAsk(store);
       expect(ask).toMatchObject({ tool: "write_file", worker: expect.stringMatching(/^worker-cli-/) });
 
-      const listed = await cli(["approvals", "list"]);
+      const listed = await run(["approvals", "list"]);
       expect(listed.code).toBe(0);
       expect(listed.stdout).toContain(`${ask.id}  pending  write_file`);
       expect(listed.stdout).toContain("write_file needs your approval");
-      const json = await cli(["--json", "approvals", "list"]);
+      const json = await run(["--json", "approvals", "list"]);
       expect(JSON.parse(json.stdout).map((r: ApprovalRecord) => r.id)).toEqual([ask.id]);
 
-      const approved = await cli(["approvals", "approve", ask.id, "--by", "alice"]);
+      const approved = await run(["approvals", "approve", ask.id, "--by", "alice"]);
       expect(approved.stderr).toBe("");
       expect(approved.code).toBe(0);
       expect(approved.stdout).toBe(`approved ${ask.id} (write_file) as alice\n`);
@@ -93,21 +99,21 @@ describe("toolgate approvals", { timeout: 300_000 }, () => {
       expect(result.code).toBe(0);
       expect(existsSync(join(ws, "b.txt"))).toBe(true);
 
-      const again = await cli(["--json", "approvals", "deny", ask.id, "--by", "bob"]);
+      const again = await run(["--json", "approvals", "deny", ask.id, "--by", "bob"]);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(new RegExp(`approval ${ask.id} was already approved by alice at \\d{4}-`));
       expect(JSON.parse(again.stdout)).toMatchObject({ ok: false, record: { state: "approved" } });
-      const none = await cli(["approvals", "list"]);
+      const none = await run(["approvals", "list"]);
       expect(none.stdout).toBe("no pending asks\n");
-      const all = await cli(["approvals", "list", "--all"]);
+      const all = await run(["approvals", "list", "--all"]);
       expect(all.stdout).toContain(`${ask.id}  approved  write_file`);
     });
   });
 
   it("denies with a reason the waiting call reports; the call is refused (exit 3) and nothing is written", async () => {
-    await withWaitingCall(async ({ ws, store, cli }, call) => {
+    await withWaitingCall(async ({ ws, store, run }, call) => {
       const ask = await pendingAsk(store);
-      const denied = await cli(["approvals", "deny", ask.id, "--reason", "not on a Friday", "--by", "carol"]);
+      const denied = await run(["approvals", "deny", ask.id, "--reason", "not on a Friday", "--by", "carol"]);
       expect(denied.code).toBe(0);
       const result = await call;
       expect(result.code).toBe(3);

@@ -1,12 +1,14 @@
 /**
- * `toolgate doctor`'s fleet checks through the real binary, against real redis-servers this file starts: one
- * as fleet mode wants it (append-only, no eviction), one that would evict state (`allkeys-lru`), and a socket
- * nobody listens on. Without [fleet] there is no fleet line at all.
+ * `toolgate doctor`'s fleet checks, against real redis-servers this file starts: one as fleet mode wants it
+ * (append-only, no eviction), one that would evict state (`allkeys-lru`), and a socket nobody listens on.
+ * Without [fleet] there is no fleet line at all. The command runs in this process (toolgateInProcess; the
+ * binary's doctor is spawned in doctor.test.ts): a spawn in fleet mode costs ~1.5 CPU s.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempWorkspace, toolgate } from "../../test-support/cli.js";
+import { tempWorkspace } from "../../test-support/cli.js";
+import { toolgateInProcess } from "../../test-support/cli-in-process.js";
 import { startRedis, type TestRedis } from "../../test-support/redis-server.js";
 import type { DoctorCheck } from "./doctor.js";
 
@@ -24,7 +26,7 @@ async function doctor(url?: string): Promise<{ code: number | null; fleet: Docto
   const ws = await tempWorkspace();
   const config = join(ws, "..", `${ws.split("/").pop()}.toml`);
   await writeFile(config, url ? `[fleet]\nredis = "${url}"\nproject = "doc"\nworker = "w-doc"\n` : "");
-  const r = await toolgate(["--json", "--config", config, "doctor"], {
+  const r = await toolgateInProcess(["--json", "--config", config, "doctor"], {
     cwd: ws,
     env: { TOOLGATE_REDIS_URL: "" },
   });
