@@ -41,6 +41,8 @@ const GITLINK = 0o160000;
  */
 interface IndexRead {
   entries: Map<string, IndexStat>;
+  /** Every path the index records (any stage; not gitlinks), whatever its time. */
+  names: Set<string>;
   gitlinks: string[];
   shared?: string;
 }
@@ -101,6 +103,7 @@ function parse(data: Buffer, hashBytes: number, indexTime: number): IndexRead | 
   if (version < 2 || version > 4) return undefined;
   const count = data.readUInt32BE(8);
   const entries = new Map<string, IndexStat>();
+  const names = new Set<string>();
   const gitlinks: string[] = [];
   let at = 12;
   let previous = "";
@@ -151,11 +154,14 @@ function parse(data: Buffer, hashBytes: number, indexTime: number): IndexRead | 
     if (name.length > MAX_NAME_BYTES) continue;
     const stage = (flags >> 12) & 3;
     if ((mode & 0o170000) === GITLINK) gitlinks.push(name);
-    else if (stage === 0 && stat.mtimeS < indexTime) entries.set(name, stat);
+    else {
+      names.add(name);
+      if (stage === 0 && stat.mtimeS < indexTime) entries.set(name, stat);
+    }
   }
   const shared = extensions(data, at, hashBytes);
   if (shared === false) return undefined;
-  return { entries, gitlinks, ...(shared ? { shared } : {}) };
+  return { entries, names, gitlinks, ...(shared ? { shared } : {}) };
 }
 
 /**
@@ -222,6 +228,20 @@ export function indexGitlinks(gitDir: string): string[] | undefined {
   // even where the split index deletes them (judging one more repository is safe).
   const shared = readIndex(`${gitDir}/sharedindex.${read.shared}`, hashBytes);
   return shared && [...read.gitlinks, ...shared.gitlinks];
+}
+
+/**
+ * Every path (raw, relative to the worktree) the index of `gitDir` records, a split index's shared part
+ * included; undefined when the index exists and is not read (then which paths git tracks is unknown).
+ */
+export function indexedPaths(gitDir: string): Set<string> | undefined {
+  const path = `${gitDir}/index`;
+  if (lstatSync(bytesOf(path), { throwIfNoEntry: false }) === undefined) return new Set();
+  const hashBytes = hashBytesOf(gitDir);
+  const read = readIndex(path, hashBytes);
+  if (!read?.shared) return read?.names;
+  const shared = readIndex(`${gitDir}/sharedindex.${read.shared}`, hashBytes);
+  return shared && new Set([...read.names, ...shared.names]);
 }
 
 /** 32 for a SHA-256 repository (its config says so), else 20. */

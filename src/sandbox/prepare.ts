@@ -17,6 +17,7 @@ import { LayoutMoved, type OpenedLayout, openLayout } from "./open-layout.js";
 import { cleanLeftPlaceholders, holdPlaceholders, PlaceholderRace } from "./placeholders.js";
 import type { ScanRules } from "./scan.js";
 import { seccompProgram } from "./seccomp/program.js";
+import { newlyStaged, unstagedSecrets } from "./secret-staging.js";
 import { type Layout, SandboxSetupError, surveyPatterns, surveySandbox } from "./survey.js";
 import { describeSweep, sweep } from "./sweep.js";
 import { CHECK_SCRIPT, checkArgs } from "./verify.js";
@@ -144,6 +145,7 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
   };
   const { layout, opened, releasePlaceholders } = setUp(settings, context, resolved);
   const settle = oweCheck(settings.stateDir, context.roots);
+  const staging = stagingCheck(() => unstagedSecrets(layout, rules.secretSet));
   const bwrap = support.bwrap!;
   const check = [bash, "-c", CHECK_SCRIPT, context.shell ?? bash, ...checkArgs(expectedMounts(opened.plan))];
   /** bwrap with the arguments of `plan` at fd 3 and the seccomp filter at fd 4, then the check. */
@@ -189,7 +191,14 @@ export function prepareSandbox(settings: SandboxSettings, context: PrepareContex
         if (mark) process.stderr.write(`toolgate: ${displaySafe(describeIncomplete(mark), false)}\n`);
       }
       settle();
-      const notes = [...layout.notes, unsurveyedNote(layout), describeSweep(report)].filter(Boolean);
+      // Told to the person too: the command shapes its own result (secret-staging.ts).
+      const staged = (staging && stagingCheck(() => newlyStaged(staging))) ?? [
+        "[sandbox: could not check whether the command made a secret-named file stageable by git]",
+      ];
+      for (const line of staged) process.stderr.write(`toolgate: ${displaySafe(line, false)}\n`);
+      const notes = [...layout.notes, unsurveyedNote(layout), describeSweep(report), ...staged].filter(
+        Boolean,
+      );
       return notes.length > 0 ? notes.join("\n") : undefined;
     },
     ...(plan.network
@@ -244,6 +253,15 @@ function setUp(
   throw new SandboxSetupError(
     `the workspace kept changing while the sandbox was being set up (${why}); run the command again`,
   );
+}
+
+/** A step of the staging check (secret-staging.ts), which must not fail the command: undefined when it throws. */
+function stagingCheck<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Folders hidden because the survey could not look through them, as a line for the result. */
