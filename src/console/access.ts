@@ -121,13 +121,14 @@ export class ConsoleAccess {
     // Only the header counts: a cookie (which any loopback port receives) is never looked at.
     const session = this.sessions.find(c.req.header(SESSION_HEADER));
     if (!session) return c.json({ error: "not signed in: present the console's token at /login" }, 401);
+    // Set before the CSRF check: its refusal is sealed too (console/seal.ts), so the page can tell it is ours.
+    c.set("session" as never, session as never);
     const method = c.req.method;
     if (method !== "GET" && method !== "HEAD") {
       const sent = c.req.header(CSRF_HEADER) ?? "";
       if (!timingSafeEqual(digest(sent), digest(session.csrf)))
         return c.json({ error: "refused: missing or wrong CSRF token" }, 403);
     }
-    c.set("session" as never, session as never);
     await next();
   };
 }

@@ -14,6 +14,7 @@ import { readAuditPage } from "./audit-read.js";
 import { batchGroupRefusal, parseGroupKey } from "./batch-group.js";
 import { ConsoleDecisions, parseDecision } from "./decisions.js";
 import { appPage, STYLE } from "./pages.js";
+import { NONCE_HEADER, nonceOf, sealAnswers, sealedEvent } from "./seal.js";
 import type { ConsoleSession } from "./session.js";
 import { mountSignIn } from "./signin.js";
 import { askView } from "./views.js";
@@ -75,6 +76,8 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
     c.body(options.script, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
   );
 
+  // Every answer to a signed-in request is sealed with the session's key (console/seal.ts).
+  app.use("/api/*", sealAnswers);
   mountSignIn(app, access, options.loginScript);
   // The page is a shell without data: its script sends the session (from sessionStorage) with each request.
   app.get("/", (c) => c.html(appPage()));
@@ -120,6 +123,11 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
 
   api.get("/events", (c) =>
     streamSSE(c, async (stream) => {
+      // Each event sealed with the session's key over the stream's nonce and its number (console/seal.ts).
+      const { key } = c.get("session");
+      const nonce = nonceOf(c.req.header(NONCE_HEADER));
+      let seq = 0;
+      const send = (event: string, data: string) => stream.write(sealedEvent(key, nonce, seq++, event, data));
       const queue: string[] = [];
       let wake: (() => void) | undefined;
       const stop = store.watch((record) => {
@@ -131,11 +139,11 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
         wake?.();
       });
       // A ready event first: the page then fetches the list, so nothing published in between is missed.
-      await stream.writeSSE({ event: "ready", data: "{}" });
+      await send("ready", "{}");
       while (!stream.aborted) {
         const data = queue.shift();
         if (data !== undefined) {
-          await stream.writeSSE({ event: "ask", data });
+          await send("ask", data);
           continue;
         }
         await new Promise<void>((resolve) => {
@@ -144,7 +152,7 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
           ping.unref();
         });
         wake = undefined;
-        if (queue.length === 0 && !stream.aborted) await stream.writeSSE({ event: "ping", data: "{}" });
+        if (queue.length === 0 && !stream.aborted) await send("ping", "{}");
       }
       stop();
     }),

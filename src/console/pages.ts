@@ -57,6 +57,11 @@ export function appPage(): string {
 <p>Signed in as <span id="who"></span> · <span id="status" role="status">connecting…</span></p>
 <nav aria-label="Views"><a href="#pending">Pending approvals</a> · <a href="#audit">Audit log</a></nav>
 </header>
+<div id="stopped" class="stopped" role="alert" hidden>
+<p class="reason"></p>
+<p>A page reloaded now would come from whoever holds the port. Sign in again only once you have started the console yourself.</p>
+<p><button id="sign-in-again" type="button">Sign in again</button></p>
+</div>
 <main>
 <section id="pending" aria-labelledby="pending-title">
 <h2 id="pending-title">Pending approvals</h2>
@@ -116,6 +121,8 @@ input, select, button, textarea { font: inherit; color: inherit; background: var
 button { cursor: pointer; border-color: var(--accent); }
 button:focus-visible, input:focus-visible, a:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .error, .lost { color: var(--bad); }
+.stopped { border: 3px solid var(--bad); border-radius: 6px; padding: .5rem 1rem; margin-bottom: 1rem; }
+.stopped .reason { color: var(--bad); font-weight: 600; }
 .ask { border: 1px solid var(--line); border-radius: 6px; padding: .75rem; margin-bottom: 1rem; content-visibility: auto; contain-intrinsic-size: auto 18rem; }
 .ask h3 { font-size: 1rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
 .field { margin: .25rem 0; }

@@ -18,13 +18,19 @@ export interface ConsoleSession {
   /** Who answers from it (the sign-in form's name). */
   name: string;
   csrf: string;
+  /** The key the console seals its answers with (console/seal.ts); the page never sends it back. */
+  key: string;
   expiresAt: number;
 }
 
-/** What the sign-in returns to the page: the secret to send back, the CSRF token, the name. */
+/**
+ * What the sign-in returns to the page: the secret to send back, the CSRF token, the key that proves the
+ * console's answers, the name.
+ */
 export interface SessionGrant {
   session: string;
   csrf: string;
+  key: string;
   name: string;
   expiresAt: number;
 }
@@ -41,13 +47,14 @@ export class SessionTable {
     private readonly now: () => number,
   ) {}
 
-  /** Starts a session for `name`: 32 random bytes of secret and of CSRF token, base64url. */
+  /** Starts a session for `name`: 32 random bytes each of secret, CSRF token and sealing key, base64url. */
   start(name: string): SessionGrant {
     this.prune();
     const secret = randomBytes(32).toString("base64url");
     const session = {
       name,
       csrf: randomBytes(32).toString("base64url"),
+      key: randomBytes(32).toString("base64url"),
       expiresAt: this.now() + this.sessionMs,
     };
     this.byDigest.set(hexDigest(secret), session);

@@ -91,6 +91,7 @@ export async function consoleFixture(options: Partial<ConsoleOptions> = {}) {
       return {
         session,
         csrf: grant.csrf ?? "",
+        key: grant.key ?? "",
         auth: { authorization: `Bearer ${session}` },
         response: res,
       };

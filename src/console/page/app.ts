@@ -11,15 +11,29 @@ import type { AskView } from "./dom.js";
 import { listenForKeys } from "./keys.js";
 import { show, showAll, tick } from "./pending.js";
 import { request } from "./request.js";
-import { openStream, requireSession } from "./session.js";
+import { onStop, openStream, requireSession, signedOut } from "./session.js";
 
 const statusLine = document.getElementById("status") as HTMLSpanElement;
 (document.getElementById("who") as HTMLSpanElement).textContent = requireSession().name;
 
 async function loadPending(): Promise<void> {
-  const body = await request<{ pending: AskView[] }>("/api/approvals");
-  showAll(body.pending);
+  const body = await request<{ pending: AskView[] }>("/api/approvals").catch(() => undefined);
+  if (body) showAll(body.pending);
 }
+
+// An answer that is not the console's stops the page (page/session.ts): it says so at the top, every
+// button but "Sign in again" is disabled, and nothing more is sent.
+onStop((reason) => {
+  const banner = document.getElementById("stopped") as HTMLDivElement;
+  (banner.querySelector(".reason") as HTMLElement).textContent = reason;
+  banner.hidden = false;
+  statusLine.textContent = "stopped: not the console";
+  for (const control of document.querySelectorAll<HTMLButtonElement | HTMLInputElement>(
+    "main button, main input, main select",
+  ))
+    control.disabled = true;
+});
+(document.getElementById("sign-in-again") as HTMLButtonElement).addEventListener("click", () => signedOut());
 
 function connect(): void {
   openStream("/api/events", {
@@ -28,7 +42,7 @@ function connect(): void {
       ask: (data) => show(JSON.parse(data) as AskView),
     },
     status: (state) => {
-      statusLine.textContent = state === "live" ? "live" : "reconnecting…";
+      if (state !== "stopped") statusLine.textContent = state === "live" ? "live" : "reconnecting…";
     },
   });
 }

@@ -9,6 +9,7 @@
  */
 import { el } from "./dom.js";
 import { request } from "./request.js";
+import { onStop } from "./session.js";
 
 interface AuditRow {
   time: string;
@@ -89,9 +90,15 @@ let loads = 0;
 export async function loadAudit(form: HTMLFormElement, older = false): Promise<void> {
   if (older && next === undefined) return;
   const load = ++loads;
-  const body = await request<AuditReply>(`/api/audit?${query(form, older ? next : undefined)}`);
-  if (load !== loads) return;
   const file = document.getElementById("audit-file") as HTMLParagraphElement;
+  let body: AuditReply;
+  try {
+    body = await request<AuditReply>(`/api/audit?${query(form, older ? next : undefined)}`);
+  } catch (error) {
+    file.textContent = `Not loaded: ${(error as Error).message}`;
+    return;
+  }
+  if (load !== loads) return;
   const more = document.getElementById("audit-more") as HTMLButtonElement;
   if (body.message) {
     file.textContent = body.message;
@@ -124,5 +131,6 @@ export function wireAudit(form: HTMLFormElement): void {
     clearInterval(timer);
     timer = tail.checked ? setInterval(() => void loadAudit(form), TAIL_MS) : undefined;
   });
+  onStop(() => clearInterval(timer));
   void loadAudit(form);
 }

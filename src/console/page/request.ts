@@ -6,7 +6,8 @@
 import { authFetch } from "./session.js";
 
 /**
- * GETs `path`, or POSTs `body` as JSON to it; resolves with the parsed JSON reply (any status).
+ * GETs `path`, or POSTs `body` as JSON to it; resolves with the parsed JSON reply (any status) once its seal
+ * is checked (page/session.ts); rejects when the page has stopped or the answer is not the console's.
  * @example await request("/api/approvals/batch", { ids, decision: "deny", reason })
  */
 export async function request<T>(path: string, body?: unknown): Promise<T> {
@@ -16,5 +17,5 @@ export async function request<T>(path: string, body?: unknown): Promise<T> {
       ? {}
       : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
   );
-  return (await response.json()) as T;
+  return JSON.parse(response.body) as T;
 }
