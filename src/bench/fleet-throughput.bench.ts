@@ -50,10 +50,16 @@ async function round(mode: "gate" | "xadd", url: string): Promise<{ perSecond: n
     const results = (await Promise.all(lines.map((next) => next()))).map((l) => JSON.parse(l) as Result);
     const wall = Math.max(...results.map((r) => r.end)) - Math.min(...results.map((r) => r.start));
     return { perSecond: (WORKERS * CALLS) / (wall / 1000), samples: results.flatMap((r) => r.samples) };
+  } catch (error) {
+    // A worker that failed leaves the others waiting for "go" on stdin: stop them, or the round never ends.
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+    throw error;
   } finally {
     await Promise.all(
       children.map((c) =>
-        c.exitCode === null ? new Promise((resolve) => c.once("exit", resolve)) : undefined,
+        c.exitCode === null && c.signalCode === null
+          ? new Promise((resolve) => c.once("exit", resolve))
+          : undefined,
       ),
     );
   }

@@ -96,12 +96,14 @@ export async function startFleetClient(
     ? redis.createClient({
         ...credentials,
         disableOfflineQueue: true,
+        commandOptions: WAIT_FOR_THE_SERVER,
         socket: { path: options.url.slice("unix://".length), connectTimeout: timeout, reconnectStrategy },
       })
     : redis.createClient({
         ...credentials,
         url: options.url,
         disableOfflineQueue: true,
+        commandOptions: WAIT_FOR_THE_SERVER,
         socket: { connectTimeout: timeout, reconnectStrategy, ...tls },
       })) as unknown as FleetClient;
   let settle: (error?: Error) => void = () => undefined;
@@ -118,6 +120,16 @@ export async function startFleetClient(
   const error = await first;
   return error ? { client, error } : { client };
 }
+
+/**
+ * No command timeout. node-redis 6 fails a command still waiting in its own queue, not yet sent, after 5 s
+ * (a `TimeoutError` without a message): on a loaded machine a slow server, or a thousand commands sent at
+ * once, left later commands unsent that long, and the calls behind them failed (the soak at the issue's
+ * size failed this way at its final read of 8,000 asks). A command not yet sent is one the server never
+ * saw, so waiting for it is safe. A command still fails at once when its connection closes (no offline
+ * queue): a server that goes away is an error, as before. Also spares a timer per command.
+ */
+const WAIT_FOR_THE_SERVER = { timeout: 0 };
 
 /** The longest wait between two reconnection attempts: a live client is back this long after its server. */
 export const RECONNECT_CAP_MS = 2_000;
@@ -161,6 +173,7 @@ async function startCluster(
       disableOfflineQueue: true,
       socket: { connectTimeout: timeout, reconnectStrategy, ...tls },
     },
+    commandOptions: WAIT_FOR_THE_SERVER,
   });
   cluster.on("error", (error: Error) => onError(error));
   const client = clusterClient(cluster);
