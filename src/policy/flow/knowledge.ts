@@ -20,6 +20,7 @@ import {
   type Tool,
 } from "../../core/index.js";
 import data from "./flow-data.json" with { type: "json" };
+import { type ParsedUrl, readUrl } from "./url-read.js";
 
 type IntegrityRule = Integrity | "workspace" | "shell" | "stored";
 type ConfidentialityRule = Confidentiality | "secret-paths" | "shell" | "stored";
@@ -90,73 +91,26 @@ export interface SinkCall {
 }
 
 /** A host seen in trusted context, or a subdomain of one (its owner's names; DNS-like exfil needs a host the attacker owns). */
-function trustedHost(host: string, trusted: ReadonlySet<string>): boolean {
-  if (trusted.has(host)) return true;
-  for (let at = host.indexOf("."); at !== -1; at = host.indexOf(".", at + 1)) {
-    const parent = host.slice(at + 1);
-    // A bare top-level name or an address is never a parent here.
-    if (parent.includes(".") && !/^[\d.]+$/.test(parent) && trusted.has(parent)) return true;
-  }
+function trustedHost(url: ParsedUrl, trusted: ReadonlySet<string>): boolean {
+  if (trusted.has(url.host)) return true;
+  for (const parent of url.parents) if (trusted.has(parent)) return true;
   return false;
 }
 
-/** A URL as the guard reads it: its host as compared with trusted hosts, and its whole form (`href`). */
-interface ParsedUrl {
-  host: string;
-  href: string;
-}
-
-/**
- * URLs already parsed, by their exact text. The WHATWG parser is most of the guard's cost on a fetch; a
- * session asks about the same URLs again (a page re-read, a link followed, a call retried or explained), and
- * a string always parses the same way, so the cache cannot change an answer. Two generations stand in for a
- * least-recently-used list without a delete per hit: a hit in the older one moves to the newer; when the
- * newer is full the older is dropped. Bounded (2 × 512 URLs of at most 2,048 characters), so a model
- * inventing URLs cannot grow it.
- */
-let recent = new Map<string, ParsedUrl | null>();
-let older = new Map<string, ParsedUrl | null>();
-const GENERATION = 512;
-const CACHED_CHARS = 2048;
-
-function parseUncached(value: string): ParsedUrl | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  const name = url.hostname.toLowerCase();
-  const host = name.endsWith(".") ? name.slice(0, -1) : name;
-  return host === "" ? null : { host, href: url.href };
-}
-
-/** A URL argument parsed once: its host as the guard compares it and its whole form, or undefined. */
-function parseUrl(value: unknown): ParsedUrl | undefined {
-  if (typeof value !== "string") return undefined;
-  if (value.length > CACHED_CHARS) return parseUncached(value) ?? undefined;
-  let parsed = recent.get(value);
-  if (parsed !== undefined) return parsed ?? undefined;
-  parsed = older.get(value);
-  if (parsed === undefined) parsed = parseUncached(value);
-  if (recent.size >= GENERATION) {
-    older = recent;
-    recent = new Map();
-  }
-  recent.set(value, parsed);
-  return parsed ?? undefined;
-}
+/** Why a call sends data out, or undefined when it does not: one tool's check. */
+export type SinkCheck = (call: SinkCall) => string | undefined;
 
 /** The labeler and the sink check of one gate. */
 export interface FlowKnowledge {
   labeler: Labeler;
-  /** Why the call sends data out, or undefined when it does not. */
-  sinkOf(call: SinkCall): string | undefined;
   /**
-   * Whether no call of this tool can send data out, whatever its arguments (a file read, a closed-world
-   * tool of a trusted server): the guard then skips the sink check. Never true for a tool `sinkOf` could name.
+   * The sink check of a tool's calls, or undefined when no call of it can send data out, whatever its
+   * arguments (a file read): the guard then checks nothing. Worked out once per tool (a tool's fields are
+   * read-only), so a call pays one lookup and its own arguments' check.
    */
-  quiet(tool: Tool): boolean;
+  sinkCheck(tool: Tool): SinkCheck | undefined;
+  /** Why the call sends data out, or undefined when it does not (`sinkCheck` of the call's tool, applied). */
+  sinkOf(call: SinkCall): string | undefined;
 }
 
 const BUILTIN = loadFlowData();
@@ -168,7 +122,7 @@ function serverOf(tool: Tool): string | undefined {
 
 /** The host of a URL argument, lower case; undefined when it is not a URL toolgate can read. */
 export function urlHost(value: unknown): string | undefined {
-  return parseUrl(value)?.host;
+  return readUrl(value)?.host;
 }
 
 /** Where a result came from: the first of the entry's `what` arguments given (`url|path`), a URL by host. */
@@ -247,55 +201,70 @@ export function createFlowKnowledge(host: FlowHost, known = BUILTIN): FlowKnowle
     return levels;
   };
 
-  const quiet = (tool: Tool): boolean => {
-    const server = serverOf(tool);
-    if (server !== undefined) return tool.sendsOut === false && host.trustedServers.has(server);
-    const entry = entryOf(tool);
-    if (entry === undefined) return !(tool.sendsOut ?? !READ_ONLY_KINDS.has(tool.kind));
-    return entry.sink === undefined;
+  const newHost = (name: string, arg: string): SinkCheck => {
+    const unreadable = `${name} to an address toolgate cannot read`;
+    return (call) => {
+      const value = call.args[arg];
+      // No URL at all (the quarantined reader given a path): nothing goes to a host.
+      if (value === undefined) return undefined;
+      const url = readUrl(value);
+      if (url === undefined) return unreadable;
+      if (trustedHost(url, call.trustedHosts)) return undefined;
+      // A link untrusted public content wrote out whole carries only what its author wrote — but not
+      // while the context holds private data (which link is followed could encode it).
+      if (!call.privateContext && call.links?.has(url.href)) return undefined;
+      return `${name} to ${url.host}, a host not seen in trusted context`;
+    };
   };
 
-  const sinkOf = (call: SinkCall): string | undefined => {
-    const { tool, args } = call;
+  const shell: SinkCheck = (call) => {
+    if (call.sandbox) return `a shell command with ${call.sandbox === "off" ? "no sandbox" : "the network"}`;
+    const command = typeof call.args["command"] === "string" ? call.args["command"] : "";
+    if (!known.shellAny.test(command)) return undefined;
+    const hit = known.shellSinks.find((s) => s.pattern.test(command));
+    return hit ? `a shell command: ${hit.why}` : undefined;
+  };
+
+  const USER_MEMORY = "a memory write to the user-level store (read in every project)";
+  const userMemory: SinkCheck = ({ args }) =>
+    args["action"] === "set" && args["scope"] === "user" ? USER_MEMORY : undefined;
+
+  /** A tool's check, from its source and the data file: what `sinkCheck` keeps per tool. */
+  const checkFor = (tool: Tool): SinkCheck | undefined => {
     const server = serverOf(tool);
     if (server !== undefined) {
-      // Only a server the user trusts is believed when it says a tool stays closed-world.
-      if (tool.sendsOut === false && host.trustedServers.has(server)) return undefined;
-      return `an MCP tool of server ${server} (its arguments leave the machine)`;
+      const why = `an MCP tool of server ${server} (its arguments leave the machine)`;
+      // Only a server the user trusts is believed when it says a tool stays closed-world (asked per call:
+      // the host's set is read as it is then).
+      if (tool.sendsOut === false) return () => (host.trustedServers.has(server) ? undefined : why);
+      return () => why;
     }
     const entry = entryOf(tool);
     if (entry === undefined) {
-      const sends = tool.sendsOut ?? !READ_ONLY_KINDS.has(tool.kind);
-      return sends ? `${tool.name} may send data out (a ${tool.kind} tool)` : undefined;
+      const why = `${tool.name} may send data out (a ${tool.kind} tool)`;
+      return (tool.sendsOut ?? !READ_ONLY_KINDS.has(tool.kind)) ? () => why : undefined;
     }
     switch (entry.sink) {
-      case "new-host": {
-        // No URL at all (the quarantined reader given a path): nothing goes to a host.
-        if (args[entry.sinkArg ?? "url"] === undefined) return undefined;
-        const url = parseUrl(args[entry.sinkArg ?? "url"]);
-        if (url === undefined) return `${tool.name} to an address toolgate cannot read`;
-        if (trustedHost(url.host, call.trustedHosts)) return undefined;
-        // A link untrusted public content wrote out whole carries only what its author wrote — but not
-        // while the context holds private data (which link is followed could encode it).
-        if (!call.privateContext && call.links?.has(url.href)) return undefined;
-        return `${tool.name} to ${url.host}, a host not seen in trusted context`;
-      }
-      case "shell": {
-        if (call.sandbox)
-          return `a shell command with ${call.sandbox === "off" ? "no sandbox" : "the network"}`;
-        const command = typeof args["command"] === "string" ? args["command"] : "";
-        if (!known.shellAny.test(command)) return undefined;
-        const hit = known.shellSinks.find((s) => s.pattern.test(command));
-        return hit ? `a shell command: ${hit.why}` : undefined;
-      }
+      case "new-host":
+        return newHost(tool.name, entry.sinkArg ?? "url");
+      case "shell":
+        return shell;
       case "user-memory":
-        return args["action"] === "set" && args["scope"] === "user"
-          ? "a memory write to the user-level store (read in every project)"
-          : undefined;
+        return userMemory;
       default:
         return undefined;
     }
   };
 
-  return { labeler, sinkOf, quiet };
+  const checks = new WeakMap<Tool, SinkCheck | null>();
+  const sinkCheck = (tool: Tool): SinkCheck | undefined => {
+    let check = checks.get(tool);
+    if (check === undefined) {
+      check = checkFor(tool) ?? null;
+      checks.set(tool, check);
+    }
+    return check ?? undefined;
+  };
+
+  return { labeler, sinkCheck, sinkOf: (call) => sinkCheck(call.tool)?.(call) };
 }
