@@ -8,8 +8,10 @@
  * a repository even from inside). Nothing is deleted: the person restores a name deliberately.
  */
 import { closeSync, renameSync } from "node:fs";
-import { inside, openInside } from "./descriptors.js";
+import { bytesOf, inside, openInside, textOf } from "./descriptors.js";
+import { isGitShaped } from "./git-shape.js";
 import { reopenFolder } from "./reopen.js";
+import { type FolderEntry, listFolder } from "./scan.js";
 
 /** The suffix a defused name gets. */
 export const DEFUSED_SUFFIX = ".quarantined";
@@ -51,6 +53,57 @@ export function defuseMoved(folderFd: number, name: string, path: string): void 
     }
   } finally {
     closeQuietly(moved.fd);
+  }
+  defuseNested(path);
+}
+
+/** At most this many folders inside a moved one are looked through for repositories. */
+const MAX_NESTED_FOLDERS = 100_000;
+
+/**
+ * Defuses every repository INSIDE the folder moved to raw `path`, at any depth: a `.git` or `.hg` (folder or
+ * pointer file) gets the suffix and a folder shaped like a git folder loses its HEAD — a repository made inside
+ * a moved protected folder (`git init pkg/.devcontainer`) would otherwise still run its config when the person
+ * looks there. The quarantine is read-only to every sandboxed command, so nothing changes it meanwhile.
+ * @throws when a folder inside cannot be read or a name cannot be changed, or past the folder budget (the
+ * move is then not complete)
+ */
+function defuseNested(path: string): void {
+  let queue = [path];
+  let seen = 0;
+  while (queue.length > 0) {
+    const next: string[] = [];
+    for (const folder of queue) {
+      if (++seen > MAX_NESTED_FOLDERS)
+        throw new Error(
+          `${textOf(path)} holds more than ${MAX_NESTED_FOLDERS} folders: not all looked through`,
+        );
+      const entries = entriesOf(folder);
+      if (entries === undefined) continue;
+      if (folder !== path && isGitShaped(entries) && entries.some((e) => e.name === "HEAD"))
+        renameSync(bytesOf(`${folder}/HEAD`), bytesOf(`${folder}/HEAD${DEFUSED_SUFFIX}`));
+      for (const { name, kind } of entries) {
+        let child = `${folder}/${name}`;
+        if (REPOSITORY_NAMES.has(name) && (kind === "dir" || kind === "file")) {
+          renameSync(bytesOf(child), bytesOf(`${child}${DEFUSED_SUFFIX}`));
+          child = `${child}${DEFUSED_SUFFIX}`;
+        }
+        if (kind === "dir") next.push(child);
+      }
+    }
+    queue = next;
+  }
+}
+
+/** A folder's entries, its owner's permissions given back first if the command took them; none if it is gone. */
+function entriesOf(folder: string): readonly FolderEntry[] | undefined {
+  try {
+    return listFolder(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "EACCES" && reopenFolder(folder)) return listFolder(folder);
+    throw error;
   }
 }
 
