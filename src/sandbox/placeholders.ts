@@ -78,6 +78,29 @@ export class PlaceholderRace extends Error {
 }
 
 /**
+ * A placeholder could not be made because its folder refuses writing (a command made `.git` read-only with
+ * `chmod 555`, or the person did): no way to block the path, so the command must not run. The message names
+ * the folder and the fix (red team 2026-11-27f, H7: a bare `EACCES … commondir` before).
+ */
+export class PlaceholderDenied extends Error {
+  override readonly name = "PlaceholderDenied";
+  constructor(path: string, error: NodeJS.ErrnoException) {
+    const folder = bytesOf(dirname(path)).toString("utf8");
+    super(
+      `toolgate could not make its placeholder ${bytesOf(path).toString("utf8")} (${error.code ?? error.message}): ` +
+        `the folder ${folder} does not let its owner write, so the path cannot be kept from the command; ` +
+        `give the write permission back (chmod u+w '${folder}') or remove the folder, then run the command again`,
+    );
+  }
+}
+
+/** Whether a failed write means the folder refuses it (permissions, a read-only mount), not a race. */
+function refused(error: unknown): error is NodeJS.ErrnoException {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "EACCES" || code === "EPERM" || code === "EROFS";
+}
+
+/**
  * Makes the placeholders `paths` (raw, missing, each inside the raw writable place `places` holds) and their
  * missing parents, and the placeholder `files` (raw path → content; their folders exist), counts them, and
  * returns the function that releases them.
@@ -125,7 +148,11 @@ export function holdPlaceholders(
           const at = `${place}/${names.slice(0, i + 1).join("/")}`;
           let next = openInside(fd, names[i]!);
           if (!next) {
-            mkdirSync(inside(fd, names[i]!));
+            try {
+              mkdirSync(inside(fd, names[i]!));
+            } catch (error) {
+              throw refused(error) ? new PlaceholderDenied(at, error) : error;
+            }
             made.push(at);
             count([at], 1);
             next = openInside(fd, names[i]!);
@@ -183,6 +210,7 @@ function holdFile(path: string, content: string): void {
         0o644,
       );
     } catch (error) {
+      if (refused(error)) throw new PlaceholderDenied(path, error);
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       if (holdsExactly(path, content)) return;
       throw new PlaceholderRace(`${bytesOf(path).toString("utf8")} appeared meanwhile`);

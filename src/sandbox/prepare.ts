@@ -14,7 +14,12 @@ import { sandboxSupport } from "./detect.js";
 import { describeIncomplete, incompleteMark, markIncomplete, oweCheck } from "./incomplete.js";
 import { type PendingNetwork, pendingNetwork } from "./network/connect.js";
 import { LayoutMoved, type OpenedLayout, openLayout } from "./open-layout.js";
-import { cleanLeftPlaceholders, holdPlaceholders, PlaceholderRace } from "./placeholders.js";
+import {
+  cleanLeftPlaceholders,
+  holdPlaceholders,
+  PlaceholderDenied,
+  PlaceholderRace,
+} from "./placeholders.js";
 import type { ScanRules } from "./scan.js";
 import { seccompProgram } from "./seccomp/program.js";
 import { newlyStaged, unstagedSecrets } from "./secret-staging.js";
@@ -238,6 +243,7 @@ function setUp(
     try {
       releasePlaceholders = holdPlaceholders(layout.placeholders, layout.writable, layout.placeholderFiles);
     } catch (error) {
+      if (error instanceof PlaceholderDenied) throw new SandboxSetupError(error.message);
       if (!(error instanceof PlaceholderRace)) throw error;
       why = error.message;
       continue;

@@ -1,8 +1,9 @@
 /**
  * The names-only walk of skipped folders: what it finds there (repositories, links, protected names), that a
- * listing kept between walks never hides a change, and that past its budget it says so (the survey refuses and
- * the check after a command is incomplete) rather than skipping quietly.
+ * listing kept between walks never hides a change, and that past its budget nothing is left unjudged and nothing
+ * refuses later commands: the survey keeps what it did not read read-only, the check moves what the command made.
  */
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { rawOf } from "./descriptors.js";
 import { listFolder, type ScanResult, scanRoot } from "./scan.js";
 import { walkSkipped } from "./scan-skipped.js";
-import { SandboxSetupError, surveyPatterns, surveySandbox } from "./survey.js";
+import { surveyPatterns, surveySandbox } from "./survey.js";
 import { sweep } from "./sweep.js";
 
 let base: string;
@@ -90,9 +91,63 @@ it("past its budget says what it did not look through: the survey refuses, the c
   const input = { mode: "workspace-write" as const, network: false, roots: [ws], cwd: ws, home: base };
   const layout = surveySandbox(input);
   expect(sweep(layout, surveyPatterns()).incomplete).toEqual([]);
+  // A command makes folders side by side in the person's node_modules, past the budget (red team H3): they are
+  // moved, the check finishes, and the next survey runs.
   const many = Array.from({ length: 30 }, (_, i) => join(ws, "node_modules", `d${i}`));
   for (const dir of many) await mkdir(dir);
   const small = { ...surveyPatterns(), skippedMaxDirs: 10 };
-  expect(() => surveySandbox({ ...input, skippedMaxDirs: 10 })).toThrow(SandboxSetupError);
-  expect(sweep(layout, small).incomplete.join("\n")).toMatch(/were not looked through/);
+  const report = sweep(layout, small);
+  expect(report.incomplete).toEqual([]);
+  expect(report.moved).toHaveLength(1);
+  expect(report.moved[0]!.why).toMatch(
+    /folders the command made inside skipped folders, more than the check reads \(10\)/,
+  );
+  expect(many.filter((dir) => existsSync(dir))).toEqual([]);
+  expect(() => surveySandbox({ ...input, skippedMaxDirs: 10 })).not.toThrow();
+});
+
+/** Waits until the folder's birth time is more than the check's slack (1 s) behind (it counts as older). */
+async function settledBirth(path: string): Promise<void> {
+  while (Date.now() - (await stat(path)).birthtimeMs <= 1100)
+    await new Promise((done) => setTimeout(done, 50));
+}
+
+it("a folder tree the command made past the budget is moved whole; the person's own folders stay (H3)", async () => {
+  const ws = join(base, "h3");
+  await mkdir(join(ws, "node_modules", ".cache"), { recursive: true });
+  const own = Array.from({ length: 5 }, (_, i) => join(ws, "node_modules", `own${i}`));
+  for (const dir of own) await mkdir(dir);
+  await settledBirth(own.at(-1)!);
+  const input = { mode: "workspace-write" as const, network: false, roots: [ws], cwd: ws, home: base };
+  const layout = surveySandbox({ ...input, skippedMaxDirs: 10 });
+  // The command makes a tree in the existing .cache: moved whole (one line); the person's folders stay.
+  const tree = join(ws, "node_modules", ".cache", "x");
+  await mkdir(tree);
+  for (let i = 0; i < 30; i++) await mkdir(join(tree, `${i}`));
+  const report = sweep(layout, { ...surveyPatterns(), skippedMaxDirs: 10 });
+  expect(report.incomplete).toEqual([]);
+  expect(report.moved.map((m) => m.path)).toEqual(["node_modules/.cache/x"]);
+  expect(existsSync(tree)).toBe(false);
+  expect(own.every((dir) => existsSync(dir))).toBe(true);
+  expect(existsSync(join(ws, "node_modules", ".cache"))).toBe(true);
+  expect(() => surveySandbox({ ...input, skippedMaxDirs: 10 })).not.toThrow();
+});
+
+it("the person's own folders past the budget: not refused, kept read-only, and the check is complete", async () => {
+  const ws = join(base, "own-only");
+  const own = Array.from({ length: 30 }, (_, i) => join(ws, "node_modules", `p${i}`));
+  for (const dir of own) await mkdir(dir, { recursive: true });
+  await settledBirth(own.at(-1)!);
+  const input = { mode: "workspace-write" as const, network: false, roots: [ws], cwd: ws, home: base };
+  const layout = surveySandbox({ ...input, skippedMaxDirs: 10 });
+  const readOnly = [...layout.covers].filter(([p, kind]) => kind === "self" && p.includes("/node_modules/"));
+  expect(readOnly.length).toBeGreaterThan(0);
+  expect(layout.notes.join("\n")).toMatch(/stayed read-only for this command/);
+  const report = sweep(layout, { ...surveyPatterns(), skippedMaxDirs: 10 });
+  expect(report).toMatchObject({ incomplete: [], moved: [] });
+  // Unread folders the survey did not keep read-only (it read them all then) and nothing new: incomplete.
+  const before = surveySandbox(input);
+  expect(sweep(before, { ...surveyPatterns(), skippedMaxDirs: 10 }).incomplete.join("\n")).toMatch(
+    /were not looked through/,
+  );
 });

@@ -61,6 +61,7 @@ export function walkSkipped(
       out.skippedOver =
         `${textOf(path)} and ${stack.length} more folders inside folders the survey skips (more than ` +
         `${max}) were not looked through for repositories, links and protected names`;
+      out.skippedLeft = [path, ...stack.map((left) => `${root}/${left.relative}`)];
       return;
     }
     let entries: readonly FolderEntry[];

@@ -64,6 +64,8 @@ export interface ScanResult {
   pythonCode: Found[];
   /** Set when the walk of skipped folders stopped at its budget: what it did not look through. */
   skippedOver?: string;
+  /** With `skippedOver`: the folders (raw, absolute) the walk of skipped folders did not read. */
+  skippedLeft?: string[];
   /** Folders read. */
   dirs: number;
 }

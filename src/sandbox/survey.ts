@@ -36,6 +36,7 @@ import { shownParts } from "./home-parts.js";
 import { heldPlaceholderFiles, heldPlaceholders } from "./placeholders.js";
 import { fitPlan, PlanBudgetError } from "./plan-budget.js";
 import { listFolder, SCAN_MAX_DIRS, type ScanResult, type ScanRules, scanRoot } from "./scan.js";
+import { unwalkedCovers } from "./skipped-budget.js";
 import { gitlinkStamps } from "./sweep-gitlinks.js";
 
 /** What a layout is made from (paths as text, absolute). */
@@ -237,6 +238,7 @@ export function surveySandbox(input: SurveyInput): Layout {
   const held = heldPlaceholders();
   for (const scan of scans) {
     hideSecrets(scan, layout, roots, readableAt);
+    coverUnwalked(scan, layout, writableAt);
     if (writing) coverProtected(scan, layout, writableAt, held);
     layout.baseline.set(scan.root, baselineOf(scan));
     if (!writing) {
@@ -681,14 +683,14 @@ function scanWithin(
   input: Pick<SurveyInput, "maxDirsWide">,
   notes: string[],
 ): ScanResult {
-  const scan = skippedWalked(scanRoot(root, rules));
+  const scan = scanRoot(root, rules);
   if (scan.unscanned.length === 0) return scan;
   const left = coarsen(
     scan.unscanned.map((f) => f.path),
     root,
   );
   if (!left.includes(root)) return scan;
-  const wide = skippedWalked(scanRoot(root, { ...rules, maxDirs: input.maxDirsWide ?? SCAN_WIDE_MAX_DIRS }));
+  const wide = scanRoot(root, { ...rules, maxDirs: input.maxDirsWide ?? SCAN_WIDE_MAX_DIRS });
   notes.push(
     `[sandbox: ${textOf(root)} holds ${wide.dirs} or more folders side by side: the survey read past its ` +
       `limit of ${rules.maxDirs ?? SCAN_MAX_DIRS} rather than hide the workspace, so commands start slower; ` +
@@ -697,12 +699,26 @@ function scanWithin(
   return wide;
 }
 
-/** A walk whose skipped folders were looked through within their budget; refused otherwise (fail closed). */
-function skippedWalked(scan: ScanResult): ScanResult {
-  if (!scan.skippedOver) return scan;
-  throw new SandboxSetupError(
-    `${scan.skippedOver}; list such folders in [sandbox] unchecked (then nothing there is checked) or ` +
-      "remove some",
+/**
+ * What the walk of skipped folders did not read, past its budget, is mounted read-only (skipped-budget.ts):
+ * nothing can be planted there, so the check after the command has nothing there to judge. Refused (fail
+ * closed) only when that would cover a folder that is not inside a skipped one.
+ */
+function coverUnwalked(scan: ScanResult, layout: Layout, writableAt: (path: string) => boolean): void {
+  if (!scan.skippedOver) return;
+  const covers = unwalkedCovers(scan.root, scan.skippedLeft ?? []);
+  if (covers === undefined)
+    throw new SandboxSetupError(
+      `${scan.skippedOver}; list such folders in [sandbox] unchecked (then nothing there is checked) or ` +
+        "remove some",
+    );
+  for (const path of covers)
+    if (writableAt(path) && !layout.covers.has(path)) layout.covers.set(path, "self");
+  const shown = covers.slice(0, 3).map(textOf).join(", ");
+  layout.notes.push(
+    `[sandbox: ${shown}${covers.length > 3 ? ` and ${covers.length - 3} more` : ""} stayed read-only for ` +
+      `this command: the folders inside skipped folders are more than the survey reads (${scan.skippedOver}); ` +
+      "list large ones in [sandbox] unchecked to write there]",
   );
 }
 

@@ -76,16 +76,37 @@ describe("sweep", () => {
     expect(checkAfter(layout).moved.map((m) => m.path)).toEqual(["pkg/.npmrc"]);
   });
 
-  it("keeps a repository a command made with git's own settings, moves one with a command in its config", () => {
+  it("keeps a repository a command made with git's own settings; of one with a command in its config, moves the config", () => {
     const layout = surveyFirst();
     git("init", "-q", "fine");
     git("-C", "fine", "remote", "add", "origin", "https://example.com/x.git");
     git("init", "-q", "bad");
     git("-C", "bad", "config", "core.fsmonitor", "touch /tmp/pwned");
     const report = checkAfter(layout);
-    expect(report.moved.map((m) => m.path)).toEqual(["bad/.git"]);
+    // Judged by content (red team G6: it may be the person's clone): only the part that runs is moved.
+    expect(report.moved.map((m) => m.path)).toEqual(["bad/.git/config"]);
     expect(report.moved[0]!.why).toContain("sets core.fsmonitor");
     expect(existsSync(join(ws, "fine/.git/config"))).toBe(true);
+    expect(existsSync(join(ws, "bad/.git/HEAD"))).toBe(true);
+  });
+
+  it("of a repository new since the command started, moves each planted hook and leaves the rest (G6)", () => {
+    const layout = surveyFirst();
+    git("init", "-q", "clone");
+    git("-C", "clone", "remote", "add", "origin", "https://example.com/x.git");
+    writeFileSync(join(ws, "clone/.git/hooks/post-checkout"), "#!/bin/sh\ntouch /tmp/pwned\n", {
+      mode: 0o755,
+    });
+    writeFileSync(join(ws, "clone/.git/hooks/pre-commit"), "#!/bin/sh\ntouch /tmp/pwned\n", { mode: 0o755 });
+    const report = checkAfter(layout);
+    expect(report.moved.map((m) => m.path).sort()).toEqual([
+      "clone/.git/hooks/post-checkout",
+      "clone/.git/hooks/pre-commit",
+    ]);
+    expect(report.incomplete).toEqual([]);
+    expect(readFileSync(join(ws, "clone/.git/config"), "utf8")).toContain("https://example.com/x.git");
+    expect(existsSync(join(ws, "clone/.git/hooks/pre-commit.sample"))).toBe(true);
+    expect(checkAfter(surveyFirst()).moved).toEqual([]);
   });
 
   it("moves unfinished rebase state and a config.worktree out of an existing repository, reading none of it", () => {

@@ -8,37 +8,27 @@
  * repository, and a repository the command made whose config or hooks would run something.
  */
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  type Dirent,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  writeFileSync,
-} from "node:fs";
-import { basename, dirname, isAbsolute, resolve } from "node:path";
+import { closeSync, lstatSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { defuseMoved, quarantinedName } from "./defuse.js";
 import { bytesOf, inside, openFolder, openInside, readInsideSync, textOf } from "./descriptors.js";
-import { readWorkspaceGitConfig } from "./git-config.js";
-import { childFolders, gitDirOfFile, WATCHED } from "./git-dirs.js";
-import safe from "./git-new-repo.json" with { type: "json" };
+import { childFolders, WATCHED } from "./git-dirs.js";
 import { unsafeHgRepository } from "./hg-new-repo.js";
 import { heldPlaceholderFiles, heldPlaceholders, intactPlaceholder } from "./placeholders.js";
 import { reopenFolder, reopenWay } from "./reopen.js";
+import { unsafeParts, unsafeRepository } from "./repo-parts.js";
 import { type ScanResult, type ScanRules, scanRoot } from "./scan.js";
+import { SKIPPED_MAX_DIRS } from "./scan-skipped.js";
+import { newTreesHolding } from "./skipped-budget.js";
 import { identity, type Layout, SCAN_WIDE_MAX_DIRS } from "./survey.js";
 import { unsafeGitlinks } from "./sweep-gitlinks.js";
 import { gitFolderLinks, linkWhy, sharedSecretWhy } from "./sweep-links.js";
 import { removeNewBytecode } from "./sweep-pyc.js";
 
+export { unsafeRepository };
+
 /** Where quarantined paths go, below each root. */
 export const QUARANTINE = ".toolgate/quarantine";
-
-const SAFE_KEYS = safe.keys.map((key) => {
-  const [section, ...rest] = key.split(".");
-  return { section: section!, sub: rest.length === 2 ? rest[0] : undefined, key: rest.at(-1)! };
-});
 
 /** One thing the check moved (paths as text, relative to their root) and why it mattered. */
 export interface Quarantined {
@@ -85,6 +75,8 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
   if (layout.mode !== "workspace-write") return report;
   const started = new Date();
   const found: Finding[] = [];
+  /** Folder trees past the skipped walk's budget (skipped-budget.ts), moved in bulk after the rest. */
+  const bulk: Finding[] = [];
   const step = (what: string, run: () => void) => {
     try {
       run();
@@ -95,10 +87,11 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
   const gitFolders = new Set(layout.gitDirs);
   for (const [root, baseline] of layout.baseline) {
     step(`looking through ${textOf(root)}`, () =>
-      sweepRoot(layout, rules, root, baseline, { report, found, gitFolders }),
+      sweepRoot(layout, rules, root, baseline, { report, found, gitFolders, bulk }),
     );
   }
   step("looking through the git folders", () => sweepGitFolders(layout, found));
+  step("giving back write permission", () => reopenPlaceholderFolders(layout, gitFolders));
   const roots = [...layout.baseline.keys()];
   const surveyed = new Set(layout.gitDirs);
   for (const gitDir of gitFolders) {
@@ -140,7 +133,36 @@ export function sweep(layout: Layout, rules: ScanRules): SweepReport {
     });
   }
   moveAll(found, started, report);
+  for (const root of roots) {
+    const trees = bulk.filter((b) => b.root === root);
+    if (trees.length > 0)
+      moveTrees(
+        root,
+        trees.map((t) => `${root}/${t.relative}`),
+        trees[0]!.why,
+        report,
+      );
+  }
   return report;
+}
+
+/**
+ * Gives the owner's permissions back to the folders the next survey makes placeholders in — the roots, every
+ * git folder (its submodules' and worktrees' folders too) and the folders of this command's placeholders —
+ * where the command changed them (change time since the survey: `chmod 555 sub/.git` sets it). Otherwise a
+ * command that made one read-only would make every later survey refuse (red team 2026-11-27f, H7); the person's
+ * own read-only folders, unchanged, are left as they are (the survey then refuses, naming the folder).
+ */
+function reopenPlaceholderFolders(layout: Layout, gitFolders: ReadonlySet<string>): void {
+  const since = layout.surveyedAt ?? 0;
+  const folders = new Set<string>(layout.baseline.keys());
+  for (const gitDir of gitFolders) {
+    folders.add(gitDir);
+    for (const sub of ["modules", "worktrees"])
+      for (const name of childFolders(`${gitDir}/${sub}`)) folders.add(`${gitDir}/${sub}/${name}`);
+  }
+  for (const path of [...layout.placeholders, ...layout.placeholderFiles.keys()]) folders.add(dirname(path));
+  for (const folder of folders) if (changedSince(folder, since)) reopenFolder(folder);
 }
 
 function indexIsFile(gitDir: string): boolean {
@@ -187,7 +209,7 @@ function sweepRoot(
   rules: ScanRules,
   root: string,
   baseline: ReadonlyMap<string, string>,
-  into: { report: SweepReport; found: Finding[]; gitFolders: Set<string> },
+  into: { report: SweepReport; found: Finding[]; gitFolders: Set<string>; bulk: Finding[] },
 ): void {
   const { report, found, gitFolders } = into;
   const heldFiles = heldPlaceholderFiles();
@@ -202,7 +224,7 @@ function sweepRoot(
   const quarantined = (relative: string) => relative.startsWith(`${QUARANTINE}/`);
   const isNew = (item: { path: string; relative: string }) =>
     baseline.get(item.relative) !== identity(item.path);
-  const now = walkRoot(root, rules, hidden);
+  let now = walkRoot(root, rules, hidden);
   if (now.unscanned.length > 0) {
     report.incomplete.push(
       `${now.unscanned.length} folders below ${textOf(root)} were past the survey's limit and were not looked through`,
@@ -224,7 +246,7 @@ function sweepRoot(
     }
     if (still) report.incomplete.push(`${textOf(folder.path)} could not be looked through`);
   }
-  if (now.skippedOver) report.incomplete.push(now.skippedOver);
+  now = withinSkippedBudget(layout, { root, rules, hidden }, now, { report, bulk: into.bulk });
   // A Mercurial folder the command made is judged whole (as a new git repository is), not file by file.
   const newHg = now.hgDirs.filter((dir) => !hidden(dir.path) && isNew(dir));
   const inNewHg = (item: { relative: string }) =>
@@ -267,10 +289,18 @@ function sweepRoot(
   const removed = removeNewBytecode(pycache, layout.surveyedAt ?? 0, report.incomplete);
   if (removed > 0) report.removedBytecode = (report.removedBytecode ?? 0) + removed;
   for (const dir of now.gitDirs) gitFolders.add(dir.path);
+  // A repository new since the command started is judged by content, and only what would run is moved (the
+  // person may have cloned it meanwhile: repo-parts.ts); a part outside the root takes the whole git folder.
   for (const dir of now.gitDirs) {
     if (hidden(dir.path) || !isNew(dir)) continue;
-    const why = unsafeRepository(dir.path, dirname(dir.path), layout.globalHooksPaths);
-    if (why) found.push({ root, relative: dir.relative, why: `a repository the command made ${why}` });
+    for (const part of unsafeParts(dir.path, dirname(dir.path), layout.globalHooksPaths)) {
+      const inRoot = part.path.startsWith(`${root}/`);
+      found.push({
+        root,
+        relative: inRoot ? part.path.slice(root.length + 1) : dir.relative,
+        why: `a repository new since the command started ${part.why}`,
+      });
+    }
   }
 }
 
@@ -297,6 +327,87 @@ function walkRoot(root: string, rules: ScanRules, hidden: (path: string) => bool
   }
   if (now.unscanned.length > 0) now = scanRoot(root, { ...rules, maxDirs: SCAN_WIDE_MAX_DIRS });
   return now;
+}
+
+/**
+ * Past the budget of the walk of skipped folders (skipped-budget.ts): what it did not read is fine where the
+ * survey kept it read-only; the folder trees the command made that hold the rest go to `bulk` (moved whole
+ * after the rest of the check) and the root is walked again without them (a few rounds); what is left leaves
+ * the check incomplete.
+ */
+function withinSkippedBudget(
+  layout: Layout,
+  walk: { root: string; rules: ScanRules; hidden: (path: string) => boolean },
+  scanned: ScanResult,
+  into: { report: SweepReport; bulk: Finding[] },
+): ScanResult {
+  const { root } = walk;
+  const why =
+    "folders the command made inside skipped folders, more than the check reads " +
+    `(${walk.rules.skippedMaxDirs ?? SKIPPED_MAX_DIRS}), which it cannot look through for repositories, links ` +
+    "and protected names";
+  const unchecked = new Set(walk.rules.unchecked ?? []);
+  let now = scanned;
+  for (let round = 0; ; round++) {
+    if (!now.skippedOver) return now;
+    const open = (now.skippedLeft ?? []).filter((path) => !readOnlyForCommand(layout, path));
+    if (open.length === 0) return { ...now, skippedOver: undefined };
+    const trees = round < 3 ? newTreesHolding(root, open, layout.surveyedAt ?? 0) : [];
+    if (trees.length === 0) {
+      into.report.incomplete.push(now.skippedOver);
+      return now;
+    }
+    for (const tree of trees) {
+      unchecked.add(tree);
+      into.bulk.push({ root, relative: tree.slice(root.length + 1), why });
+    }
+    now = walkRoot(root, { ...walk.rules, unchecked }, walk.hidden);
+  }
+}
+
+/**
+ * Moves the disjoint folder trees `trees` (raw, below `root`) to one quarantine folder, reported as one line
+ * (there may be thousands, side by side). What cannot be moved is named once in `incomplete`.
+ * @returns how many were moved
+ */
+function moveTrees(root: string, trees: readonly string[], why: string, report: SweepReport): number {
+  if (trees.length === 0) return 0;
+  const stamp = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`;
+  let moved = 0;
+  let failed: string | undefined;
+  const done = new Set<string>();
+  const inDone = (path: string) => {
+    for (let at = dirname(path); at.length > root.length; at = dirname(at)) if (done.has(at)) return true;
+    return false;
+  };
+  for (const tree of [...trees].sort((a, b) => a.length - b.length)) {
+    if (inDone(tree)) continue;
+    done.add(tree);
+    try {
+      quarantine(root, tree.slice(root.length + 1), stamp);
+      moved++;
+    } catch (error) {
+      failed ??= `could not move ${textOf(tree)} (${why}): ${(error as Error).message}; remove it`;
+    }
+  }
+  if (failed) report.incomplete.push(failed);
+  if (moved > 0) {
+    const first = textOf(trees[0]!.slice(root.length + 1));
+    report.moved.push({
+      root: textOf(root),
+      path: moved > 1 ? `${first} and ${moved - 1} more` : first,
+      to: `${QUARANTINE}/${stamp}`,
+      why,
+    });
+  }
+  return moved;
+}
+
+/** Whether raw `path` lies at or below a folder the survey mounted read-only for the command. */
+function readOnlyForCommand(layout: Layout, path: string): boolean {
+  for (const [covered, kind] of layout.covers)
+    if (kind === "self" && (path === covered || path.startsWith(`${covered}/`))) return true;
+  return false;
 }
 
 /** Submodules' and linked worktrees' folders added to a known repository, and git state that appeared. */
@@ -425,72 +536,9 @@ function watchedWhy(name: string): string {
     : "git would read it as config";
 }
 
-/**
- * Why a repository a command made must not stay (undefined when it holds only what git writes itself): a
- * config key outside git-new-repo.json, a hook that is not a sample — in its `hooks/` or in a folder the
- * user's or system's relative `core.hooksPath` names below its `worktree` — a config with another hard link
- * (a command could edit it through that name after it is judged and bound read-only), or state a placeholder
- * could not block.
- */
-export function unsafeRepository(
-  gitDir: string,
-  worktree?: string,
-  globalHooksPaths: readonly string[] = [],
-): string | undefined {
-  const config = readWorkspaceGitConfig(`${gitDir}/config`);
-  if (config === undefined && identity(`${gitDir}/config`) !== "missing") return "has an unreadable config";
-  if (linkCount(`${gitDir}/config`) > 1) return "has a config with another hard link";
-  for (const entry of config ?? []) {
-    if (entry.section === "core" && entry.key === "worktree" && entry.subsection === undefined) {
-      if (ownWorktree(gitDir, entry.value)) continue;
-      return "sets core.worktree to a folder that is not its own checkout (git would check files out there)";
-    }
-    const allowed = SAFE_KEYS.some(
-      (k) =>
-        k.section === entry.section &&
-        k.key === entry.key &&
-        (k.sub === undefined ? entry.subsection === undefined : entry.subsection !== undefined),
-    );
-    if (!allowed) {
-      // A subsection is free text (url.<https://user:token@host/>.insteadOf): never echoed.
-      const sub = entry.subsection === undefined ? "" : ".…";
-      return `sets ${entry.section}${sub}.${entry.key} in its config`;
-    }
-  }
-  const hooksFolders = [`${gitDir}/hooks`];
-  for (const value of globalHooksPaths) {
-    if (worktree && value !== "" && !isAbsolute(value) && !value.startsWith("~"))
-      hooksFolders.push(resolve(worktree, value));
-  }
-  for (const folder of hooksFolders) {
-    const why = hooksWhy(folder);
-    if (why) return folder === hooksFolders[0] ? why : `${why} where your git config's core.hooksPath points`;
-  }
-  const ours = heldPlaceholderFiles();
-  for (const name of WATCHED) {
-    const path = `${gitDir}/${name}`;
-    if (identity(path) !== "missing" && !intactPlaceholder(path, ours.get(path))) return `has ${name}`;
-  }
-  for (const name of childFolders(`${gitDir}/modules`)) {
-    const why = unsafeRepository(`${gitDir}/modules/${name}`);
-    if (why) return `holds a submodule that ${why}`;
-  }
-  return undefined;
-}
-
 function coveredBelow(layout: Layout, path: string): boolean {
   for (const covered of layout.covers.keys()) if (covered.startsWith(`${path}/`)) return true;
   return false;
-}
-
-/**
- * Whether `core.worktree` (relative to the git folder) names the git folder's own checkout: a folder whose `.git`
- * file names this git folder back, as git writes for a submodule. Anything else redirects git's work tree.
- */
-function ownWorktree(gitDir: string, value: string): boolean {
-  const worktree = isAbsolute(value) ? resolve(value) : resolve(gitDir, value);
-  const named = gitDirOfFile(`${worktree}/.git`);
-  return named !== undefined && resolve(named) === resolve(gitDir);
 }
 
 /** Why a linked worktree's folder a command made must not stay: a `commondir` elsewhere, a `config.worktree`. */
@@ -583,32 +631,4 @@ function makeFolders(root: string, relative: string): number | undefined {
     fd = next.fd;
   }
   return fd;
-}
-
-/** Why a hooks folder would run something: a hook that is not a sample (git runs no `*.sample`). */
-function hooksWhy(folder: string): string | undefined {
-  let hooks: Dirent<Buffer>[];
-  try {
-    hooks = readdirSync(bytesOf(folder), { withFileTypes: true, encoding: "buffer" });
-  } catch (error) {
-    // No hooks folder; one the check cannot list is not known to be empty.
-    return (error as NodeJS.ErrnoException).code === "ENOENT"
-      ? undefined
-      : "has a hooks folder it cannot list";
-  }
-  for (const hook of hooks) {
-    if (!hook.isFile() || !hook.name.toString("latin1").endsWith(".sample")) return "has hooks";
-    if (linkCount(`${folder}/${hook.name.toString("latin1")}`) > 1)
-      return "has a hook with another hard link";
-  }
-  return undefined;
-}
-
-/** A file's hard link count (0 when it is not there or cannot be looked at). */
-function linkCount(path: string): number {
-  try {
-    return lstatSync(bytesOf(path), { throwIfNoEntry: false })?.nlink ?? 0;
-  } catch {
-    return 0;
-  }
 }
