@@ -106,6 +106,29 @@ describe("defuseMoved", () => {
     expect(existsSync(canary)).toBe(false);
   });
 
+  it("a moved folder has every repository inside it defused, at any depth (a .git, a .hg, a bare git folder)", async () => {
+    const moved = join(base, ".devcontainer");
+    await plantedRepository(join(moved, "pkg"));
+    await plantedRepository(join(moved, "a", "b", "deep"));
+    execFileSync("git", ["init", "-q", "--bare", join(moved, "store")]);
+    execFileSync("git", ["-C", join(moved, "store"), "config", "core.fsmonitor", `touch ${canary}; false`]);
+    await mkdir(join(moved, "hgrepo", ".hg"), { recursive: true });
+    await chmod(join(moved, "a", "b", "deep"), 0o555);
+    await rename(moved, join(quarantine, ".devcontainer"));
+    defuse(".devcontainer");
+    const inQuarantine = join(quarantine, ".devcontainer");
+    expect(existsSync(join(inQuarantine, "pkg", ".git"))).toBe(false);
+    expect(existsSync(join(inQuarantine, "pkg", `.git${DEFUSED_SUFFIX}`, `HEAD${DEFUSED_SUFFIX}`))).toBe(
+      true,
+    );
+    expect(existsSync(join(inQuarantine, "a", "b", "deep", `.git${DEFUSED_SUFFIX}`))).toBe(true);
+    expect(existsSync(join(inQuarantine, "store", `HEAD${DEFUSED_SUFFIX}`))).toBe(true);
+    expect(existsSync(join(inQuarantine, "hgrepo", `.hg${DEFUSED_SUFFIX}`))).toBe(true);
+    for (const dir of ["pkg", "a/b/deep", "store", `pkg/.git${DEFUSED_SUFFIX}`])
+      personsStatus(join(inQuarantine, dir));
+    expect(existsSync(canary)).toBe(false);
+  });
+
   it("a folder the command made read-only gets its owner's permissions back, then HEAD is renamed", async () => {
     const work = join(base, "work");
     await plantedRepository(work);

@@ -41,20 +41,25 @@ export function defuseMoved(folderFd: number, name: string, path: string): void 
   if (!moved) return;
   try {
     if (!moved.stat.isDirectory()) return;
-    const head = openInside(moved.fd, "HEAD");
-    if (!head) return;
-    closeQuietly(head.fd);
-    const rename = () => renameSync(inside(moved.fd, "HEAD"), inside(moved.fd, `HEAD${DEFUSED_SUFFIX}`));
-    try {
-      rename();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EACCES" || !reopenFolder(path)) throw error;
-      rename();
-    }
+    renameHead(moved.fd, path);
   } finally {
     closeQuietly(moved.fd);
   }
   defuseNested(path);
+}
+
+/** Renames the HEAD of the opened folder `fd` (raw `path`), if it holds one. */
+function renameHead(fd: number, path: string): void {
+  const head = openInside(fd, "HEAD");
+  if (!head) return;
+  closeQuietly(head.fd);
+  const rename = () => renameSync(inside(fd, "HEAD"), inside(fd, `HEAD${DEFUSED_SUFFIX}`));
+  try {
+    rename();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EACCES" || !reopenFolder(path)) throw error;
+    rename();
+  }
 }
 
 /** At most this many folders inside a moved one are looked through for repositories. */
@@ -81,17 +86,29 @@ function defuseNested(path: string): void {
       const entries = entriesOf(folder);
       if (entries === undefined) continue;
       if (folder !== path && isGitShaped(entries) && entries.some((e) => e.name === "HEAD"))
-        renameSync(bytesOf(`${folder}/HEAD`), bytesOf(`${folder}/HEAD${DEFUSED_SUFFIX}`));
+        renameIn(folder, "HEAD");
       for (const { name, kind } of entries) {
         let child = `${folder}/${name}`;
         if (REPOSITORY_NAMES.has(name) && (kind === "dir" || kind === "file")) {
-          renameSync(bytesOf(child), bytesOf(`${child}${DEFUSED_SUFFIX}`));
+          renameIn(folder, name);
           child = `${child}${DEFUSED_SUFFIX}`;
         }
         if (kind === "dir") next.push(child);
       }
     }
     queue = next;
+  }
+}
+
+/** Gives `name` in the raw `folder` the defused suffix (the owner's permissions given back if the command took them). */
+function renameIn(folder: string, name: string): void {
+  const rename = () =>
+    renameSync(bytesOf(`${folder}/${name}`), bytesOf(`${folder}/${name}${DEFUSED_SUFFIX}`));
+  try {
+    rename();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EACCES" || !reopenFolder(folder)) throw error;
+    rename();
   }
 }
 
