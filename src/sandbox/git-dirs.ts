@@ -18,18 +18,23 @@ import { bytesOf, rawOf } from "./descriptors.js";
 import { configValues, readGitConfig } from "./git-config.js";
 import { SETTLED_MS } from "./scan.js";
 
-/** A git folder's entries kept read-only when they exist. */
+/**
+ * A git folder's entries kept read-only when they exist. `info` holds `exclude` and `attributes`, which hide
+ * files and changes from the person's `git status` and `git diff` (a GNUmakefile listed there runs at the next
+ * `make` before the reviewed Makefile; red team round 5, I2).
+ */
 const READ_ONLY = [
   "config",
   "config.worktree",
   "hooks",
+  "info",
   "commondir",
   "rebase-merge",
   "rebase-apply",
   "sequencer",
 ];
 /** Missing entries blocked with a placeholder (git reads a missing and an empty one alike). */
-const BLOCKED = ["config", "hooks"];
+const BLOCKED = ["config", "hooks", "info"];
 /**
  * Missing entries blocked with a file git reads as if it were not there: a `commondir` of `.` names the git
  * folder itself (git takes config and hooks from where it would anyway).
