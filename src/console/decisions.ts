@@ -5,7 +5,7 @@
  * an ask whose asking process published a rule (it checked that no deny shadows it, and it writes the rule
  * when the answer reaches it); otherwise the answer is refused with the offer's reason.
  */
-import { type ApprovalRecord, type ApprovalStore, settledMessage } from "../core/index.js";
+import { type ApprovalRecord, type ApprovalStore, displaySafe, settledMessage } from "../core/index.js";
 import { alwaysView, askView, unseenRefusal } from "./views.js";
 
 /** An answer the page sends. */
@@ -19,9 +19,14 @@ export type DecisionReply =
 /** Most asks one batch may answer. */
 export const MAX_BATCH = 1_000;
 
+/** A refusal; its texts carry names from records (who decided), so they are made display-safe here. */
 const refuse = (status: 400 | 404 | 409, message: string, decided?: string[]): DecisionReply => ({
   status,
-  body: { ok: false, message, ...(decided ? { decided } : {}) },
+  body: {
+    ok: false,
+    message: displaySafe(message, false),
+    ...(decided ? { decided: decided.map((d) => displaySafe(d, false)) } : {}),
+  },
 });
 
 /** The decision in a request body, or undefined. */

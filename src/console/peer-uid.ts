@@ -1,14 +1,18 @@
 /**
  * @module console/peer-uid
- * Which local user a loopback TCP connection comes from. A loopback port is open to every user of the
- * machine, but the kernel records the owner of each socket: the connecting socket's row in /proc/net/tcp
- * (or tcp6) — the one whose local end is our peer's address and port and whose remote end is ours — holds
- * the uid that made it. The console serves only its own uid on loopback (console/serve.ts), which closes
- * the "another local user" class at once: guessing tokens, locking the owner out of sign-in, using a stolen
- * session. Linux only; elsewhere the check cannot be made and the console says so when it starts.
+ * Which local user a TCP connection comes from. The console's port is open to every user of the machine,
+ * but the kernel records the owner of each socket: the connecting socket's row in /proc/net/tcp (or tcp6)
+ * — the one whose local end is our peer's address and port and whose remote end is ours — holds the uid
+ * that made it, and the inode of the socket while a process holds it. The console serves only its own uid
+ * (console/serve.ts), whatever address a local peer connects from, which closes the "another local user"
+ * class at once: guessing tokens, locking the owner out of sign-in, using a stolen token or session. The
+ * rows are read by console/peer-table.ts. Linux only; elsewhere the check cannot be made and the console
+ * says so when it starts.
  */
-import { readFileSync } from "node:fs";
+
+import type { Socket } from "node:net";
 import { endianness } from "node:os";
+import type { PeerTable, RowKey, SocketRow } from "./peer-table.js";
 
 /** The ends of one TCP connection as the server sees them. */
 export interface ConnectionEnds {
@@ -67,35 +71,94 @@ export function procAddress(address: string, port: number): { table: "tcp" | "tc
 }
 
 /**
- * The uid that owns the connecting socket of `ends` (the peer's side), read from /proc/net; undefined when
- * no row names it (not Linux, or the peer is not on this machine).
+ * The rows that can name the connecting socket of `ends` (the peer's side: its local end is our remote
+ * one): in the table of its family, and for an IPv4-mapped peer in both (its socket may be IPv4 or IPv6).
  */
-export function peerUid(ends: ConnectionEnds, procNet = "/proc/net"): number | undefined {
-  const peer = procAddress(ends.remoteAddress, ends.remotePort);
-  const ours = procAddress(ends.localAddress, ends.localPort);
-  let table: string;
-  try {
-    table = readFileSync(`${procNet}/${peer.table}`, "utf8");
-  } catch {
-    return undefined;
+export function peerRowKeys(ends: ConnectionEnds): RowKey[] {
+  const keys: RowKey[] = [];
+  const pairs: [string, string][] = [[ends.remoteAddress, ends.localAddress]];
+  const unmapped = (a: string) => (a.startsWith("::ffff:") && a.includes(".") ? a.slice(7) : undefined);
+  const [remote4, local4] = [unmapped(ends.remoteAddress), unmapped(ends.localAddress)];
+  if (remote4 && local4) pairs.push([remote4, local4]);
+  for (const [remote, local] of pairs) {
+    const peer = procAddress(remote, ends.remotePort);
+    keys.push({ table: peer.table, pair: `${peer.text} ${procAddress(local, ends.localPort).text}` });
   }
-  for (const line of table.split("\n").slice(1)) {
-    // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
-    const cols = line.trim().split(/\s+/);
-    if (cols[1] === peer.text && cols[2] === ours.text) return Number(cols[7]);
+  return keys;
+}
+
+/** Who a connection comes from: a local user (verified by the kernel's table), or another machine. */
+export type Peer = { uid: number } | { remote: string } | { refused: string };
+
+/**
+ * Who the connection of `ends` comes from, given the rows found for its peer socket (fail closed). Any row
+ * means the peer is on this machine, whatever its source address (red team P1: a local user can connect
+ * to 127.0.0.1 from the machine's other addresses): it must be the owner's, and still held by a process —
+ * a closed socket's row has no inode and shows uid 0 (red team P2), which proves nobody. No row: another
+ * machine, which only a console started with `remoteAllowed` serves (its token protects it); a loopback
+ * peer without a row is refused.
+ */
+export function judgePeer(
+  ends: ConnectionEnds,
+  rows: readonly SocketRow[],
+  ownUid: number,
+  remoteAllowed: boolean,
+): Peer {
+  if (rows.length === 0) {
+    if (remoteAllowed && !isLoopbackAddress(ends.remoteAddress)) return { remote: ends.remoteAddress };
+    return {
+      refused: `refused: the console cannot tell which user this connection comes from (no socket of ${ends.remoteAddress} port ${ends.remotePort} in /proc/net/tcp*), and serves only its owner (uid ${ownUid})`,
+    };
   }
-  return undefined;
+  if (rows.some((r) => r.inode === 0))
+    return {
+      refused: `refused: the connecting socket (${ends.remoteAddress} port ${ends.remotePort}) was already closed, so the console cannot tell whose it was, and serves only its owner (uid ${ownUid})`,
+    };
+  const other = rows.find((r) => r.uid !== ownUid);
+  if (other)
+    return {
+      refused: `refused: this console serves only the user who started it (uid ${ownUid}); this connection comes from uid ${other.uid}`,
+    };
+  return { uid: ownUid };
+}
+
+/** The ends of an accepted socket, or undefined when it is already gone. */
+function endsOf(socket: Socket): ConnectionEnds | undefined {
+  const { remoteAddress, remotePort, localAddress, localPort } = socket;
+  return remoteAddress && remotePort && localAddress && localPort
+    ? { remoteAddress, remotePort, localAddress, localPort }
+    : undefined;
 }
 
 /**
- * Why the console refuses a connection, or undefined: a loopback peer must be the console's own user.
- * A peer whose row cannot be found is refused too (fail closed): nobody can tell who it is.
+ * The peer checks of one console: each connection is looked up once, when it is accepted (before the
+ * peer can close its socket and leave an ownerless row), and its requests wait for that answer.
  */
-export function peerRefusal(ends: ConnectionEnds, ownUid: number, procNet = "/proc/net"): string | undefined {
-  if (!isLoopbackAddress(ends.remoteAddress)) return undefined;
-  const uid = peerUid(ends, procNet);
-  if (uid === ownUid) return undefined;
-  if (uid === undefined)
-    return `refused: the console cannot tell which user this loopback connection comes from (no row for ${ends.remoteAddress} port ${ends.remotePort} in ${procNet}/tcp*), and serves only its owner (uid ${ownUid})`;
-  return `refused: this console serves only the user who started it (uid ${ownUid}); this connection comes from uid ${uid}`;
+export class PeerChecks {
+  private readonly checks = new Map<string, Promise<Peer>>();
+
+  constructor(
+    private readonly table: PeerTable,
+    private readonly ownUid: number,
+    private readonly remoteAllowed: boolean,
+  ) {}
+
+  /** The check of `socket`'s connection, started now unless it was (a TLS socket shares its TCP socket's). */
+  of(socket: Socket): Promise<Peer> {
+    const ends = endsOf(socket);
+    if (!ends)
+      return Promise.resolve({
+        refused: "refused: the console cannot tell where this connection comes from",
+      });
+    const key = `${ends.remoteAddress} ${ends.remotePort} ${ends.localAddress} ${ends.localPort}`;
+    let check = this.checks.get(key);
+    if (!check) {
+      check = this.table
+        .lookup(peerRowKeys(ends))
+        .then((rows) => judgePeer(ends, rows, this.ownUid, this.remoteAllowed));
+      this.checks.set(key, check);
+      socket.once("close", () => this.checks.delete(key));
+    }
+    return check;
+  }
 }

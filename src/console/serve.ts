@@ -6,14 +6,16 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createAdaptorServer, type HttpBindings, type ServerType } from "@hono/node-server";
 import type { ApprovalStore } from "../core/index.js";
 import { ConsoleAccess } from "./access.js";
 import { createConsoleApp } from "./app.js";
-import { peerRefusal } from "./peer-uid.js";
+import { PeerTable } from "./peer-table.js";
+import { type Peer, PeerChecks } from "./peer-uid.js";
 import type { SignInLimitOptions } from "./signin-limit.js";
+import { PEER_BINDING, signInKey } from "./signin-limit.js";
 
 /** Options of {@link startConsole}. */
 export interface ConsoleOptions {
@@ -65,23 +67,6 @@ function pageScript(file: string): string {
     if (existsSync(path)) return readFileSync(path, "utf8");
   }
   throw new Error(`the console page's script is missing (dist/console/page/${file}): run npm run build`);
-}
-
-/** Peer checks already made, per connection (a keep-alive connection sends many requests). */
-const peerChecks = new WeakMap<Socket, string | null>();
-
-/** Why the console refuses this connection's requests, or undefined (console/peer-uid.ts). */
-function connectionRefusal(socket: Socket, ownUid: number): string | undefined {
-  let refusal = peerChecks.get(socket);
-  if (refusal === undefined) {
-    const { remoteAddress, remotePort, localAddress, localPort } = socket;
-    refusal =
-      remoteAddress && remotePort && localAddress && localPort
-        ? (peerRefusal({ remoteAddress, remotePort, localAddress, localPort }, ownUid) ?? null)
-        : "refused: the console cannot tell where this connection comes from";
-    peerChecks.set(socket, refusal);
-  }
-  return refusal ?? undefined;
 }
 
 const refusedResponse = (text: string) =>
@@ -200,19 +185,26 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     ...(options.auditFile ? { auditFile: options.auditFile } : {}),
   });
   const ownUid = process.getuid?.();
-  // On Linux a loopback peer must be the console's own user (console/peer-uid.ts); elsewhere it cannot be told.
-  const checkPeers = process.platform === "linux" && ownUid !== undefined;
-  const fetch: typeof app.fetch = (request, env) => {
+  // On Linux every peer must be the console's own user (console/peer-uid.ts); elsewhere it cannot be told.
+  const peers =
+    process.platform === "linux" && ownUid !== undefined
+      ? new PeerChecks(new PeerTable(), ownUid, options.allowRemote === true)
+      : undefined;
+  const fetch: typeof app.fetch = async (request, env) => {
     const socket = (env as HttpBindings).incoming.socket;
-    const refused = checkPeers ? connectionRefusal(socket, ownUid) : undefined;
-    return refused ? refusedResponse(refused) : app.fetch(request, env);
+    const peer: Peer = peers ? await peers.of(socket) : { remote: socket.remoteAddress ?? "unknown" };
+    if ("refused" in peer) return refusedResponse(peer.refused);
+    return app.fetch(request, { ...(env as object), [PEER_BINDING]: signInKey(peer) });
   };
-  const servers = await listenAll(host, options.port ?? 0, () =>
-    createAdaptorServer({
+  const servers = await listenAll(host, options.port ?? 0, () => {
+    const server = createAdaptorServer({
       fetch,
       ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}),
-    }),
-  );
+    });
+    // Looked up when accepted, before a request is read (console/peer-uid.ts PeerChecks).
+    if (peers) server.on("connection", (socket) => void peers.of(socket));
+    return server;
+  });
   const port = ((servers[0] as ServerType).address() as AddressInfo).port;
   for (const name of ["127.0.0.1", "localhost", "[::1]"]) access.allowHost(`${name}:${port}`);
   if (options.allowRemote) {

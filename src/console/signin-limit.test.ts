@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { toolgate } from "../test-support/cli.js";
 import { consoleFixture, raw, TOKEN } from "../test-support/console.js";
 import { ConsoleAccess, consoleTokenProblem } from "./index.js";
-import { SignInLimit } from "./signin-limit.js";
+import { SignInLimit, signInKey } from "./signin-limit.js";
 import limitCases from "./testdata/signin-limit-cases.json" with { type: "json" };
 import remoteCases from "./testdata/signin-limit-remote-cases.json" with { type: "json" };
 import tokenCases from "./testdata/token-cases.json" with { type: "json" };
@@ -30,7 +30,6 @@ describe("the sign-in limit", () => {
     const fixture = await consoleFixture({
       signInLimit: {
         freeFailures: 3,
-        freeGlobalFailures: 6,
         firstWaitMs: 1_000,
         maxWaitMs: 8_000,
         now: () => clock,
@@ -67,17 +66,25 @@ describe("the sign-in limit", () => {
   });
 });
 
-describe("the sign-in limit with remote addresses", () => {
+interface RemoteStep {
+  op: "fail" | "wait";
+  from: string;
+  uid?: number;
+  times?: number;
+  want?: number;
+}
+
+describe("the sign-in limit by peer", () => {
   it.each(remoteCases.cases)("$note", ({ steps }) => {
     const limit = new SignInLimit({
       freeFailures: 3,
-      freeGlobalFailures: 6,
       firstWaitMs: 1_000,
       now: () => 0,
     });
-    for (const [i, step] of steps.entries()) {
-      if (step.op === "fail") for (let n = 0; n < (step.times ?? 1); n++) limit.failed(step.from);
-      else expect({ step: i, wait: limit.waitMs(step.from) }).toEqual({ step: i, wait: step.want });
+    for (const [i, step] of (steps as RemoteStep[]).entries()) {
+      const key = signInKey(step.uid === undefined ? { remote: step.from } : { uid: step.uid });
+      if (step.op === "fail") for (let n = 0; n < (step.times ?? 1); n++) limit.failed(key);
+      else expect({ step: i, wait: limit.waitMs(key) }).toEqual({ step: i, wait: step.want });
     }
   });
 });

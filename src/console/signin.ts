@@ -11,6 +11,7 @@ import { displaySafe } from "../core/index.js";
 import type { ConsoleAccess } from "./access.js";
 import { loginPage } from "./pages.js";
 import { SESSION_HEADER } from "./session.js";
+import { PEER_BINDING, signInKey } from "./signin-limit.js";
 
 const MAX_NAME = 64;
 
@@ -20,10 +21,15 @@ export function deciderName(raw: unknown): string {
   return name === "" ? "console" : name;
 }
 
-/** The address a request came from (its TCP peer: a proxy's header is not believed). */
-function remoteAddress(c: Context): string {
+/**
+ * Whose sign-in this is, as console/signin-limit.ts counts it: the peer console/serve.ts verified, or
+ * (an app served some other way) the TCP peer's address — a proxy's header is not believed.
+ */
+function peerKey(c: Context): string {
+  const verified = (c.env as Record<string, unknown> | undefined)?.[PEER_BINDING];
+  if (typeof verified === "string") return verified;
   try {
-    return getConnInfo(c).remote.address ?? "unknown";
+    return signInKey({ remote: getConnInfo(c).remote.address ?? "unknown" });
   } catch {
     return "unknown";
   }
@@ -38,8 +44,8 @@ export function mountSignIn(app: Hono, access: ConsoleAccess, script: string): v
   app.get("/login.js", (c) => c.body(script, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
 
   app.post("/login", async (c) => {
-    const address = remoteAddress(c);
-    const wait = access.limit.waitMs(address);
+    const peer = peerKey(c);
+    const wait = access.limit.waitMs(peer);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       c.header("Retry-After", String(seconds));
@@ -48,10 +54,10 @@ export function mountSignIn(app: Hono, access: ConsoleAccess, script: string): v
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const token = typeof form.token === "string" ? form.token : "";
     if (!access.tokenMatches(token)) {
-      access.limit.failed(address);
+      access.limit.failed(peer);
       return c.json({ error: "That is not the console's token." }, 401);
     }
-    access.limit.succeeded(address);
+    access.limit.succeeded(peer);
     return c.json(access.startSession(deciderName(form.name)));
   });
 

@@ -72,4 +72,18 @@ describe("the page's views of hostile text", () => {
       expect(`${field.label}: ${field.text}`).toBe(`${field.label}: ${written}`);
     expect(view.fields.find((f) => f.label === "why asked")?.text).toContain(written);
   });
+
+  it.each(rows)("$note: who decided, and the agent, written out (red team C1)", ({ text, written }) => {
+    const view = askView({
+      ...ask({ details: DETAILS }),
+      agent: text,
+      id: "a",
+      state: "approved",
+      createdAt: 0,
+      expiresAt: 1,
+      settled: { by: text, at: 0 },
+    } as Parameters<typeof askView>[0]);
+    expect(view.agent).toBe(written);
+    expect(view.settled).toBe(`approval a was already approved by ${written} at 1970-01-01T00:00:00.000Z`);
+  });
 });

@@ -53,6 +53,12 @@ function cut(text: string): string {
 
 const safe = (text: string, multiline = false) => cut(displaySafe(text, multiline));
 
+/** Who decided and when: the name is whatever the settlement's writer said (a fleet peer, `--by`). */
+function settledText(record: ApprovalRecord): string | null {
+  const message = settledMessage(record);
+  return message === undefined ? null : safe(message);
+}
+
 /**
  * Why approving `record` from the console is refused, or undefined: a field (or the heading or sandbox line)
  * longer than the page is sent. Deny stays possible; approving needs a terminal, which shows it whole.
@@ -95,7 +101,8 @@ export function askView(record: ApprovalRecord): AskView {
       multiline: f.multiline,
     })),
     sandbox: safe(`sandbox: ${details.sandbox ?? "none"}`),
-    settled: settledMessage(record) ?? null,
+    // Who decided is whatever the settlement's writer said (a fleet peer, `approvals approve --by`).
+    settled: settledText(record),
     always: alwaysView(record.always),
     unseen: unseenRefusal(record) ?? null,
   };

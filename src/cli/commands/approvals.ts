@@ -5,7 +5,12 @@
  * people deciding the same ask one wins and the other is told who decided and when.
  */
 import { hostname, userInfo } from "node:os";
-import { type ApprovalRecord, type ApprovalStore, unknownApprovalMessage } from "../../core/index.js";
+import {
+  type ApprovalRecord,
+  type ApprovalStore,
+  displaySafe,
+  unknownApprovalMessage,
+} from "../../core/index.js";
 import type { CliContext } from "../context.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { type CommandHelp, parseOptions } from "../options.js";
@@ -60,8 +65,8 @@ function heading(record: ApprovalRecord): string {
   if (record.state === "pending") parts.push(`expires ${new Date(record.expiresAt).toISOString()}`);
   else if (record.settled)
     parts.push(`by ${record.settled.by} at ${new Date(record.settled.at).toISOString()}`);
-  // Every field came from the server: no control character reaches the terminal.
-  return parts.join("  ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  // Every field came from whoever wrote the record: no hidden character reaches the terminal as itself.
+  return displaySafe(parts.join("  "), false);
 }
 
 /** The overlay a fleet store carries (fleet/overlay.ts), seen through the store. */
@@ -248,10 +253,7 @@ async function rules(
     io.stdout(`overlay version ${listed.version}\n`);
     for (const r of listed.rules)
       io.stdout(
-        `${r.id}  ${r.tool}  by ${r.by} at ${new Date(r.at).toISOString()}\n`.replace(
-          /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g,
-          "?",
-        ),
+        `${displaySafe(`${r.id}  ${r.tool}  by ${r.by} at ${new Date(r.at).toISOString()}`, false)}\n`,
       );
   }
   return EXIT.ok;
