@@ -406,9 +406,10 @@ function coverProtected(
 
 /**
  * PATH's folders, toolgate's own code and the programs Yarn's settings name (own-paths.ts) inside a writable
- * place: read-only; a missing one
- * is blocked (a command would make it: a PATH folder to plant commands in, the program Yarn runs). One that is a writable place or holds one (an empty
- * PATH entry or `.` is the root) cannot be covered without making the root read-only: left (docs/sandbox.md).
+ * place: read-only; a missing one is
+ * blocked (a command would make it: a PATH folder to plant commands in, the program Yarn runs). One that is a
+ * writable place or holds one (an empty PATH entry or `.` is the root) cannot be covered without making the root
+ * read-only: left (docs/sandbox.md).
  */
 function keepOwnPathsReadOnly(layout: Layout, pathVariable: string, writableAt: (path: string) => boolean) {
   const roots = layout.writable.map(textOf);
