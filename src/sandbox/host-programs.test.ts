@@ -37,12 +37,12 @@ describe("hostProgram", () => {
 
   it("takes nothing from a relative PATH entry", () => {
     expect(untrustedWhy("node_modules/.bin")).toBe("not an absolute path");
-    expect(hostProgram("git", "node_modules/.bin:.")).toMatch(/^\/usr\/(local\/)?bin\/git$/);
+    expect(hostProgram("git", "node_modules/.bin:.:/usr/bin")).toMatch(/^\/usr\/(local\/)?bin\/git$/);
   });
 
-  it("takes nothing from a folder others can write", () => {
+  it("takes nothing from a folder others can write (sticky or not)", () => {
     const open = plant(join(base, "open"), "toolgate-host-program-probe");
-    chmodSync(open, 0o777);
+    chmodSync(open, 0o1777);
     expect(untrustedWhy(open)).toMatch(/writable by others/);
     expect(hostProgram("toolgate-host-program-probe", open)).toBeUndefined();
   });

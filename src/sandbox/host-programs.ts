@@ -6,14 +6,15 @@
  * activated virtual environment `.venv/bin`, direnv `PATH_add`): a `bwrap` planted there by one command would be
  * run unsandboxed by the next (issue 26, red team I5). So a PATH folder counts only when it is absolute, lies
  * outside every place a sandboxed command may write (the roots, `[sandbox] writable`, toolgate's start folder),
- * and neither it, the program, nor any folder above them is writable by group or others or owned by anyone but
- * root or this user — sudo's `secure_path` way of thinking. The usual system folders are tried after PATH.
+ * and neither it, the program, nor any folder above them is writable by group or others (but for a sticky
+ * folder such as /tmp, where only an entry's owner may replace it) or owned by anyone but root or this user —
+ * sudo's `secure_path` way of thinking. PATH's other folders are passed over, never searched in their place.
  */
 import { realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { isInsideOrEqual } from "../workspace/index.js";
 
-/** Tried after PATH's trusted folders (and the PATH given to programs toolgate runs on the host). */
+/** The PATH given to programs toolgate runs on the host (git), and where its check's bash is found. */
 export const SYSTEM_FOLDERS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
 
 /** A PATH for programs toolgate runs on the host (git): system folders only. */
@@ -40,7 +41,7 @@ export function distrustHostPlaces(paths: readonly string[]): void {
 }
 
 /**
- * The absolute path of `name` from a trusted folder of PATH or the system folders, or undefined (the caller
+ * The absolute path of `name` from a trusted folder of `path` (default PATH), or undefined (the caller
  * says what is missing). Looked up once per process (again after {@link distrustHostPlaces} adds a place).
  * @example hostProgram("bwrap") // "/usr/bin/bwrap" — never "/ws/node_modules/.bin/bwrap"
  */
@@ -48,7 +49,7 @@ export function hostProgram(name: string, path = process.env.PATH ?? ""): string
   const key = `${name}\0${path}`;
   if (found.has(key)) return found.get(key);
   let result: string | undefined;
-  for (const dir of [...path.split(delimiter), ...SYSTEM_FOLDERS]) {
+  for (const dir of path.split(delimiter)) {
     const candidate = trustedProgram(dir, name);
     if (candidate) {
       result = candidate;
@@ -94,7 +95,8 @@ function writableChain(real: string): string | undefined {
   for (let dir = real; ; dir = dirname(dir)) {
     try {
       const s = statSync(dir);
-      if (!ownedSafely(s)) return `${dir} is writable by others than root and this user`;
+      if (!ownedSafely(s) && !(s.isDirectory() && s.mode & 0o1000 && dir !== real))
+        return `${dir} is writable by others than root and this user`;
     } catch {
       return `${dir} cannot be read`;
     }

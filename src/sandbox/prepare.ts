@@ -10,7 +10,7 @@ import { displaySafe, type SandboxGrant } from "../core/index.js";
 import { bwrapArgs, expectedMounts, type SandboxMode, type SandboxPlan } from "./bwrap-args.js";
 import { closeAll, textOf } from "./descriptors.js";
 import { sandboxSupport } from "./detect.js";
-import { distrustHostPlaces, hostProgram } from "./host-programs.js";
+import { distrustHostPlaces, hostProgram, SYSTEM_PATH } from "./host-programs.js";
 import { describeIncomplete, incompleteMark, markIncomplete, oweCheck } from "./incomplete.js";
 import { type PendingNetwork, pendingNetwork } from "./network/connect.js";
 import { LayoutMoved, type OpenedLayout, openLayout } from "./open-layout.js";
@@ -264,7 +264,7 @@ function unsurveyedNote(layout: Layout): string | undefined {
  * planted on PATH; the command's own shell is found the same way, tools/shell/process-group.ts).
  */
 function findBash(): string {
-  const bash = hostProgram("bash", "");
+  const bash = hostProgram("bash", SYSTEM_PATH);
   if (bash) return bash;
   throw new SandboxSetupError(
     "the sandbox checks its mounts with bash before each command, and bash is not installed in a system folder; " +

@@ -7,7 +7,7 @@
 import type { ChildProcess, StdioOptions } from "node:child_process";
 import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { hostProgram } from "../../sandbox/index.js";
+import { hostProgram, SYSTEM_PATH } from "../../sandbox/index.js";
 import { liveGroupMembers, spawnGroup, stopGroup } from "../../utils/index.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 
@@ -49,11 +49,11 @@ export interface GroupExit {
 }
 
 /**
- * `bash` from a trusted folder of PATH or the system folders (sandbox/host-programs.ts: never one a command
+ * `bash` from a trusted folder of PATH, else of the system folders (sandbox/host-programs.ts: never one a command
  * could have planted in a workspace folder on PATH), else `/bin/sh`. Looked up once per factory.
  */
 export function findShell(path = process.env.PATH ?? ""): string {
-  return hostProgram("bash", path) ?? "/bin/sh";
+  return hostProgram("bash", `${path}:${SYSTEM_PATH}`) ?? "/bin/sh";
 }
 
 export { liveGroupMembers };
