@@ -6,8 +6,8 @@
  */
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { accessSync, closeSync, constants, openSync } from "node:fs";
-import { delimiter, join } from "node:path";
 import { bwrapArgs, type SandboxPlan } from "./bwrap-args.js";
+import { hostProgram } from "./host-programs.js";
 import { SeccompUnsupportedError, seccompProgram } from "./seccomp/program.js";
 
 /** Linux's O_PATH (see descriptors.ts). */
@@ -30,10 +30,11 @@ const cache = new Map<string, SandboxSupport>();
 
 /**
  * Checks (once per process and bwrap path) that bwrap can start a sandbox here.
- * @param bwrap the binary to use; default `bwrap` from PATH.
+ * @param bwrap the binary to use; default `bwrap` from a trusted folder (host-programs.ts).
  */
 export function sandboxSupport(bwrap?: string): SandboxSupport {
-  const key = bwrap ?? "";
+  // Keyed by the program found too: a place distrusted later (host-programs.ts) can change which one that is.
+  const key = bwrap === undefined ? `found:${hostProgram("bwrap") ?? ""}` : `given:${bwrap}`;
   let support = cache.get(key);
   if (!support) {
     support = check(bwrap);
@@ -50,11 +51,14 @@ function check(bwrapOption: string | undefined): SandboxSupport {
       fix: 'commands run unsandboxed here; set [sandbox] mode = "off" to say so explicitly',
     };
   }
-  const bwrap = bwrapOption ?? findOnPath("bwrap");
+  // Never through a PATH folder a command can write (host-programs.ts).
+  const bwrap = bwrapOption ?? hostProgram("bwrap");
   if (!bwrap || !isExecutable(bwrap)) {
     return {
       available: false,
-      reason: `bubblewrap (bwrap) is not installed${bwrapOption ? ` at ${bwrapOption}` : ""}`,
+      reason: bwrapOption
+        ? `bubblewrap (bwrap) is not installed at ${bwrapOption}`
+        : "bubblewrap (bwrap) is not installed in a system folder (toolgate takes no bwrap from a folder a command can write, nor one others can write)",
       fix: "install it: apt-get install bubblewrap (Debian/Ubuntu), dnf install bubblewrap (Fedora)",
     };
   }
@@ -119,16 +123,6 @@ function check(bwrapOption: string | undefined): SandboxSupport {
     };
   }
   return { available: true, bwrap, ...(version ? { version } : {}) };
-}
-
-/** The executable `name` in a folder of PATH, or undefined. */
-export function findOnPath(name: string): string | undefined {
-  const dirs = (process.env.PATH ?? "").split(delimiter).filter(Boolean);
-  for (const dir of dirs) {
-    const candidate = join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
 }
 
 function isExecutable(path: string): boolean {

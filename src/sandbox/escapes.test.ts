@@ -73,6 +73,7 @@ let port = 0;
 let hits = 0;
 let victim: ChildProcess;
 const savedHome = process.env.HOME;
+const savedPath = process.env.PATH;
 const savedXdg = process.env.XDG_CONFIG_HOME;
 
 beforeAll(async () => {
@@ -189,6 +190,10 @@ beforeAll(async () => {
   // Outlives the whole file however slow the machine (killed in afterAll): a victim that ends by itself would fail
   // the "victim" cases.
   victim = spawn("sleep", ["86400"], { env: { ...process.env, VICTIM_TOKEN: SECRET }, stdio: "ignore" });
+  // Workspace folders first on toolgate's PATH, as an activated virtual environment or direnv's PATH_add puts
+  // them (red team I5/I5c): read-only to commands, and never where toolgate finds bwrap or git.
+  for (const dir of [".venv/bin", ".direnv/bin"]) await mkdir(join(ws, dir), { recursive: true });
+  process.env.PATH = `${join(ws, ".venv/bin")}:${join(ws, ".direnv/bin")}:${savedPath}`;
   // The toolgate folders are found from XDG_CONFIG_HOME first: point it at the fake home for this file.
   process.env.XDG_CONFIG_HOME = join(home, ".config");
   gate = await createToolgate({
@@ -203,6 +208,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await run("chmod", ["-R", "u+rwx", base]);
   process.env.HOME = savedHome;
+  process.env.PATH = savedPath;
   delete process.env.TOOLGATE_ESCAPE_API_KEY;
   if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
   else process.env.XDG_CONFIG_HOME = savedXdg;

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { credentialShaped } from "./credential-shapes.js";
 import data from "./git-user-config.json" with { type: "json" };
+import { hostProgram, SYSTEM_PATH } from "./host-programs.js";
 
 /** One setting as git lists it: the key (section and name lower-cased) and its value (undefined: a bare key). */
 export interface GitSetting {
@@ -87,14 +88,20 @@ const userFilter: GitSettingFilter = (setting) => (keptSetting(setting) ? settin
  * Reads `file` with git and keeps what `filter` allows ({@link keptSetting} by default); an unreadable or invalid
  * file gives an empty copy and a note, never the original.
  */
-export function filteredGitConfig(file: string, git = "git", filter = userFilter): GitConfigCopy {
+export function filteredGitConfig(
+  file: string,
+  git = hostProgram("git"),
+  filter = userFilter,
+): GitConfigCopy {
   let output: string;
   try {
+    // Never a git from a folder a command can write (host-programs.ts).
+    if (git === undefined) throw new Error("git is not installed in a system folder");
     output = execFileSync(git, ["config", "--file", file, "--no-includes", "--list", "-z"], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
       // Only the named file: no system config, no variables naming others.
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
+      env: { PATH: SYSTEM_PATH, GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
       timeout: 10_000,
       maxBuffer: 16 * 1024 * 1024,
     });
@@ -126,7 +133,7 @@ export function gitConfigCopyFile(file: string, filter = userFilter): { path: st
   }
   const known = made.get(file);
   if (known && stamp !== "" && known.stamp === stamp && known.filter === filter) return known;
-  const copy = filteredGitConfig(file, "git", filter);
+  const copy = filteredGitConfig(file, undefined, filter);
   if (folder === undefined) {
     const dir = mkdtempSync(join(tmpdir(), "toolgate-gitconfig-"));
     chmodSync(dir, 0o700);

@@ -7,6 +7,7 @@
  */
 export { sandboxSupport } from "./detect.js";
 export { HOME_VISIBLE, type VisiblePath, visibleInHome } from "./home.js";
+export { hostProgram, SYSTEM_PATH } from "./host-programs.js";
 export { checkSandboxAllowHosts, connectNetwork } from "./network/connect.js";
 export { forwarderTools } from "./network/forwarder.js";
 export { cleanLeftPlaceholders, flushPlaceholders, isPlaceholder } from "./placeholders.js";

@@ -6,11 +6,11 @@
  * release that runs the check after the command. An explicitly requested mode that cannot be had fails closed,
  * naming the fix.
  */
-import { accessSync, constants } from "node:fs";
 import { displaySafe, type SandboxGrant } from "../core/index.js";
 import { bwrapArgs, expectedMounts, type SandboxMode, type SandboxPlan } from "./bwrap-args.js";
 import { closeAll, textOf } from "./descriptors.js";
 import { sandboxSupport } from "./detect.js";
+import { distrustHostPlaces, hostProgram, SYSTEM_PATH } from "./host-programs.js";
 import { describeIncomplete, incompleteMark, markIncomplete, oweCheck } from "./incomplete.js";
 import { type PendingNetwork, pendingNetwork } from "./network/connect.js";
 import { LayoutMoved, type OpenedLayout, openLayout } from "./open-layout.js";
@@ -131,13 +131,15 @@ let cleaned = false;
  * @throws SandboxSetupError when the configured mode cannot be had, or the survey refuses (fail closed).
  */
 export function prepareSandbox(settings: SandboxSettings, context: PrepareContext): Confinement {
+  // No program toolgate runs on the host (bwrap first) comes from a place this command could write.
+  distrustHostPlaces([...context.roots, ...(settings.writable ?? [])]);
   const resolved = resolveMode(settings, context.grant);
   if (resolved.mode === "off") {
     const notice = resolved.profile === "off:unavailable" ? resolved.why : undefined;
     return { sandboxed: false, profile: resolved.profile, ...(notice ? { notice } : {}) };
   }
   const support = sandboxSupport(settings.bwrap);
-  const bash = findBash(context.shell);
+  const bash = findBash();
   const mark = incompleteMark(settings.stateDir, context.roots);
   if (mark) throw new SandboxSetupError(describeIncomplete(mark));
   if (!cleaned) {
@@ -281,20 +283,16 @@ function unsurveyedNote(layout: Layout): string | undefined {
   );
 }
 
-/** The bash the check runs in: the command's shell when it is bash, else one of the usual places. */
-function findBash(shell: string | undefined): string {
-  const candidates = [...(shell && /(^|\/)bash$/.test(shell) ? [shell] : []), "/bin/bash", "/usr/bin/bash"];
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not there.
-    }
-  }
+/**
+ * The bash the check runs in: one from a trusted folder (host-programs.ts: never a bash a command could have
+ * planted on PATH; the command's own shell is found the same way, tools/shell/process-group.ts).
+ */
+function findBash(): string {
+  const bash = hostProgram("bash", SYSTEM_PATH);
+  if (bash) return bash;
   throw new SandboxSetupError(
-    "the sandbox checks its mounts with bash before each command, and bash is not installed; install it, " +
-      'or set [sandbox] mode = "off"',
+    "the sandbox checks its mounts with bash before each command, and bash is not installed in a system folder; " +
+      'install it, or set [sandbox] mode = "off"',
   );
 }
 

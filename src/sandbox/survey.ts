@@ -33,6 +33,7 @@ import { repoConfigCopyFile } from "./git-repo-config.js";
 import { gitConfigCopyFile, userGitConfigPaths } from "./git-user-config.js";
 import { type VisiblePath, visibleInHome } from "./home.js";
 import { shownParts } from "./home-parts.js";
+import { pathFolders, pointerTargets, toolgateCodePaths } from "./own-paths.js";
 import { heldPlaceholderFiles, heldPlaceholders } from "./placeholders.js";
 import { fitPlan, PlanBudgetError } from "./plan-budget.js";
 import { listFolder, SCAN_MAX_DIRS, type ScanResult, type ScanRules, scanRoot } from "./scan.js";
@@ -261,6 +262,7 @@ export function surveySandbox(input: SurveyInput): Layout {
       }
     }
   }
+  if (writing) keepOwnPathsReadOnly(layout, env.PATH ?? "", writableAt);
   for (const path of writableExtra) {
     if (kindAt(`${path}/HEAD`) === "file") protectGitDir(path, undefined, git, gitProtection);
   }
@@ -401,6 +403,30 @@ function coverProtected(
     if (target === undefined || !writableAt(target)) continue;
     if (kindAt(target) === "missing") block(layout, target);
     else layout.covers.set(target, "self");
+  }
+}
+
+/**
+ * PATH's folders, toolgate's own code and the programs Yarn's settings name (own-paths.ts) inside a writable
+ * place: read-only; a missing one is
+ * blocked (a command would make it: a PATH folder to plant commands in, the program Yarn runs). One that is a
+ * writable place or holds one (an empty PATH entry or `.` is the root) cannot be covered without making the root
+ * read-only: left (docs/sandbox.md).
+ */
+function keepOwnPathsReadOnly(layout: Layout, pathVariable: string, writableAt: (path: string) => boolean) {
+  const roots = layout.writable.map(textOf);
+  const named = pointerTargets(roots);
+  for (const text of [...pathFolders(pathVariable, roots), ...toolgateCodePaths(), ...named]) {
+    const path = rawOf(text);
+    if (!writableAt(path) || layout.writable.some((w) => isInsideOrEqual(path, w))) continue;
+    const kind = kindAt(path);
+    if (kind !== "missing") {
+      if (kind === "dir" || kind === "file") layout.covers.set(path, "self");
+      continue;
+    }
+    const place = layout.writable.find((w) => isInsideOrEqual(w, path))!;
+    const where = whereMissing(place, path);
+    if (where !== undefined && writableAt(where)) block(layout, where);
   }
 }
 

@@ -10,7 +10,7 @@
  */
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import { findOnPath } from "../detect.js";
+import { hostProgram } from "../host-programs.js";
 
 /** Options of {@link openForwarder}. */
 export interface ForwarderOptions {
@@ -128,9 +128,9 @@ export function openForwarder(options: ForwarderOptions): Promise<Forwarder> {
  * `toolgate doctor` reports).
  */
 export function forwarderTools(socatPath?: string): { socat: string; nsenter: string } | { missing: string } {
-  const socat = socatPath ?? findOnPath("socat");
+  const socat = socatPath ?? hostProgram("socat");
   if (!socat) return { missing: "socat is not installed (apt-get install socat)" };
-  const nsenter = findOnPath("nsenter");
+  const nsenter = hostProgram("nsenter");
   if (!nsenter) return { missing: "nsenter is not installed (apt-get install util-linux)" };
   return { socat, nsenter };
 }

@@ -5,10 +5,9 @@
  * grandchild survives.
  */
 import type { ChildProcess, StdioOptions } from "node:child_process";
-import { existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
 import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { hostProgram, SYSTEM_PATH } from "../../sandbox/index.js";
 import { liveGroupMembers, spawnGroup, stopGroup } from "../../utils/index.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 
@@ -49,14 +48,12 @@ export interface GroupExit {
   error?: Error;
 }
 
-/** `bash` from PATH or the usual places, else `/bin/sh`. Looked up once per factory. */
+/**
+ * `bash` from a trusted folder of PATH, else of the system folders (sandbox/host-programs.ts: never one a command
+ * could have planted in a workspace folder on PATH), else `/bin/sh`. Looked up once per factory.
+ */
 export function findShell(path = process.env.PATH ?? ""): string {
-  const dirs = [...path.split(delimiter).filter(Boolean), "/bin", "/usr/bin", "/usr/local/bin"];
-  for (const dir of dirs) {
-    const candidate = join(dir, "bash");
-    if (existsSync(candidate)) return candidate;
-  }
-  return "/bin/sh";
+  return hostProgram("bash", `${path}:${SYSTEM_PATH}`) ?? "/bin/sh";
 }
 
 export { liveGroupMembers };
