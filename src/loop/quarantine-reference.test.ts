@@ -10,7 +10,12 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ScriptedReply } from "../llm/testdata/model-server.js";
-import { INJECTION, quarantineWorld, readerRequests, releaseNotes } from "./testdata/quarantine-world.js";
+import {
+  INJECTION,
+  quarantineWorld,
+  readerRequests,
+  releaseNotes,
+} from "../test-support/quarantine-world.js";
 
 const PAGE_MARKER = "page-only-marker-51c2";
 const FILE_MARKER = "file-only-marker-9d04";

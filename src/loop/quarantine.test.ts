@@ -7,7 +7,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ScriptedReply } from "../llm/testdata/model-server.js";
-import { INJECTION, quarantineWorld, readerRequests, releaseNotes } from "./testdata/quarantine-world.js";
+import {
+  INJECTION,
+  quarantineWorld,
+  readerRequests,
+  releaseNotes,
+} from "../test-support/quarantine-world.js";
 
 const PAGE_MARKER = "page-only-marker-7f3a";
 const world = quarantineWorld(releaseNotes(PAGE_MARKER));
