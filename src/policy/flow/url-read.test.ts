@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../utils/index.js";
-import table from "../testdata/guard-urls/urls.json" with { type: "json" };
+import table from "./testdata/urls.json" with { type: "json" };
 import { parsedUrl, quickUrl, readUrl } from "./url-read.js";
 
 describe("the guard's URL reading: the scan gives what the parser gives, or leaves the text to it", () => {
