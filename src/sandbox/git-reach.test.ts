@@ -4,8 +4,8 @@
  * hooksPath, hard-linked configs — and the person's own submodules and embedded repositories, which stay.
  * Real folders and real git; the command's part runs on the host between the survey and the check.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -53,4 +53,20 @@ it.each(cases.map((c) => [c.note, c] as const))("%s", (_note, c) => {
   const report = sweep(layout, surveyPatterns());
   expect(report.incomplete).toEqual([]);
   expect(report.moved.map((m) => m.path).sort()).toEqual([...c.moved].sort());
+  // What stays is safe: the person's git in every repository left in the workspace (a status, a commit that
+  // runs the hooks) runs nothing the command planted.
+  const left = execFileSync(
+    "find",
+    [ws, "-path", join(ws, ".toolgate"), "-prune", "-o", "-name", ".git", "-print"],
+    {
+      encoding: "utf8",
+    },
+  );
+  for (const dotGit of left.split("\n").filter(Boolean)) {
+    const dir = dirname(dotGit);
+    // Whether git succeeds there does not matter (a repository with its config moved may refuse): only what ran.
+    spawnSync("git", ["-C", dir, "status", "--short"], { env, stdio: "pipe" });
+    spawnSync("git", ["-C", dir, "commit", "-q", "--allow-empty", "-m", "probe"], { env, stdio: "pipe" });
+  }
+  expect(existsSync(join(out, "ran")), "the person's git ran what the command planted").toBe(false);
 });
