@@ -10,7 +10,7 @@
  * folder such as /tmp, where only an entry's owner may replace it) or owned by anyone but root or this user —
  * sudo's `secure_path` way of thinking. PATH's other folders are passed over, never searched in their place.
  */
-import { realpathSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { isInsideOrEqual } from "../workspace/index.js";
 
@@ -104,10 +104,30 @@ function writableChain(real: string): string | undefined {
   }
 }
 
-/** Owned by root or this user, and not writable by group or others. */
+/**
+ * Owned by root or this user — or, inside a user namespace, by an owner outside it (shown as the overflow uid:
+ * the system's files when toolgate runs as a namespace's mapped root; nothing inside can make such a file) —
+ * and not writable by group or others.
+ */
 function ownedSafely(s: { uid: number; mode: number }): boolean {
   const uid = process.getuid?.() ?? 0;
-  return (s.uid === 0 || s.uid === uid) && (s.mode & 0o022) === 0;
+  const owner = s.uid === 0 || s.uid === uid || (s.uid === outsideOwner() && outsideOwner() !== undefined);
+  return owner && (s.mode & 0o022) === 0;
+}
+
+let outside: number | undefined | null = null;
+/** The overflow uid when this process runs in a user namespace other than the first; otherwise none. */
+function outsideOwner(): number | undefined {
+  if (outside !== null) return outside;
+  try {
+    const map = readFileSync("/proc/self/uid_map", "utf8").trim();
+    outside = /^0\s+0\s+4294967295$/.test(map)
+      ? undefined
+      : Number(readFileSync("/proc/sys/kernel/overflowuid", "utf8").trim());
+  } catch {
+    outside = undefined;
+  }
+  return outside;
 }
 
 function canonical(path: string): string | undefined {

@@ -9,14 +9,18 @@ import { describe, expect, it } from "vitest";
 const SCRIPT = `
 Object.defineProperty(process, "arch", { value: "riscv64" });
 const m = await import(new URL("../../../dist/sandbox/index.js", process.argv[1]).href);
-const auto = m.prepareSandbox(m.DEFAULT_SANDBOX_SETTINGS, { roots: ["/"], cwd: "/" });
+// A root of its own: with "/" as a root every system folder would be one a command writes (no bwrap found).
+const { mkdtempSync } = await import("node:fs");
+const root = mkdtempSync((await import("node:os")).tmpdir() + "/tg-arch-");
+const auto = m.prepareSandbox(m.DEFAULT_SANDBOX_SETTINGS, { roots: [root], cwd: root });
 let refused = "";
 try {
-  m.prepareSandbox({ ...m.DEFAULT_SANDBOX_SETTINGS, mode: "workspace-write" }, { roots: ["/"], cwd: "/" });
+  m.prepareSandbox({ ...m.DEFAULT_SANDBOX_SETTINGS, mode: "workspace-write" }, { roots: [root], cwd: root });
 } catch (error) {
   refused = error.name + ": " + error.message;
 }
 console.log(JSON.stringify({ support: m.sandboxSupport(), auto, refused }));
+(await import("node:fs")).rmSync(root, { recursive: true, force: true });
 `;
 
 describe("a machine without a syscall table", () => {
